@@ -1,0 +1,1 @@
+//! Parquet pages into Arrow arrays (in progress).

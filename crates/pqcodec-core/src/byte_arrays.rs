@@ -1,0 +1,109 @@
+use crate::{Sink, ValueBuffer};
+
+/// Variable-length byte strings stored back to back, with their offsets: the buffer of the
+/// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY types.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByteArrays {
+    offsets: Vec<usize>,
+    data: Vec<u8>,
+}
+
+impl Default for ByteArrays {
+    fn default() -> Self {
+        ByteArrays {
+            offsets: vec![0],
+            data: Vec::new(),
+        }
+    }
+}
+
+impl ByteArrays {
+    /// An empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The values, concatenated.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// `len() + 1` offsets into [`ByteArrays::data`]; value `i` is `data[offsets[i]..offsets[i + 1]]`.
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        self.offsets.windows(2).map(|w| &self.data[w[0]..w[1]])
+    }
+
+    /// The last value, if any.
+    pub fn last(&self) -> Option<&[u8]> {
+        ValueBuffer::get(self, ValueBuffer::len(self).checked_sub(1)?)
+    }
+}
+
+impl<'a> FromIterator<&'a [u8]> for ByteArrays {
+    fn from_iter<I: IntoIterator<Item = &'a [u8]>>(iter: I) -> Self {
+        let mut out = ByteArrays::new();
+        for v in iter {
+            out.push(v);
+        }
+        out
+    }
+}
+
+impl Sink<[u8]> for ByteArrays {
+    fn reserve(&mut self, additional: usize) {
+        self.offsets.reserve(additional);
+    }
+    fn reserve_bytes(&mut self, additional: usize) {
+        self.data.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &[u8]) {
+        self.data.extend_from_slice(value);
+        self.offsets.push(self.data.len());
+    }
+}
+
+impl ValueBuffer<[u8]> for ByteArrays {
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    fn get(&self, index: usize) -> Option<&[u8]> {
+        let start = *self.offsets.get(index)?;
+        let end = *self.offsets.get(index + 1)?;
+        Some(&self.data[start..end])
+    }
+    fn clear(&mut self) {
+        self.offsets.truncate(1);
+        self.data.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_get_iter() {
+        let mut b = ByteArrays::new();
+        b.push(b"ab");
+        b.push(b"");
+        b.push_repeated(b"c", 2);
+        assert_eq!(b.len(), 4);
+        assert_eq!(b.get(0), Some(&b"ab"[..]));
+        assert_eq!(b.get(1), Some(&b""[..]));
+        assert_eq!(b.get(4), None);
+        assert_eq!(
+            b.iter().collect::<Vec<_>>(),
+            vec![&b"ab"[..], b"", b"c", b"c"]
+        );
+        assert_eq!(b.last(), Some(&b"c"[..]));
+        b.clear();
+        assert!(b.is_empty());
+        assert_eq!(b.last(), None);
+    }
+}

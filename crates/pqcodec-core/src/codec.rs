@@ -1,0 +1,50 @@
+use crate::{Physical, Result, Sink};
+
+/// A streaming decoder of one page's values of physical type `T`.
+///
+/// Constructors validate the header up front; then values are read in batches of the caller's
+/// size into a [`Sink`] the caller owns, or skipped without being materialised.
+pub trait Decoder<T: Physical> {
+    /// Values not yet read or skipped.
+    fn remaining(&self) -> usize;
+
+    /// Appends up to `max` values to `out` and returns how many it appended: fewer than `max`
+    /// only when the page has no more.
+    fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize>;
+
+    /// Skips up to `n` values and returns how many it skipped.
+    fn skip(&mut self, n: usize) -> Result<usize>;
+
+    /// Reads every remaining value into a new buffer.
+    fn read_all(&mut self) -> Result<T::Buffer> {
+        let mut out = T::Buffer::default();
+        self.read(&mut out, self.remaining())?;
+        Ok(out)
+    }
+}
+
+/// An encoder of values of physical type `T` into page bytes.
+pub trait Encoder<T: Physical> {
+    /// Appends a batch of values to the page being built.
+    fn put<'v, I>(&mut self, values: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'v T::Value>,
+        T::Value: 'v;
+
+    /// Number of values put since the last flush.
+    fn num_values(&self) -> usize;
+
+    /// Estimated size in bytes of what [`Encoder::flush_into`] would write now.
+    fn estimated_size(&self) -> usize;
+
+    /// Appends the bytes of the page holding every value put since the last flush to `out`,
+    /// and starts a new page.
+    fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()>;
+
+    /// The bytes of the page holding every value put since the last flush; starts a new page.
+    fn flush(&mut self) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(self.estimated_size());
+        self.flush_into(&mut out)?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,157 @@
+//! Fixed-width values as Rust holds them, and their little-endian PLAIN bytes.
+
+use std::fmt::Debug;
+
+use num_traits::{PrimInt, WrappingAdd, WrappingSub};
+
+/// A fixed-width value stored as `SIZE` little-endian bytes: `i32`, `i64`, [`Int96`], `f32`,
+/// `f64`.
+pub trait NativeType: Copy + Default + Debug + PartialEq + Send + Sync + 'static {
+    /// Width in bytes.
+    const SIZE: usize;
+    /// The little-endian byte representation.
+    type Bytes: AsRef<[u8]> + AsMut<[u8]> + Copy + Default + Eq + std::hash::Hash + Debug;
+
+    /// The value's little-endian bytes.
+    fn to_le_bytes(self) -> Self::Bytes;
+    /// The value from its little-endian bytes.
+    fn from_le_bytes(bytes: Self::Bytes) -> Self;
+
+    /// The value from the first `SIZE` bytes of `bytes`; callers pass at least `SIZE` bytes
+    /// (typically a `chunks_exact(SIZE)` chunk).
+    #[inline]
+    fn from_le_slice(bytes: &[u8]) -> Self {
+        let mut b = Self::Bytes::default();
+        b.as_mut().copy_from_slice(&bytes[..Self::SIZE]);
+        Self::from_le_bytes(b)
+    }
+}
+
+macro_rules! native {
+    ($($t:ty => $n:literal),*) => {$(
+        impl NativeType for $t {
+            const SIZE: usize = $n;
+            type Bytes = [u8; $n];
+            #[inline]
+            fn to_le_bytes(self) -> [u8; $n] {
+                <$t>::to_le_bytes(self)
+            }
+            #[inline]
+            fn from_le_bytes(bytes: [u8; $n]) -> Self {
+                <$t>::from_le_bytes(bytes)
+            }
+        }
+    )*};
+}
+native!(i32 => 4, i64 => 8, f32 => 4, f64 => 8);
+
+/// A 96-bit value (deprecated INT96), as three little-endian 32-bit words.
+///
+/// Writers use it for timestamps: the first 8 bytes are nanoseconds within the day, the last 4
+/// the Julian day number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Int96(pub [u32; 3]);
+
+impl Int96 {
+    /// Nanoseconds since midnight (the low 64 bits).
+    pub fn nanos_of_day(self) -> i64 {
+        (u64::from(self.0[0]) | (u64::from(self.0[1]) << 32)) as i64
+    }
+
+    /// The Julian day number (the high 32 bits).
+    pub fn julian_day(self) -> i32 {
+        self.0[2] as i32
+    }
+}
+
+impl NativeType for Int96 {
+    const SIZE: usize = 12;
+    type Bytes = [u8; 12];
+
+    fn to_le_bytes(self) -> [u8; 12] {
+        let mut out = [0; 12];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(self.0) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        out
+    }
+
+    fn from_le_bytes(bytes: [u8; 12]) -> Self {
+        let word =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        Int96([word(0), word(4), word(8)])
+    }
+}
+
+/// The integer natives (`i32`, `i64`): what delta and variable-length encodings work on.
+///
+/// Arithmetic on values wraps, as the spec asks of delta encoding.
+pub trait IntegerNative:
+    NativeType + PrimInt + WrappingAdd + WrappingSub + std::hash::Hash
+{
+    /// Width in bits.
+    const BITS: u32;
+
+    /// The value's bits, zero-extended to 64 (e.g. `-1i32` gives `0xFFFF_FFFF`).
+    fn to_u64_bits(self) -> u64;
+    /// The low `BITS` bits of `bits` as a value.
+    fn from_u64_bits(bits: u64) -> Self;
+    /// The value, sign-extended to 64 bits.
+    fn to_i64(self) -> i64;
+}
+
+impl IntegerNative for i32 {
+    const BITS: u32 = 32;
+
+    #[inline]
+    fn to_u64_bits(self) -> u64 {
+        u64::from(self as u32)
+    }
+    #[inline]
+    fn from_u64_bits(bits: u64) -> Self {
+        bits as u32 as i32
+    }
+    #[inline]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+}
+
+impl IntegerNative for i64 {
+    const BITS: u32 = 64;
+
+    #[inline]
+    fn to_u64_bits(self) -> u64 {
+        self as u64
+    }
+    #[inline]
+    fn from_u64_bits(bits: u64) -> Self {
+        bits as i64
+    }
+    #[inline]
+    fn to_i64(self) -> i64 {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int96_bytes_round_trip() {
+        let v = Int96([0x0403_0201, 0x0807_0605, 0x0C0B_0A09]);
+        let bytes = v.to_le_bytes();
+        assert_eq!(bytes, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(Int96::from_le_bytes(bytes), v);
+        assert_eq!(v.julian_day(), 0x0C0B_0A09);
+        assert_eq!(v.nanos_of_day(), 0x0807_0605_0403_0201);
+    }
+
+    #[test]
+    fn integer_bits() {
+        assert_eq!((-1i32).to_u64_bits(), 0xFFFF_FFFF);
+        assert_eq!(i32::from_u64_bits(0x1_8000_0000), i32::MIN);
+        assert_eq!(i64::from_u64_bits(u64::MAX), -1);
+    }
+}

@@ -1,0 +1,114 @@
+use std::fmt::Debug;
+
+/// Where a decoder appends values: a `Vec`, [`ByteArrays`](crate::ByteArrays), or an Arrow
+/// buffer builder in `pqcodec-arrow`.
+///
+/// Runs reach the sink as runs ([`Sink::push_repeated`]) and fixed-width values as slices
+/// ([`Sink::extend_from_slice`]), so a sink can store both without a per-value call.
+pub trait Sink<V: ?Sized> {
+    /// Hint: about `additional` more values are coming.
+    fn reserve(&mut self, additional: usize) {
+        let _ = additional;
+    }
+
+    /// Hint: about `additional` more bytes of variable-length values are coming.
+    fn reserve_bytes(&mut self, additional: usize) {
+        let _ = additional;
+    }
+
+    /// Appends one value.
+    fn push(&mut self, value: &V);
+
+    /// Appends `count` copies of `value`.
+    fn push_repeated(&mut self, value: &V, count: usize) {
+        for _ in 0..count {
+            self.push(value);
+        }
+    }
+
+    /// Appends values of a fixed-width type.
+    fn extend_from_slice(&mut self, values: &[V])
+    where
+        V: Sized,
+    {
+        for v in values {
+            self.push(v);
+        }
+    }
+}
+
+impl<V: Copy> Sink<V> for Vec<V> {
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        Vec::reserve(self, additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &V) {
+        Vec::push(self, *value);
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &V, count: usize) {
+        self.resize(self.len() + count, *value);
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, values: &[V]) {
+        Vec::extend_from_slice(self, values);
+    }
+}
+
+impl Sink<[u8]> for Vec<Vec<u8>> {
+    fn reserve(&mut self, additional: usize) {
+        Vec::reserve(self, additional);
+    }
+    fn push(&mut self, value: &[u8]) {
+        Vec::push(self, value.to_vec());
+    }
+}
+
+impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
+    fn reserve(&mut self, additional: usize) {
+        (**self).reserve(additional);
+    }
+    fn reserve_bytes(&mut self, additional: usize) {
+        (**self).reserve_bytes(additional);
+    }
+    fn push(&mut self, value: &V) {
+        (**self).push(value);
+    }
+    fn push_repeated(&mut self, value: &V, count: usize) {
+        (**self).push_repeated(value, count);
+    }
+    fn extend_from_slice(&mut self, values: &[V])
+    where
+        V: Sized,
+    {
+        (**self).extend_from_slice(values);
+    }
+}
+
+/// An owned, growable, indexable run of values of one physical type: `Vec<i32>`, `Vec<bool>`,
+/// [`ByteArrays`](crate::ByteArrays)...
+pub trait ValueBuffer<V: ?Sized>: Sink<V> + Default + Clone + Debug + Send + Sync {
+    /// Number of values.
+    fn len(&self) -> usize;
+    /// Whether there are no values.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The value at `index`.
+    fn get(&self, index: usize) -> Option<&V>;
+    /// Removes every value, keeping the allocation.
+    fn clear(&mut self);
+}
+
+impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn get(&self, index: usize) -> Option<&V> {
+        <[V]>::get(self, index)
+    }
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+}

@@ -1,0 +1,170 @@
+//! LSB-first bit packing, as the RLE hybrid and DELTA_BINARY_PACKED lay values out: value `i`
+//! occupies bits `i * width ..` of the little-endian bit stream.
+//!
+//! The functions check their lengths up front and then never index out of bounds; callers check
+//! that the page holds the bytes before calling, and report a typed error if not.
+
+/// Bytes that `count` values of `width` bits take, rounded up to a whole byte (saturating).
+#[inline]
+pub fn packed_len(count: usize, width: u32) -> usize {
+    let bits = (count as u128) * u128::from(width);
+    usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
+}
+
+/// The 8 bytes at `byte`, zero-padded past the end of `packed`.
+#[inline(always)]
+fn word_at(packed: &[u8], byte: usize) -> u64 {
+    match packed.get(byte..byte + 8) {
+        Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        None => {
+            let mut b = [0u8; 8];
+            let tail = packed.get(byte..).unwrap_or(&[]);
+            b[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+#[inline(always)]
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`.
+///
+/// # Panics
+/// If `width > 32` or `packed` is shorter than [`packed_len`]`(out.len(), width)`: callers
+/// validate both against the page first.
+pub fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
+    assert!(width <= 32, "bit width {width} over 32");
+    assert!(
+        packed.len() >= packed_len(out.len(), width),
+        "packed data too short"
+    );
+    if width == 0 {
+        out.fill(0);
+        return;
+    }
+    let m = mask(width);
+    let w = width as usize;
+    for (i, o) in out.iter_mut().enumerate() {
+        let bit = i * w;
+        *o = ((word_at(packed, bit / 8) >> (bit % 8)) & m) as u32;
+    }
+}
+
+/// Unpacks `out.len()` values of `width` (0 to 64) bits from the front of `packed`.
+///
+/// # Panics
+/// If `width > 64` or `packed` is shorter than [`packed_len`]`(out.len(), width)`.
+pub fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
+    assert!(width <= 64, "bit width {width} over 64");
+    assert!(
+        packed.len() >= packed_len(out.len(), width),
+        "packed data too short"
+    );
+    if width == 0 {
+        out.fill(0);
+        return;
+    }
+    let m = mask(width);
+    let w = width as usize;
+    for (i, o) in out.iter_mut().enumerate() {
+        let bit = i * w;
+        let (byte, shift) = (bit / 8, (bit % 8) as u32);
+        let mut v = word_at(packed, byte) >> shift;
+        if shift + width > 64 {
+            v |= u64::from(packed[byte + 8]) << (64 - shift);
+        }
+        *o = v & m;
+    }
+}
+
+/// Appends `values` packed at `width` (0 to 64) bits, padding the last byte with zeros; bits of
+/// a value above `width` are dropped.
+///
+/// # Panics
+/// If `width > 64`.
+pub fn pack64(values: impl IntoIterator<Item = u64>, width: u32, out: &mut Vec<u8>) {
+    assert!(width <= 64, "bit width {width} over 64");
+    if width == 0 {
+        return;
+    }
+    let m = mask(width);
+    let mut acc: u128 = 0;
+    let mut bits = 0u32;
+    for v in values {
+        acc |= u128::from(v & m) << bits;
+        bits += width;
+        while bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    if bits > 0 {
+        out.push(acc as u8);
+    }
+}
+
+/// Appends `values` packed at `width` (0 to 32) bits; see [`pack64`].
+pub fn pack32(values: &[u32], width: u32, out: &mut Vec<u8>) {
+    assert!(width <= 32, "bit width {width} over 32");
+    pack64(values.iter().map(|&v| u64::from(v)), width, out);
+}
+
+/// Bits needed to store `value` (0 for 0).
+#[inline]
+pub fn bit_width(value: u64) -> u32 {
+    64 - value.leading_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn spec_example_width_3() {
+        let mut out = Vec::new();
+        pack32(&[0, 1, 2, 3, 4, 5, 6, 7], 3, &mut out);
+        assert_eq!(out, [0b1000_1000, 0b1100_0110, 0b1111_1010]);
+        let mut back = [0u32; 8];
+        unpack32(&out, 3, &mut back);
+        assert_eq!(back, [0, 1, 2, 3, 4, 5, 6, 7]);
+    }
+
+    fn naive_unpack(packed: &[u8], width: u32, count: usize) -> Vec<u64> {
+        (0..count)
+            .map(|i| {
+                (0..width as usize).fold(0u64, |v, b| {
+                    let bit = i * width as usize + b;
+                    v | (u64::from(packed[bit / 8] >> (bit % 8) & 1) << b)
+                })
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn round_trip_and_match_naive(width in 0u32..=64, raw in prop::collection::vec(any::<u64>(), 0..80)) {
+            let values: Vec<u64> = raw.iter().map(|v| v & mask(width)).collect();
+            let mut packed = Vec::new();
+            pack64(values.iter().copied(), width, &mut packed);
+            prop_assert_eq!(packed.len(), packed_len(values.len(), width));
+            let mut out = vec![0u64; values.len()];
+            unpack64(&packed, width, &mut out);
+            prop_assert_eq!(&out, &values);
+            prop_assert_eq!(naive_unpack(&packed, width, values.len()), values.clone());
+            if width <= 32 {
+                let mut out32 = vec![0u32; values.len()];
+                unpack32(&packed, width, &mut out32);
+                prop_assert!(out32.iter().zip(&values).all(|(a, b)| u64::from(*a) == *b));
+            }
+        }
+    }
+}

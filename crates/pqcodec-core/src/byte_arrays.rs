@@ -77,6 +77,12 @@ impl ValueBuffer<[u8]> for ByteArrays {
         let end = *self.offsets.get(index + 1)?;
         Some(&self.data[start..end])
     }
+    fn values<'s>(&'s self) -> impl Iterator<Item = &'s [u8]>
+    where
+        [u8]: 's,
+    {
+        self.iter()
+    }
     fn clear(&mut self) {
         self.offsets.truncate(1);
         self.data.clear();

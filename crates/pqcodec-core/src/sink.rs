@@ -97,6 +97,10 @@ pub trait ValueBuffer<V: ?Sized>: Sink<V> + Default + Clone + Debug + Send + Syn
     }
     /// The value at `index`.
     fn get(&self, index: usize) -> Option<&V>;
+    /// The values in order.
+    fn values<'s>(&'s self) -> impl Iterator<Item = &'s V>
+    where
+        V: 's;
     /// Removes every value, keeping the allocation.
     fn clear(&mut self);
 }
@@ -107,6 +111,12 @@ impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
     }
     fn get(&self, index: usize) -> Option<&V> {
         <[V]>::get(self, index)
+    }
+    fn values<'s>(&'s self) -> impl Iterator<Item = &'s V>
+    where
+        V: 's,
+    {
+        self.iter()
     }
     fn clear(&mut self) {
         Vec::clear(self);

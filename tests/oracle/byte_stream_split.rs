@@ -1,0 +1,1 @@
+// Filled in by the byte_stream_split work.

@@ -1,0 +1,365 @@
+//! Decoding the RLE / bit-packing hybrid: [`RleDecoder`] over `<encoded-data>`, and
+//! [`RleBooleanDecoder`] for RLE-encoded BOOLEAN data pages.
+
+use pqcodec_core::{BooleanType, Decoder, Encoding, Error, Result, Sink};
+
+use super::{MAX_BIT_WIDTH, MAX_RUN_LEN, split_length_prefix};
+use crate::kernels::ByteReader;
+use crate::kernels::bitpack::{packed_len, unpack32};
+
+/// Values unpacked at a time from a bit-packed run into a stack buffer.
+pub(crate) const CHUNK: usize = 256;
+
+/// Receives what [`RleDecoder::visit`] decodes: RLE runs as runs, bit-packed values in slices.
+pub(crate) trait RunVisitor {
+    /// `count` (at least 1) copies of `value`.
+    fn run(&mut self, value: u32, count: usize) -> Result<()>;
+    /// Values unpacked from a bit-packed run, at most [`CHUNK`] at a time.
+    fn values(&mut self, values: &[u32]) -> Result<()>;
+}
+
+/// The run being decoded.
+#[derive(Debug, Clone, Copy)]
+enum Run<'a> {
+    /// `left` more copies of `value`.
+    Rle { value: u32, left: usize },
+    /// A bit-packed run: `bytes` are the run's bytes from its start (fewer than declared if the
+    /// data ends first), `pos` the next value and `end` the last value the page needs.
+    Packed {
+        bytes: &'a [u8],
+        pos: usize,
+        end: usize,
+    },
+}
+
+impl Run<'_> {
+    fn left(&self) -> usize {
+        match *self {
+            Run::Rle { left, .. } => left,
+            Run::Packed { pos, end, .. } => end - pos,
+        }
+    }
+}
+
+/// A streaming decoder of the RLE / bit-packing hybrid's `<encoded-data>` (no length prefix)
+/// at a bit width of 0 to 32: repetition and definition levels, dictionary indices, booleans.
+///
+/// RLE runs reach the sink as one [`Sink::push_repeated`] each; bit-packed values are unpacked
+/// a chunk at a time into a stack buffer and handed over with [`Sink::extend_from_slice`].
+///
+/// Runs are read lazily as values are asked for, so bytes after the last value the page needs
+/// are never looked at. A run longer than what remains of the page is cut short. A final
+/// bit-packed run whose bytes stop early (some writers drop the padding of its last group) is
+/// accepted as long as the values the caller actually reads are all there; asking for one
+/// that is not fails with [`Error::Truncated`].
+#[derive(Debug, Clone)]
+pub struct RleDecoder<'a> {
+    reader: ByteReader<'a>,
+    bit_width: u32,
+    remaining: usize,
+    run: Run<'a>,
+}
+
+impl<'a> RleDecoder<'a> {
+    /// A decoder of `num_values` values of `bit_width` bits (0 to 32, else
+    /// [`Error::BitWidth`]) from `data`; reads the first run's header.
+    pub fn new(data: &'a [u8], bit_width: u32, num_values: usize) -> Result<Self> {
+        Self::with_encoding(data, bit_width, num_values, Encoding::Rle)
+    }
+
+    /// As [`RleDecoder::new`], reporting errors as `encoding`'s (dictionary indices report
+    /// `RLE_DICTIONARY`).
+    pub(crate) fn with_encoding(
+        data: &'a [u8],
+        bit_width: u32,
+        num_values: usize,
+        encoding: Encoding,
+    ) -> Result<Self> {
+        if bit_width > MAX_BIT_WIDTH {
+            return Err(Error::BitWidth {
+                encoding,
+                field: "bit width",
+                width: bit_width,
+                max: MAX_BIT_WIDTH,
+            });
+        }
+        let mut decoder = RleDecoder {
+            reader: ByteReader::new(data, encoding),
+            bit_width,
+            remaining: num_values,
+            run: Run::Rle { value: 0, left: 0 },
+        };
+        if num_values > 0 {
+            decoder.next_run()?;
+        }
+        Ok(decoder)
+    }
+
+    /// The bit width values are decoded at.
+    pub fn bit_width(&self) -> u32 {
+        self.bit_width
+    }
+
+    /// Values not yet read or skipped.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// Appends up to `max` values to `out` and returns how many: fewer only at the end of the
+    /// page. Each RLE run is one [`Sink::push_repeated`].
+    pub fn read<S: Sink<u32> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
+        out.reserve(max.min(self.remaining));
+        self.visit(&mut PlainVisitor(out), max)
+    }
+
+    /// Skips up to `n` values and returns how many. Skipping within a bit-packed run only
+    /// moves a position (after checking the data holds the values skipped); nothing is unpacked.
+    pub fn skip(&mut self, n: usize) -> Result<usize> {
+        let want = n.min(self.remaining);
+        let mut done = 0;
+        while done < want {
+            if self.run.left() == 0 {
+                self.next_run()?;
+            }
+            let width = self.bit_width;
+            let encoding = self.reader.encoding();
+            let step = match &mut self.run {
+                Run::Rle { left, .. } => {
+                    let step = (*left).min(want - done);
+                    *left -= step;
+                    step
+                }
+                Run::Packed { bytes, pos, end } => {
+                    let step = (*end - *pos).min(want - done);
+                    let needed = packed_len(*pos + step, width);
+                    if needed > bytes.len() {
+                        return Err(Error::truncated(
+                            encoding,
+                            "bit-packed run",
+                            needed,
+                            bytes.len(),
+                        ));
+                    }
+                    *pos += step;
+                    step
+                }
+            };
+            done += step;
+            self.remaining -= step;
+        }
+        Ok(done)
+    }
+
+    /// Decodes up to `max` values into `visitor`, runs as runs; returns how many.
+    pub(crate) fn visit<V: RunVisitor + ?Sized>(
+        &mut self,
+        visitor: &mut V,
+        max: usize,
+    ) -> Result<usize> {
+        let want = max.min(self.remaining);
+        let mut done = 0;
+        while done < want {
+            if self.run.left() == 0 {
+                self.next_run()?;
+            }
+            let step = match &mut self.run {
+                Run::Rle { value, left } => {
+                    let step = (*left).min(want - done);
+                    visitor.run(*value, step)?;
+                    *left -= step;
+                    step
+                }
+                Run::Packed { bytes, pos, end } => {
+                    let step = (*end - *pos).min(want - done);
+                    unpack_range(
+                        bytes,
+                        self.bit_width,
+                        *pos,
+                        *pos + step,
+                        self.reader.encoding(),
+                        visitor,
+                    )?;
+                    *pos += step;
+                    step
+                }
+            };
+            done += step;
+            self.remaining -= step;
+        }
+        Ok(done)
+    }
+
+    /// Reads the next run's header (and an RLE run's value) into `self.run`.
+    fn next_run(&mut self) -> Result<()> {
+        let encoding = self.reader.encoding();
+        let header = self.reader.uleb128("run header")?;
+        let bit_packed = header & 1 == 1;
+        let scaled = header >> 1;
+        let count = if bit_packed {
+            scaled.checked_mul(8).unwrap_or(u64::MAX)
+        } else {
+            scaled
+        };
+        if count == 0 {
+            return Err(Error::invalid(
+                encoding,
+                "run header",
+                "a run of 0 values (run lengths are 1 to 2^31-1)",
+            ));
+        }
+        if count > MAX_RUN_LEN {
+            return Err(Error::invalid(
+                encoding,
+                "run header",
+                format!("a run of {count} values is over the maximum of 2^31-1"),
+            ));
+        }
+        // count <= 2^31 - 1 fits in usize on every target Rust supports beyond 16 bits.
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        let width = self.bit_width;
+        self.run = if bit_packed {
+            let declared = packed_len(count, width);
+            let available = declared.min(self.reader.remaining());
+            let bytes = self.reader.take(available, "bit-packed run")?;
+            Run::Packed {
+                bytes,
+                pos: 0,
+                end: count.min(self.remaining),
+            }
+        } else {
+            let width_bytes = width.div_ceil(8) as usize;
+            let raw = self.reader.take(width_bytes, "repeated value")?;
+            let value = raw
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            if value >> width != 0 {
+                return Err(Error::invalid(
+                    encoding,
+                    "repeated value",
+                    format!("{value} does not fit in the bit width of {width}"),
+                ));
+            }
+            Run::Rle {
+                // value < 2^width <= 2^32
+                value: value as u32,
+                left: count.min(self.remaining),
+            }
+        };
+        Ok(())
+    }
+}
+
+/// Unpacks values `start..end` of a bit-packed run whose bytes are `bytes` into `visitor`, a
+/// chunk at a time; errors if `bytes` ends before value `end`.
+fn unpack_range<V: RunVisitor + ?Sized>(
+    bytes: &[u8],
+    width: u32,
+    start: usize,
+    end: usize,
+    encoding: Encoding,
+    visitor: &mut V,
+) -> Result<()> {
+    let needed = packed_len(end, width);
+    if needed > bytes.len() {
+        return Err(Error::truncated(
+            encoding,
+            "bit-packed run",
+            needed,
+            bytes.len(),
+        ));
+    }
+    let w = width as usize;
+    let mut buf = [0u32; CHUNK];
+    let mut pos = start;
+    // An unaligned start: unpack from the start of its group of 8, hand over the tail.
+    let head = pos % 8;
+    if head != 0 && pos < end {
+        let group = pos - head;
+        let upto = (group + 8).min(end);
+        let src = bytes.get(group / 8 * w..).unwrap_or(&[]);
+        let out = &mut buf[..upto - group];
+        // bytes holds packed_len(end) >= packed_len(upto) bytes, so src is long enough.
+        unpack32(src, width, out);
+        visitor.values(&out[head..])?;
+        pos = upto;
+    }
+    while pos < end {
+        let n = (end - pos).min(CHUNK);
+        // pos is a multiple of 8 here: its values start on a byte boundary.
+        let src = bytes.get(pos / 8 * w..).unwrap_or(&[]);
+        let out = &mut buf[..n];
+        unpack32(src, width, out);
+        visitor.values(out)?;
+        pos += n;
+    }
+    Ok(())
+}
+
+/// Hands decoded values to a `Sink<u32>` unchanged.
+struct PlainVisitor<'s, S: ?Sized>(&'s mut S);
+
+impl<S: Sink<u32> + ?Sized> RunVisitor for PlainVisitor<'_, S> {
+    #[inline]
+    fn run(&mut self, value: u32, count: usize) -> Result<()> {
+        self.0.push_repeated(&value, count);
+        Ok(())
+    }
+    #[inline]
+    fn values(&mut self, values: &[u32]) -> Result<()> {
+        self.0.extend_from_slice(values);
+        Ok(())
+    }
+}
+
+/// A decoder of an RLE-encoded BOOLEAN data page: a 4-byte little-endian length, then the
+/// hybrid at bit width 1.
+#[derive(Debug, Clone)]
+pub struct RleBooleanDecoder<'a> {
+    inner: RleDecoder<'a>,
+}
+
+impl<'a> RleBooleanDecoder<'a> {
+    /// A decoder of `num_values` booleans from the page's value bytes `data`.
+    pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
+        let (encoded, _) = split_length_prefix(data)?;
+        Ok(RleBooleanDecoder {
+            inner: RleDecoder::new(encoded, 1, num_values)?,
+        })
+    }
+}
+
+/// Hands decoded 0/1 values to a `Sink<bool>`.
+struct BoolVisitor<'s, S: ?Sized>(&'s mut S);
+
+impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
+    #[inline]
+    fn run(&mut self, value: u32, count: usize) -> Result<()> {
+        self.0.push_repeated(&(value != 0), count);
+        Ok(())
+    }
+    #[inline]
+    fn values(&mut self, values: &[u32]) -> Result<()> {
+        let mut bools = [false; CHUNK];
+        for (b, &v) in bools.iter_mut().zip(values) {
+            *b = v != 0;
+        }
+        self.0.extend_from_slice(&bools[..values.len().min(CHUNK)]);
+        Ok(())
+    }
+}
+
+impl Decoder<BooleanType> for RleBooleanDecoder<'_> {
+    fn remaining(&self) -> usize {
+        self.inner.remaining()
+    }
+
+    fn read<S: Sink<bool> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
+        out.reserve(max.min(self.inner.remaining()));
+        self.inner.visit(&mut BoolVisitor(out), max)
+    }
+
+    fn skip(&mut self, n: usize) -> Result<usize> {
+        self.inner.skip(n)
+    }
+}

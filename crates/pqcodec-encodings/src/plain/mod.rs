@@ -1,1 +1,298 @@
-//! Not written yet.
+//! PLAIN (`PLAIN = 0`): values back to back, for every physical type.
+//!
+//! The spec's grammar, per physical type:
+//!
+//! ```text
+//! BOOLEAN              : bit packed, LSB first (value 8i+j is bit j of byte i; the last byte
+//!                        is padded with zeros)
+//! INT32                : 4 bytes little endian
+//! INT64                : 8 bytes little endian
+//! INT96                : 12 bytes little endian (deprecated)
+//! FLOAT                : 4 bytes IEEE little endian
+//! DOUBLE               : 8 bytes IEEE little endian
+//! BYTE_ARRAY           : <length: 4 bytes little endian> <the bytes of the array>
+//! FIXED_LEN_BYTE_ARRAY : the bytes of the array (the column's type length of them)
+//! ```
+//!
+//! The same bytes make up a dictionary page, which [`decode_plain_page`] reads in one go.
+//!
+//! The spec gives no example bytes for PLAIN; this one follows its grammar:
+//!
+//! ```
+//! use pqcodec_core::{BooleanType, ByteArrayType, ByteArrays, Decoder, Encoder, Int32Type};
+//! use pqcodec_encodings::plain::{PlainDecoder, PlainEncoder};
+//!
+//! // INT32: 4 bytes little endian each.
+//! let mut enc = PlainEncoder::<Int32Type>::new(0);
+//! enc.put(&[1, -2])?;
+//! let bytes = enc.flush()?;
+//! assert_eq!(bytes, [0x01, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF]);
+//! assert_eq!(PlainDecoder::<Int32Type>::new(&bytes, 2, 0)?.read_all()?, [1, -2]);
+//!
+//! // BOOLEAN: LSB first, the last byte padded with zeros.
+//! let mut enc = PlainEncoder::<BooleanType>::new(0);
+//! enc.put(&[true, false, true, true, false, false, false, false, true])?;
+//! let bytes = enc.flush()?;
+//! assert_eq!(bytes, [0b0000_1101, 0b0000_0001]);
+//! let mut dec = PlainDecoder::<BooleanType>::new(&bytes, 9, 0)?;
+//! assert_eq!(dec.skip(8)?, 8);
+//! assert_eq!(dec.read_all()?, [true]);
+//!
+//! // BYTE_ARRAY: a 4-byte little-endian length, then the bytes.
+//! let mut enc = PlainEncoder::<ByteArrayType>::new(0);
+//! enc.put([&b"ab"[..], b""])?;
+//! let bytes = enc.flush()?;
+//! assert_eq!(bytes, [2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0]);
+//! let values: ByteArrays = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0)?.read_all()?;
+//! assert_eq!(values.iter().collect::<Vec<_>>(), [&b"ab"[..], b""]);
+//! # Ok::<(), pqcodec_core::Error>(())
+//! ```
+
+mod decoder;
+mod encoder;
+
+pub use decoder::PlainDecoder;
+pub use encoder::PlainEncoder;
+
+use pqcodec_core::{
+    BooleanType, ByteArrayType, Decoder, DoubleType, Encoding, Error, FixedLenByteArrayType,
+    FloatType, Int32Type, Int64Type, Int96Type, Physical, Result, Sink,
+};
+
+/// The physical types PLAIN applies to: all eight markers.
+///
+/// Its methods are the per-type halves of [`PlainDecoder`] and [`PlainEncoder`] and are not
+/// meant to be called directly. Only the markers of [`pqcodec_core`] implement it, since they
+/// alone implement the sealed [`Physical`].
+pub trait PlainType: Physical {
+    /// Checks that `data_len` bytes can hold `num_values` values and returns the width of one
+    /// value in bytes (0 for BOOLEAN and BYTE_ARRAY, whose values are not whole bytes wide).
+    #[doc(hidden)]
+    fn plain_width(data_len: usize, num_values: usize, type_length: usize) -> Result<usize>;
+
+    /// Appends the `n` values starting at `*pos` (a bit offset for BOOLEAN, a byte offset for
+    /// the others) to `out` and moves `*pos` past them; `n` values are known to remain.
+    #[doc(hidden)]
+    fn read_plain<S: Sink<Self::Value> + ?Sized>(
+        data: &[u8],
+        pos: &mut usize,
+        width: usize,
+        n: usize,
+        out: &mut S,
+    ) -> Result<()>;
+
+    /// Moves `*pos` past `n` values without materialising them.
+    #[doc(hidden)]
+    fn skip_plain(data: &[u8], pos: &mut usize, width: usize, n: usize) -> Result<()>;
+
+    /// Appends the PLAIN bytes of `values` to `buf`, which already holds `start` values, and
+    /// returns how many values it appended; errors are reported as `encoding`'s.
+    #[doc(hidden)]
+    fn put_plain<'v, I>(
+        buf: &mut Vec<u8>,
+        start: usize,
+        type_length: usize,
+        encoding: Encoding,
+        values: I,
+    ) -> Result<usize>
+    where
+        I: IntoIterator<Item = &'v Self::Value>,
+        Self::Value: 'v;
+}
+
+/// Decodes a whole PLAIN page of `num_values` values (a dictionary page) into an owned buffer.
+///
+/// `type_length` is used for FIXED_LEN_BYTE_ARRAY only.
+pub fn decode_plain_page<T: PlainType>(
+    data: &[u8],
+    num_values: usize,
+    type_length: usize,
+) -> Result<T::Buffer> {
+    PlainDecoder::<T>::new(data, num_values, type_length)?.read_all()
+}
+
+/// The error for `count` values of `width` bytes that `data_len` bytes cannot hold.
+fn too_many(count: usize, width: usize, data_len: usize) -> Error {
+    Error::CountTooLarge {
+        encoding: Encoding::Plain,
+        field: "num_values",
+        count: count as u64,
+        capacity: data_len.checked_div(width).unwrap_or(0) as u64,
+    }
+}
+
+impl PlainType for BooleanType {
+    fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
+        if num_values.div_ceil(8) > data_len {
+            return Err(Error::CountTooLarge {
+                encoding: Encoding::Plain,
+                field: "num_values",
+                count: num_values as u64,
+                capacity: (data_len as u64).saturating_mul(8),
+            });
+        }
+        Ok(0)
+    }
+
+    fn read_plain<S: Sink<bool> + ?Sized>(
+        data: &[u8],
+        pos: &mut usize,
+        _width: usize,
+        n: usize,
+        out: &mut S,
+    ) -> Result<()> {
+        decoder::read_bits(data, pos, n, out)
+    }
+
+    fn skip_plain(_data: &[u8], pos: &mut usize, _width: usize, n: usize) -> Result<()> {
+        *pos += n;
+        Ok(())
+    }
+
+    fn put_plain<'v, I>(
+        buf: &mut Vec<u8>,
+        start: usize,
+        _type_length: usize,
+        _encoding: Encoding,
+        values: I,
+    ) -> Result<usize>
+    where
+        I: IntoIterator<Item = &'v bool>,
+    {
+        Ok(encoder::put_bits(buf, start, values))
+    }
+}
+
+macro_rules! plain_fixed_width {
+    ($($marker:ident),*) => {$(
+        impl PlainType for $marker {
+            fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
+                decoder::check_fixed(data_len, num_values, <Self as pqcodec_core::FixedWidth>::Native::SIZE)
+            }
+
+            fn read_plain<S: Sink<Self::Value> + ?Sized>(
+                data: &[u8],
+                pos: &mut usize,
+                width: usize,
+                n: usize,
+                out: &mut S,
+            ) -> Result<()> {
+                let bytes = decoder::take(data, pos, width, n)?;
+                decoder::read_natives(bytes, out);
+                Ok(())
+            }
+
+            fn skip_plain(data: &[u8], pos: &mut usize, width: usize, n: usize) -> Result<()> {
+                decoder::take(data, pos, width, n).map(|_| ())
+            }
+
+            fn put_plain<'v, I>(
+                buf: &mut Vec<u8>,
+                _start: usize,
+                _type_length: usize,
+                _encoding: Encoding,
+                values: I,
+            ) -> Result<usize>
+            where
+                I: IntoIterator<Item = &'v Self::Value>,
+            {
+                Ok(encoder::put_natives(buf, values))
+            }
+        }
+    )*};
+}
+
+use pqcodec_core::NativeType as _;
+plain_fixed_width!(Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
+
+impl PlainType for ByteArrayType {
+    fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
+        // Every value takes at least its 4-byte length.
+        decoder::check_fixed(data_len, num_values, 4)?;
+        Ok(0)
+    }
+
+    fn read_plain<S: Sink<[u8]> + ?Sized>(
+        data: &[u8],
+        pos: &mut usize,
+        _width: usize,
+        n: usize,
+        out: &mut S,
+    ) -> Result<()> {
+        decoder::read_byte_arrays(data, pos, n, out)
+    }
+
+    fn skip_plain(data: &[u8], pos: &mut usize, _width: usize, n: usize) -> Result<()> {
+        decoder::walk_byte_arrays(data, pos, n).map(|_| ())
+    }
+
+    fn put_plain<'v, I>(
+        buf: &mut Vec<u8>,
+        start: usize,
+        _type_length: usize,
+        encoding: Encoding,
+        values: I,
+    ) -> Result<usize>
+    where
+        I: IntoIterator<Item = &'v [u8]>,
+    {
+        encoder::put_byte_arrays(buf, start, encoding, values)
+    }
+}
+
+impl PlainType for FixedLenByteArrayType {
+    fn plain_width(data_len: usize, num_values: usize, type_length: usize) -> Result<usize> {
+        if type_length == 0 {
+            return Err(zero_type_length(Encoding::Plain));
+        }
+        decoder::check_fixed(data_len, num_values, type_length)
+    }
+
+    fn read_plain<S: Sink<[u8]> + ?Sized>(
+        data: &[u8],
+        pos: &mut usize,
+        width: usize,
+        n: usize,
+        out: &mut S,
+    ) -> Result<()> {
+        let bytes = decoder::take(data, pos, width, n)?;
+        out.reserve(n);
+        out.reserve_bytes(bytes.len());
+        for value in bytes.chunks_exact(width) {
+            out.push(value);
+        }
+        Ok(())
+    }
+
+    fn skip_plain(data: &[u8], pos: &mut usize, width: usize, n: usize) -> Result<()> {
+        decoder::take(data, pos, width, n).map(|_| ())
+    }
+
+    fn put_plain<'v, I>(
+        buf: &mut Vec<u8>,
+        start: usize,
+        type_length: usize,
+        encoding: Encoding,
+        values: I,
+    ) -> Result<usize>
+    where
+        I: IntoIterator<Item = &'v [u8]>,
+    {
+        if type_length == 0 {
+            return Err(zero_type_length(encoding));
+        }
+        encoder::put_fixed_len(buf, start, type_length, encoding, values)
+    }
+}
+
+/// FIXED_LEN_BYTE_ARRAY columns need a type length of at least one byte.
+pub(crate) fn zero_type_length(encoding: Encoding) -> Error {
+    Error::invalid(
+        encoding,
+        "type_length",
+        "FIXED_LEN_BYTE_ARRAY needs a type length of at least 1",
+    )
+}
+
+#[cfg(test)]
+mod tests;

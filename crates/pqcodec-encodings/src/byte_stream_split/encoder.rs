@@ -1,0 +1,87 @@
+//! The BYTE_STREAM_SPLIT encoder.
+
+use std::marker::PhantomData;
+
+use pqcodec_core::{Encoder, Encoding, Result};
+
+use super::ByteStreamSplitType;
+
+/// A BYTE_STREAM_SPLIT encoder of values of physical type `T`.
+///
+/// Values are kept back to back as put and scattered into the K streams when the page is
+/// flushed. A FIXED_LEN_BYTE_ARRAY value whose length is not the type length fails the
+/// [`Encoder::put`] with [`Error::Value`](pqcodec_core::Error::Value), leaving the page as it
+/// was before the call.
+#[derive(Debug, Clone)]
+pub struct ByteStreamSplitEncoder<T: ByteStreamSplitType> {
+    /// The values put so far, each one's K bytes together.
+    values: Vec<u8>,
+    num_values: usize,
+    type_length: usize,
+    _type: PhantomData<T>,
+}
+
+impl<T: ByteStreamSplitType> ByteStreamSplitEncoder<T> {
+    /// An encoder; `type_length` is K for FIXED_LEN_BYTE_ARRAY and is ignored otherwise.
+    pub fn new(type_length: usize) -> Self {
+        ByteStreamSplitEncoder {
+            values: Vec::new(),
+            num_values: 0,
+            type_length,
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<T: ByteStreamSplitType> Default for ByteStreamSplitEncoder<T> {
+    fn default() -> Self {
+        Self::new(0)
+    }
+}
+
+impl<T: ByteStreamSplitType> Encoder<T> for ByteStreamSplitEncoder<T> {
+    fn put<'v, I>(&mut self, values: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'v T::Value>,
+        T::Value: 'v,
+    {
+        let len = self.values.len();
+        match T::put_plain(
+            &mut self.values,
+            self.num_values,
+            self.type_length,
+            Encoding::ByteStreamSplit,
+            values,
+        ) {
+            Ok(count) => {
+                self.num_values += count;
+                Ok(())
+            }
+            Err(e) => {
+                self.values.truncate(len);
+                Err(e)
+            }
+        }
+    }
+
+    fn num_values(&self) -> usize {
+        self.num_values
+    }
+
+    fn estimated_size(&self) -> usize {
+        self.values.len()
+    }
+
+    fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        if !self.values.is_empty() {
+            let width = T::split_width(self.type_length)?;
+            out.reserve(self.values.len());
+            for k in 0..width {
+                out.extend(self.values.iter().skip(k).step_by(width));
+            }
+        }
+        self.values.clear();
+        self.num_values = 0;
+        Ok(())
+    }
+}

@@ -1,0 +1,220 @@
+//! The PLAIN decoder and the per-layout kernels behind it.
+
+use std::marker::PhantomData;
+
+use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink};
+
+use super::{PlainType, too_many};
+
+/// Values converted per stack chunk before they reach the sink as one slice.
+const CHUNK: usize = 256;
+
+/// A streaming PLAIN decoder of one page's values of physical type `T`.
+///
+/// Fixed-width values reach the sink as slices of up to 256 values; BOOLEAN values are read
+/// straight from the packed bits; skipping moves an offset (walking the lengths for
+/// BYTE_ARRAY) and never materialises a value.
+#[derive(Debug, Clone)]
+pub struct PlainDecoder<'a, T: PlainType> {
+    data: &'a [u8],
+    /// Offset of the next value: in bits for BOOLEAN, in bytes otherwise.
+    pos: usize,
+    /// Width of one value in bytes; 0 for BOOLEAN and BYTE_ARRAY.
+    width: usize,
+    remaining: usize,
+    _type: PhantomData<T>,
+}
+
+impl<'a, T: PlainType> PlainDecoder<'a, T> {
+    /// A decoder of the first `num_values` values of `data`.
+    ///
+    /// `type_length` is used for FIXED_LEN_BYTE_ARRAY only (an error if 0) and ignored
+    /// otherwise. Fails with [`Error::CountTooLarge`] if `data` cannot hold `num_values`
+    /// values (for BYTE_ARRAY: their 4-byte lengths).
+    pub fn new(data: &'a [u8], num_values: usize, type_length: usize) -> Result<Self> {
+        let width = T::plain_width(data.len(), num_values, type_length)?;
+        Ok(PlainDecoder {
+            data,
+            pos: 0,
+            width,
+            remaining: num_values,
+            _type: PhantomData,
+        })
+    }
+}
+
+impl<T: PlainType> Decoder<T> for PlainDecoder<'_, T> {
+    fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
+        let n = max.min(self.remaining);
+        if n == 0 {
+            return Ok(0);
+        }
+        T::read_plain(self.data, &mut self.pos, self.width, n, out)?;
+        self.remaining -= n;
+        Ok(n)
+    }
+
+    fn skip(&mut self, n: usize) -> Result<usize> {
+        let n = n.min(self.remaining);
+        if n == 0 {
+            return Ok(0);
+        }
+        T::skip_plain(self.data, &mut self.pos, self.width, n)?;
+        self.remaining -= n;
+        Ok(n)
+    }
+}
+
+/// Checks that `data_len` bytes hold `num_values` values of `width` bytes; returns `width`.
+pub(super) fn check_fixed(data_len: usize, num_values: usize, width: usize) -> Result<usize> {
+    match num_values.checked_mul(width) {
+        Some(bytes) if bytes <= data_len => Ok(width),
+        _ => Err(too_many(num_values, width, data_len)),
+    }
+}
+
+/// Takes the `n * width` bytes at `*pos` and moves `*pos` past them.
+#[inline]
+pub(super) fn take<'a>(
+    data: &'a [u8],
+    pos: &mut usize,
+    width: usize,
+    n: usize,
+) -> Result<&'a [u8]> {
+    let rest = data.get(*pos..).unwrap_or_default();
+    let len = n.checked_mul(width).filter(|&len| len <= rest.len());
+    match len.and_then(|len| rest.get(..len)) {
+        Some(bytes) => {
+            *pos += bytes.len();
+            Ok(bytes)
+        }
+        None => Err(Error::truncated(
+            Encoding::Plain,
+            "values",
+            n.saturating_mul(width),
+            rest.len(),
+        )),
+    }
+}
+
+/// Appends the little-endian values in `bytes` (a whole number of them) to `out`, a stack chunk
+/// at a time.
+#[inline]
+pub(crate) fn read_natives<N: NativeType, S: Sink<N> + ?Sized>(bytes: &[u8], out: &mut S) {
+    out.reserve(bytes.len() / N::SIZE);
+    let mut buf = [N::default(); CHUNK];
+    for chunk in bytes.chunks(CHUNK * N::SIZE) {
+        let mut count = 0;
+        for (slot, value) in buf.iter_mut().zip(chunk.chunks_exact(N::SIZE)) {
+            *slot = N::from_le_slice(value);
+            count += 1;
+        }
+        out.extend_from_slice(&buf[..count]);
+    }
+}
+
+/// Appends the `n` bits starting at bit `*pos` of `data` as booleans, LSB first.
+pub(super) fn read_bits<S: Sink<bool> + ?Sized>(
+    data: &[u8],
+    pos: &mut usize,
+    n: usize,
+    out: &mut S,
+) -> Result<()> {
+    let end = pos.checked_add(n);
+    let bytes = end.and_then(|end| data.get(*pos / 8..end.div_ceil(8)));
+    let Some(bytes) = bytes else {
+        return Err(Error::truncated(
+            Encoding::Plain,
+            "boolean values",
+            n.div_ceil(8),
+            data.len().saturating_sub(*pos / 8),
+        ));
+    };
+    out.reserve(n);
+    let mut buf = [false; CHUNK];
+    // `bit` counts from the start of `bytes`.
+    let mut bit = *pos % 8;
+    let mut left = n;
+    while left > 0 {
+        let count = left.min(CHUNK);
+        let chunk = bytes.get(bit / 8..).unwrap_or_default();
+        let shift = bit % 8;
+        for (i, slot) in buf[..count].iter_mut().enumerate() {
+            let b = shift + i;
+            *slot = chunk
+                .get(b / 8)
+                .is_some_and(|byte| (byte >> (b % 8)) & 1 == 1);
+        }
+        out.extend_from_slice(&buf[..count]);
+        bit += count;
+        left -= count;
+    }
+    *pos += n;
+    Ok(())
+}
+
+/// Walks the lengths of `n` byte arrays from `*pos`, moving `*pos` past them; returns the
+/// number of value bytes they hold.
+pub(super) fn walk_byte_arrays(data: &[u8], pos: &mut usize, n: usize) -> Result<usize> {
+    let mut at = *pos;
+    let mut total = 0usize;
+    for _ in 0..n {
+        let (len, next) = byte_array_at(data, at)?;
+        total += len;
+        at = next;
+    }
+    *pos = at;
+    Ok(total)
+}
+
+/// The length of the byte array whose 4-byte length is at `at`, and the offset past its bytes.
+#[inline]
+fn byte_array_at(data: &[u8], at: usize) -> Result<(usize, usize)> {
+    let rest = data.get(at..).unwrap_or_default();
+    let Some(&[a, b, c, d]) = rest.get(..4) else {
+        return Err(Error::truncated(
+            Encoding::Plain,
+            "byte array length",
+            4,
+            rest.len(),
+        ));
+    };
+    let len = u32::from_le_bytes([a, b, c, d]) as usize;
+    let available = rest.len() - 4;
+    if len > available {
+        return Err(Error::truncated(
+            Encoding::Plain,
+            "byte array value",
+            len,
+            available,
+        ));
+    }
+    Ok((len, at + 4 + len))
+}
+
+/// Appends `n` byte arrays from `*pos`. Every length is checked before any value is appended,
+/// so that the sink can reserve their exact size and is left untouched on error.
+pub(super) fn read_byte_arrays<S: Sink<[u8]> + ?Sized>(
+    data: &[u8],
+    pos: &mut usize,
+    n: usize,
+    out: &mut S,
+) -> Result<()> {
+    let mut end = *pos;
+    let total = walk_byte_arrays(data, &mut end, n)?;
+    out.reserve(n);
+    out.reserve_bytes(total);
+    // The walk checked every length: the loop below cannot leave `data`.
+    let mut at = *pos;
+    for _ in 0..n {
+        let (len, next) = byte_array_at(data, at)?;
+        out.push(data.get(next - len..next).unwrap_or_default());
+        at = next;
+    }
+    *pos = end;
+    Ok(())
+}

@@ -1,0 +1,187 @@
+//! The PLAIN encoder and the per-layout kernels behind it.
+
+use std::marker::PhantomData;
+
+use pqcodec_core::{Encoder, Encoding, Error, NativeType, Result};
+
+use super::PlainType;
+
+/// A PLAIN encoder of values of physical type `T`.
+///
+/// A FIXED_LEN_BYTE_ARRAY value whose length is not the type length, or a BYTE_ARRAY value
+/// longer than `u32::MAX` bytes, fails the [`Encoder::put`] with [`Error::Value`]; a failed
+/// `put` leaves the page as it was before the call.
+#[derive(Debug, Clone)]
+pub struct PlainEncoder<T: PlainType> {
+    buf: Vec<u8>,
+    num_values: usize,
+    type_length: usize,
+    _type: PhantomData<T>,
+}
+
+impl<T: PlainType> PlainEncoder<T> {
+    /// An encoder; `type_length` is the value length of a FIXED_LEN_BYTE_ARRAY column and is
+    /// ignored for the other types.
+    pub fn new(type_length: usize) -> Self {
+        PlainEncoder {
+            buf: Vec::new(),
+            num_values: 0,
+            type_length,
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<T: PlainType> Default for PlainEncoder<T> {
+    fn default() -> Self {
+        Self::new(0)
+    }
+}
+
+impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
+    fn put<'v, I>(&mut self, values: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'v T::Value>,
+        T::Value: 'v,
+    {
+        let len = self.buf.len();
+        let last = self.buf.last().copied();
+        match T::put_plain(
+            &mut self.buf,
+            self.num_values,
+            self.type_length,
+            Encoding::Plain,
+            values,
+        ) {
+            Ok(count) => {
+                self.num_values += count;
+                Ok(())
+            }
+            Err(e) => {
+                self.buf.truncate(len);
+                if let (Some(byte), Some(slot)) = (last, self.buf.last_mut()) {
+                    *slot = byte;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn num_values(&self) -> usize {
+        self.num_values
+    }
+
+    fn estimated_size(&self) -> usize {
+        self.buf.len()
+    }
+
+    fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        out.extend_from_slice(&self.buf);
+        self.buf.clear();
+        self.num_values = 0;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<Vec<u8>> {
+        self.num_values = 0;
+        Ok(std::mem::take(&mut self.buf))
+    }
+}
+
+/// Appends booleans as bits, LSB first, after the `start` bits `buf` already holds.
+pub(super) fn put_bits<'v>(
+    buf: &mut Vec<u8>,
+    start: usize,
+    values: impl IntoIterator<Item = &'v bool>,
+) -> usize {
+    let mut bit = start % 8;
+    let mut byte = if bit == 0 {
+        0
+    } else {
+        buf.pop().unwrap_or_default()
+    };
+    let mut count = 0;
+    for &v in values {
+        byte |= u8::from(v) << bit;
+        bit += 1;
+        count += 1;
+        if bit == 8 {
+            buf.push(byte);
+            byte = 0;
+            bit = 0;
+        }
+    }
+    if bit > 0 {
+        buf.push(byte);
+    }
+    count
+}
+
+/// Appends fixed-width values little endian.
+pub(crate) fn put_natives<'v, N: NativeType>(
+    buf: &mut Vec<u8>,
+    values: impl IntoIterator<Item = &'v N>,
+) -> usize {
+    let values = values.into_iter();
+    buf.reserve(values.size_hint().0.saturating_mul(N::SIZE));
+    let mut count = 0;
+    for v in values {
+        buf.extend_from_slice(v.to_le_bytes().as_ref());
+        count += 1;
+    }
+    count
+}
+
+/// Appends byte arrays, each after its 4-byte little-endian length.
+pub(super) fn put_byte_arrays<'v>(
+    buf: &mut Vec<u8>,
+    start: usize,
+    encoding: Encoding,
+    values: impl IntoIterator<Item = &'v [u8]>,
+) -> Result<usize> {
+    let mut count = 0;
+    for v in values {
+        let Ok(len) = u32::try_from(v.len()) else {
+            return Err(Error::Value {
+                encoding,
+                index: start + count,
+                reason: format!(
+                    "a byte array of {} bytes is longer than a 4-byte length can say",
+                    v.len()
+                ),
+            });
+        };
+        buf.extend_from_slice(&len.to_le_bytes());
+        buf.extend_from_slice(v);
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Appends fixed-length byte arrays, checking each is `type_length` long.
+pub(crate) fn put_fixed_len<'v>(
+    buf: &mut Vec<u8>,
+    start: usize,
+    type_length: usize,
+    encoding: Encoding,
+    values: impl IntoIterator<Item = &'v [u8]>,
+) -> Result<usize> {
+    let values = values.into_iter();
+    buf.reserve(values.size_hint().0.saturating_mul(type_length));
+    let mut count = 0;
+    for v in values {
+        if v.len() != type_length {
+            return Err(Error::Value {
+                encoding,
+                index: start + count,
+                reason: format!(
+                    "FIXED_LEN_BYTE_ARRAY value is {} bytes long, the type length is {type_length}",
+                    v.len()
+                ),
+            });
+        }
+        buf.extend_from_slice(v);
+        count += 1;
+    }
+    Ok(count)
+}

@@ -1,0 +1,506 @@
+use pqcodec_core::{
+    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
+    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, ValueBuffer,
+};
+use proptest::prelude::*;
+
+use super::*;
+
+/// PLAIN bytes of `values`.
+fn encode<T: PlainType>(values: &T::Buffer, type_length: usize) -> Vec<u8> {
+    let mut enc = PlainEncoder::<T>::new(type_length);
+    enc.put(values.values()).unwrap();
+    assert_eq!(enc.num_values(), values.len());
+    assert_eq!(enc.estimated_size(), enc.clone().flush().unwrap().len());
+    enc.flush().unwrap()
+}
+
+/// Decodes `bytes` holding `expected`, following `plan` (`(true, k)` reads `k` values, `(false,
+/// k)` skips `k`), then reads the rest, and checks the values read are the expected ones,
+/// compared by their PLAIN bytes (so NaN payloads and -0.0 count).
+fn check_plan<T: PlainType>(
+    bytes: &[u8],
+    expected: &T::Buffer,
+    type_length: usize,
+    plan: &[(bool, usize)],
+) {
+    let n = expected.len();
+    let mut dec = PlainDecoder::<T>::new(bytes, n, type_length).unwrap();
+    let mut got = T::Buffer::default();
+    let mut want = T::Buffer::default();
+    let mut at = 0;
+    for &(read, k) in plan {
+        let step = k.min(n - at);
+        assert_eq!(dec.remaining(), n - at);
+        if read {
+            assert_eq!(dec.read(&mut got, k).unwrap(), step);
+            for i in at..at + step {
+                want.push(expected.get(i).unwrap());
+            }
+        } else {
+            assert_eq!(dec.skip(k).unwrap(), step);
+        }
+        at += step;
+    }
+    let rest = dec.read_all().unwrap();
+    for v in rest.values() {
+        got.push(v);
+    }
+    for i in at..n {
+        want.push(expected.get(i).unwrap());
+    }
+    assert_eq!(dec.remaining(), 0);
+    assert_eq!(dec.read(&mut got, 10).unwrap(), 0);
+    assert_eq!(dec.skip(10).unwrap(), 0);
+    assert_eq!(got.len(), want.len());
+    assert_eq!(
+        encode::<T>(&got, type_length),
+        encode::<T>(&want, type_length)
+    );
+}
+
+/// Encodes `values`, checks the page length, decodes it whole and along `plan`.
+fn round_trip<T: PlainType>(
+    values: &T::Buffer,
+    type_length: usize,
+    width: impl Fn(&T::Value) -> usize,
+    plan: &[(bool, usize)],
+) {
+    let bytes = encode::<T>(values, type_length);
+    let expected_len: usize = values.values().map(width).sum();
+    if T::TYPE == pqcodec_core::PhysicalType::Boolean {
+        assert_eq!(bytes.len(), values.len().div_ceil(8));
+    } else {
+        assert_eq!(bytes.len(), expected_len);
+    }
+    let whole = decode_plain_page::<T>(&bytes, values.len(), type_length).unwrap();
+    assert_eq!(encode::<T>(&whole, type_length), bytes);
+    check_plan::<T>(&bytes, values, type_length, plan);
+    // Trailing bytes after the values are ignored.
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0xAB; 13]);
+    check_plan::<T>(&longer, values, type_length, plan);
+}
+
+const LENGTHS: [usize; 14] = [0, 1, 7, 8, 9, 31, 32, 33, 127, 128, 129, 255, 256, 257];
+
+#[test]
+fn spec_grammar_bytes_every_type() {
+    let mut enc = PlainEncoder::<Int64Type>::new(0);
+    enc.put(&[1, i64::MIN]).unwrap();
+    let bytes = enc.flush().unwrap();
+    assert_eq!(bytes, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80]);
+    assert_eq!(
+        PlainDecoder::<Int64Type>::new(&bytes, 2, 0)
+            .unwrap()
+            .read_all()
+            .unwrap(),
+        [1, i64::MIN]
+    );
+
+    let v = Int96([0x0403_0201, 0x0807_0605, 0x0C0B_0A09]);
+    let mut enc = PlainEncoder::<Int96Type>::new(0);
+    enc.put(&[v]).unwrap();
+    let bytes = enc.flush().unwrap();
+    assert_eq!(bytes, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert_eq!(decode_plain_page::<Int96Type>(&bytes, 1, 0).unwrap(), [v]);
+
+    let mut enc = PlainEncoder::<FloatType>::new(0);
+    enc.put(&[1.0f32, -0.0]).unwrap();
+    let bytes = enc.flush().unwrap();
+    assert_eq!(bytes, [0, 0, 0x80, 0x3F, 0, 0, 0, 0x80]);
+    let back = decode_plain_page::<FloatType>(&bytes, 2, 0).unwrap();
+    assert_eq!(back[1].to_bits(), (-0.0f32).to_bits());
+
+    let mut enc = PlainEncoder::<DoubleType>::new(0);
+    enc.put(&[1.0f64]).unwrap();
+    assert_eq!(enc.flush().unwrap(), [0, 0, 0, 0, 0, 0, 0xF0, 0x3F]);
+
+    let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(3);
+    enc.put([&b"abc"[..], b"xyz"]).unwrap();
+    let bytes = enc.flush().unwrap();
+    assert_eq!(bytes, *b"abcxyz");
+    let back = decode_plain_page::<FixedLenByteArrayType>(&bytes, 2, 3).unwrap();
+    assert_eq!(back.iter().collect::<Vec<_>>(), [&b"abc"[..], b"xyz"]);
+
+    // The module doc's examples.
+    let mut enc = PlainEncoder::<Int32Type>::new(0);
+    enc.put(&[1, -2]).unwrap();
+    assert_eq!(enc.flush().unwrap(), [1, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF]);
+    let mut enc = PlainEncoder::<BooleanType>::new(0);
+    enc.put(&[true, false, true, true, false, false, false, false, true])
+        .unwrap();
+    assert_eq!(enc.flush().unwrap(), [0b0000_1101, 0b0000_0001]);
+    let mut enc = PlainEncoder::<ByteArrayType>::new(0);
+    enc.put([&b"ab"[..], b""]).unwrap();
+    assert_eq!(enc.flush().unwrap(), [2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0]);
+}
+
+#[test]
+fn booleans_across_puts_and_bit_offsets() {
+    let values: Vec<bool> = (0..300).map(|i| (i * 7 + i / 3) % 5 < 2).collect();
+    let mut enc = PlainEncoder::<BooleanType>::new(0);
+    // Puts of odd sizes continue the partial last byte.
+    let mut at = 0;
+    for k in [3, 1, 13, 8, 0, 100, 175] {
+        enc.put(&values[at..at + k]).unwrap();
+        at += k;
+    }
+    let bytes = enc.flush().unwrap();
+    assert_eq!(bytes.len(), 300usize.div_ceil(8));
+    for (i, &v) in values.iter().enumerate() {
+        assert_eq!((bytes[i / 8] >> (i % 8)) & 1 == 1, v, "bit {i}");
+    }
+    assert_eq!(bytes[37] >> 4, 0, "padding bits are zero");
+    for skip in 0..17 {
+        let mut dec = PlainDecoder::<BooleanType>::new(&bytes, 300, 0).unwrap();
+        assert_eq!(dec.skip(skip).unwrap(), skip);
+        let mut out = Vec::new();
+        assert_eq!(dec.read(&mut out, 283).unwrap(), 283);
+        assert_eq!(out, values[skip..skip + 283]);
+    }
+}
+
+#[test]
+fn boundary_lengths_every_type() {
+    let plan = [(true, 3), (false, 5), (true, 64), (false, 1), (true, 200)];
+    for n in LENGTHS {
+        let bools: Vec<bool> = (0..n).map(|i| i % 3 == 0).collect();
+        round_trip::<BooleanType>(&bools, 0, |_| 0, &plan);
+        let ints: Vec<i32> = (0..n as i32)
+            .map(|i| i.wrapping_mul(-0x0123_4567))
+            .collect();
+        round_trip::<Int32Type>(&ints, 0, |_| 4, &plan);
+        let longs: Vec<i64> = (0..n as i64)
+            .map(|i| i.wrapping_mul(i64::MIN + 3))
+            .collect();
+        round_trip::<Int64Type>(&longs, 0, |_| 8, &plan);
+        let int96: Vec<Int96> = (0..n as u32).map(|i| Int96([i, !i, i << 3])).collect();
+        round_trip::<Int96Type>(&int96, 0, |_| 12, &plan);
+        let floats: Vec<f32> = (0..n as u32)
+            .map(|i| f32::from_bits(i.wrapping_mul(0x9E37_79B9)))
+            .collect();
+        round_trip::<FloatType>(&floats, 0, |_| 4, &plan);
+        let doubles: Vec<f64> = (0..n as u64)
+            .map(|i| f64::from_bits(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        round_trip::<DoubleType>(&doubles, 0, |_| 8, &plan);
+        let arrays: ByteArrays = (0..n).map(|i| &b"abcdefghij"[..i % 11]).collect();
+        round_trip::<ByteArrayType>(&arrays, 0, |v| 4 + v.len(), &plan);
+        let fixed: ByteArrays = (0..n).map(|i| &b"abcdefghij"[i % 5..i % 5 + 4]).collect();
+        round_trip::<FixedLenByteArrayType>(&fixed, 4, |v| v.len(), &plan);
+    }
+}
+
+#[test]
+fn extremes_and_special_floats() {
+    let plan = [(true, 2), (false, 1)];
+    round_trip::<Int32Type>(&vec![i32::MIN, i32::MAX, 0, -1], 0, |_| 4, &plan);
+    round_trip::<Int64Type>(&vec![i64::MIN, i64::MAX, 0, -1], 0, |_| 8, &plan);
+    let nans = vec![
+        f32::from_bits(0x7FC0_0001),
+        f32::from_bits(0xFF80_0001),
+        -0.0,
+        f32::INFINITY,
+        f32::MIN_POSITIVE,
+    ];
+    round_trip::<FloatType>(&nans, 0, |_| 4, &plan);
+    let bytes = encode::<FloatType>(&nans, 0);
+    let back = decode_plain_page::<FloatType>(&bytes, nans.len(), 0).unwrap();
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&back), bits(&nans));
+    let dnans = vec![f64::from_bits(0x7FF0_0000_0000_0001), -0.0, f64::MAX];
+    round_trip::<DoubleType>(&dnans, 0, |_| 8, &plan);
+    let big = vec![0x5Au8; 65536];
+    let arrays: ByteArrays = [&big[..], b"", &big[..7]].into_iter().collect();
+    round_trip::<ByteArrayType>(&arrays, 0, |v| 4 + v.len(), &plan);
+    let fixed: ByteArrays = [&big[..], &big[..]].into_iter().collect();
+    round_trip::<FixedLenByteArrayType>(&fixed, 65536, |v| v.len(), &plan);
+}
+
+#[test]
+fn counts_the_data_cannot_hold() {
+    let count_too_large = |e: Error, count: u64, capacity: u64| {
+        assert_eq!(
+            e,
+            Error::CountTooLarge {
+                encoding: Encoding::Plain,
+                field: "num_values",
+                count,
+                capacity
+            }
+        );
+    };
+    count_too_large(
+        PlainDecoder::<Int32Type>::new(&[0; 7], 2, 0).unwrap_err(),
+        2,
+        1,
+    );
+    count_too_large(
+        PlainDecoder::<Int64Type>::new(&[0; 8], usize::MAX, 0).unwrap_err(),
+        usize::MAX as u64,
+        1,
+    );
+    count_too_large(
+        PlainDecoder::<Int96Type>::new(&[0; 23], 2, 0).unwrap_err(),
+        2,
+        1,
+    );
+    count_too_large(
+        PlainDecoder::<BooleanType>::new(&[0; 1], 9, 0).unwrap_err(),
+        9,
+        8,
+    );
+    count_too_large(
+        PlainDecoder::<ByteArrayType>::new(&[0; 11], 3, 0).unwrap_err(),
+        3,
+        2,
+    );
+    count_too_large(
+        PlainDecoder::<FixedLenByteArrayType>::new(&[0; 11], 3, 4).unwrap_err(),
+        3,
+        2,
+    );
+    assert!(PlainDecoder::<BooleanType>::new(&[0; 1], 8, 0).is_ok());
+    assert!(PlainDecoder::<DoubleType>::new(&[], 0, 0).is_ok());
+}
+
+#[test]
+fn fixed_len_needs_a_type_length() {
+    let err = PlainDecoder::<FixedLenByteArrayType>::new(&[1, 2], 0, 0).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Invalid {
+            encoding: Encoding::Plain,
+            field: "type_length",
+            ..
+        }
+    ));
+    let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(0);
+    assert!(matches!(
+        enc.put([&b""[..]]),
+        Err(Error::Invalid {
+            field: "type_length",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn byte_array_lengths_past_the_data() {
+    // Second value says 100 bytes, 3 are left.
+    let bytes = [1, 0, 0, 0, b'x', 100, 0, 0, 0, b'a', b'b', b'c'];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut out = ByteArrays::new();
+    assert_eq!(
+        dec.read(&mut out, 2),
+        Err(Error::truncated(
+            Encoding::Plain,
+            "byte array value",
+            100,
+            3
+        ))
+    );
+    assert!(out.is_empty(), "nothing is appended from a failed batch");
+    assert_eq!(dec.read(&mut out, 1), Ok(1));
+    assert_eq!(out.get(0), Some(&b"x"[..]));
+    assert_eq!(
+        dec.skip(1),
+        Err(Error::truncated(
+            Encoding::Plain,
+            "byte array value",
+            100,
+            3
+        ))
+    );
+
+    // A length of u32::MAX allocates nothing.
+    let bytes = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    assert_eq!(
+        dec.read_all(),
+        Err(Error::truncated(
+            Encoding::Plain,
+            "byte array value",
+            u32::MAX as usize,
+            4
+        ))
+    );
+
+    // The data ends inside the second length.
+    let bytes = [0, 0, 0, 0, 0, 0, 0, 0, 5, 0];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    assert_eq!(dec.skip(1), Ok(1));
+    assert_eq!(dec.skip(1), Ok(1));
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes[..5], 1, 0).unwrap();
+    assert_eq!(dec.read_all().unwrap().len(), 1);
+    let bytes = [1, 0, 0, 0, 7, 9, 0, 0];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    assert_eq!(
+        dec.read_all(),
+        Err(Error::truncated(Encoding::Plain, "byte array length", 4, 3))
+    );
+}
+
+#[test]
+fn failed_put_leaves_the_page_unchanged() {
+    let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(2);
+    enc.put([&b"ab"[..]]).unwrap();
+    let err = enc.put([&b"cd"[..], b"e", b"fg"]).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Value {
+            encoding: Encoding::Plain,
+            index: 2,
+            ..
+        }
+    ));
+    assert_eq!(enc.num_values(), 1);
+    enc.put([&b"hi"[..]]).unwrap();
+    assert_eq!(enc.flush().unwrap(), *b"abhi");
+    assert_eq!(enc.num_values(), 0);
+    assert!(enc.flush().unwrap().is_empty());
+
+    let mut enc = PlainEncoder::<Int32Type>::new(0);
+    enc.put(&[7]).unwrap();
+    let mut out = vec![0xEE];
+    enc.flush_into(&mut out).unwrap();
+    assert_eq!(out, [0xEE, 7, 0, 0, 0]);
+    assert_eq!(enc.num_values(), 0);
+}
+
+#[test]
+fn reads_into_a_vec_of_vecs() {
+    let bytes = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    assert_eq!(dec.read(&mut out, 5).unwrap(), 2);
+    assert_eq!(out, [b"hi".to_vec(), vec![]]);
+}
+
+fn plan() -> impl Strategy<Value = Vec<(bool, usize)>> {
+    prop::collection::vec((any::<bool>(), 0usize..300), 0..6)
+}
+
+fn f32s() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        any::<u32>().prop_map(f32::from_bits),
+        Just(-0.0f32),
+        Just(f32::from_bits(0x7FC0_1234)),
+        Just(f32::from_bits(0xFFBF_FFFF)),
+        Just(f32::MIN),
+        Just(f32::MAX),
+    ]
+}
+
+fn f64s() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        any::<u64>().prop_map(f64::from_bits),
+        Just(-0.0f64),
+        Just(f64::from_bits(0x7FF8_0000_0000_1234)),
+        Just(f64::MIN),
+        Just(f64::MAX),
+    ]
+}
+
+fn byte_arrays() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let value = prop_oneof![
+        20 => prop::collection::vec(any::<u8>(), 0..24),
+        1 => any::<u8>().prop_map(|b| vec![b; 65536]),
+    ];
+    prop::collection::vec(value, 0..300)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn booleans_round_trip(values in prop::collection::vec(any::<bool>(), 0..600), plan in plan()) {
+        round_trip::<BooleanType>(&values, 0, |_| 0, &plan);
+    }
+
+    #[test]
+    fn int32_round_trip(
+        values in prop::collection::vec(prop_oneof![Just(i32::MIN), Just(i32::MAX), any::<i32>()], 0..600),
+        plan in plan(),
+    ) {
+        round_trip::<Int32Type>(&values, 0, |_| 4, &plan);
+        let bytes = encode::<Int32Type>(&values, 0);
+        prop_assert_eq!(decode_plain_page::<Int32Type>(&bytes, values.len(), 0).unwrap(), values);
+    }
+
+    #[test]
+    fn int64_round_trip(
+        values in prop::collection::vec(prop_oneof![Just(i64::MIN), Just(i64::MAX), any::<i64>()], 0..600),
+        plan in plan(),
+    ) {
+        round_trip::<Int64Type>(&values, 0, |_| 8, &plan);
+        let bytes = encode::<Int64Type>(&values, 0);
+        prop_assert_eq!(decode_plain_page::<Int64Type>(&bytes, values.len(), 0).unwrap(), values);
+    }
+
+    #[test]
+    fn int96_round_trip(words in prop::collection::vec(any::<[u32; 3]>(), 0..400), plan in plan()) {
+        let values: Vec<Int96> = words.into_iter().map(Int96).collect();
+        round_trip::<Int96Type>(&values, 0, |_| 12, &plan);
+        let bytes = encode::<Int96Type>(&values, 0);
+        prop_assert_eq!(decode_plain_page::<Int96Type>(&bytes, values.len(), 0).unwrap(), values);
+    }
+
+    #[test]
+    fn float_round_trip(values in prop::collection::vec(f32s(), 0..600), plan in plan()) {
+        round_trip::<FloatType>(&values, 0, |_| 4, &plan);
+    }
+
+    #[test]
+    fn double_round_trip(values in prop::collection::vec(f64s(), 0..600), plan in plan()) {
+        round_trip::<DoubleType>(&values, 0, |_| 8, &plan);
+    }
+
+    #[test]
+    fn byte_array_round_trip(values in byte_arrays(), plan in plan()) {
+        let buffer: ByteArrays = values.iter().map(Vec::as_slice).collect();
+        round_trip::<ByteArrayType>(&buffer, 0, |v| 4 + v.len(), &plan);
+        let bytes = encode::<ByteArrayType>(&buffer, 0);
+        let back = decode_plain_page::<ByteArrayType>(&bytes, values.len(), 0).unwrap();
+        prop_assert!(back.iter().eq(values.iter().map(Vec::as_slice)));
+    }
+
+    #[test]
+    fn fixed_len_round_trip(
+        (width, values) in (1usize..24).prop_flat_map(|w| {
+            (Just(w), prop::collection::vec(prop::collection::vec(any::<u8>(), w), 0..300))
+        }),
+        plan in plan(),
+    ) {
+        let buffer: ByteArrays = values.iter().map(Vec::as_slice).collect();
+        round_trip::<FixedLenByteArrayType>(&buffer, width, |v| v.len(), &plan);
+        let bytes = encode::<FixedLenByteArrayType>(&buffer, width);
+        prop_assert_eq!(bytes, values.concat());
+    }
+
+    /// Any bytes, any count: an error or values, never a panic.
+    #[test]
+    fn arbitrary_bytes_never_panic(
+        data in prop::collection::vec(any::<u8>(), 0..200),
+        n in 0usize..120,
+        type_length in 0usize..6,
+        plan in plan(),
+    ) {
+        fn drive<T: PlainType>(data: &[u8], n: usize, type_length: usize, plan: &[(bool, usize)]) {
+            if let Ok(mut dec) = PlainDecoder::<T>::new(data, n, type_length) {
+                let mut out = T::Buffer::default();
+                for &(read, k) in plan {
+                    let _ = if read { dec.read(&mut out, k) } else { dec.skip(k) };
+                }
+                let _ = dec.read_all();
+            }
+        }
+        drive::<BooleanType>(&data, n, type_length, &plan);
+        drive::<Int32Type>(&data, n, type_length, &plan);
+        drive::<Int96Type>(&data, n, type_length, &plan);
+        drive::<DoubleType>(&data, n, type_length, &plan);
+        drive::<ByteArrayType>(&data, n, type_length, &plan);
+        drive::<FixedLenByteArrayType>(&data, n, type_length, &plan);
+    }
+}

@@ -1,0 +1,490 @@
+use pqcodec_core::{
+    Decoder, Encoder, Encoding, Error, Int32Type, Int64Type, Integer, Physical, Sink, ValueBuffer,
+};
+use proptest::prelude::*;
+
+use super::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
+use crate::kernels::varint::{write_uleb128, zigzag_encode};
+
+/// Reads and skips `decoder` as `ops` say (`(true, n)` skips n, `(false, n)` reads n), then
+/// reads the rest, checking every count and that what was read is `all` minus what was skipped.
+pub(crate) fn assert_interleaved<T, D>(decoder: &mut D, all: &T::Buffer, ops: &[(bool, usize)])
+where
+    T: Physical,
+    T::Buffer: PartialEq,
+    D: Decoder<T>,
+{
+    let mut got = T::Buffer::default();
+    let mut want = T::Buffer::default();
+    let mut at = 0;
+    assert_eq!(decoder.remaining(), all.len());
+    for &(skip, n) in ops.iter().chain(std::iter::once(&(false, usize::MAX))) {
+        let before = decoder.remaining();
+        let k = if skip {
+            decoder.skip(n).unwrap()
+        } else {
+            decoder.read(&mut got, n).unwrap()
+        };
+        assert_eq!(k, n.min(before), "skip={skip} n={n} before={before}");
+        assert_eq!(decoder.remaining(), before - k);
+        if !skip {
+            for i in at..at + k {
+                want.push(all.get(i).unwrap());
+            }
+        }
+        at += k;
+    }
+    assert_eq!(at, all.len());
+    assert_eq!(decoder.remaining(), 0);
+    assert_eq!(decoder.read(&mut got, 10).unwrap(), 0);
+    assert_eq!(decoder.skip(10).unwrap(), 0);
+    assert!(got == want, "read values differ");
+}
+
+/// A page header: block size, miniblock count, total count, first value.
+fn header(block: u64, miniblocks: u64, total: u64, first: i64) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_uleb128(&mut out, block);
+    write_uleb128(&mut out, miniblocks);
+    write_uleb128(&mut out, total);
+    write_uleb128(&mut out, zigzag_encode(first));
+    out
+}
+
+fn encode<T: Integer>(values: &[T::Int], layout: Option<(usize, usize)>) -> Vec<u8> {
+    let mut enc = match layout {
+        Some((b, m)) => DeltaBinaryPackedEncoder::<T>::with_block_size(b, m).unwrap(),
+        None => DeltaBinaryPackedEncoder::<T>::new(),
+    };
+    enc.put(values).unwrap();
+    assert_eq!(enc.num_values(), values.len());
+    assert!(enc.estimated_size() > 0);
+    enc.flush().unwrap()
+}
+
+#[test]
+fn spec_example_1_block_of_8() {
+    let bytes = [8, 1, 5, 2, /* block */ 2, 0];
+    let mut enc = DeltaBinaryPackedEncoder::<Int32Type>::lenient(8, 1).unwrap();
+    enc.put(&[1, 2, 3, 4, 5]).unwrap();
+    assert_eq!(enc.flush().unwrap(), bytes);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::lenient(&bytes).unwrap();
+    assert_eq!(dec.read_all().unwrap(), [1, 2, 3, 4, 5]);
+    assert_eq!(dec.end_offset().unwrap(), bytes.len());
+    // Real files may not use blocks of 8.
+    assert!(matches!(
+        DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 5),
+        Err(Error::Invalid {
+            field: "block size",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn spec_example_2_block_of_8() {
+    // 0,0,0,3,3,3,3 and one padding value on 2 bits: 0b11_00_00_00, 0b00_11_11_11.
+    let bytes = [8, 1, 8, 14, /* block */ 3, 2, 0xC0, 0x3F];
+    let values = [7, 5, 3, 1, 2, 3, 4, 5];
+    let mut enc = DeltaBinaryPackedEncoder::<Int64Type>::lenient(8, 1).unwrap();
+    enc.put(&values).unwrap();
+    assert_eq!(enc.flush().unwrap(), bytes);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::lenient(&bytes).unwrap();
+    assert_eq!(dec.read_all().unwrap(), values);
+    assert_eq!(dec.end_offset().unwrap(), bytes.len());
+}
+
+#[test]
+fn spec_example_2_default_layout() {
+    let values = [7, 5, 3, 1, 2, 3, 4, 5];
+    let mut bytes = header(128, 4, 8, 7);
+    bytes.extend([3, 2, 0, 0, 0, 0xC0, 0x3F, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(encode::<Int32Type>(&values, None), bytes);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 8).unwrap();
+    assert_eq!(dec.read_all().unwrap(), values);
+}
+
+#[test]
+fn empty_and_single_value_pages() {
+    let empty = encode::<Int32Type>(&[], None);
+    assert_eq!(empty, header(128, 4, 0, 0));
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&empty, 0).unwrap();
+    assert_eq!(dec.remaining(), 0);
+    assert_eq!(dec.read_all().unwrap(), Vec::<i32>::new());
+    assert_eq!(dec.end_offset().unwrap(), empty.len());
+
+    let one = encode::<Int64Type>(&[i64::MIN], None);
+    assert_eq!(one, header(128, 4, 1, i64::MIN));
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&one).unwrap();
+    assert_eq!(dec.end_offset().unwrap(), one.len());
+    assert_eq!(dec.read_all().unwrap(), [i64::MIN]);
+}
+
+#[test]
+fn boundary_lengths_round_trip() {
+    for len in [
+        0, 1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 1000,
+    ] {
+        let values: Vec<i32> = (0..len as i32)
+            .map(|i| i.wrapping_mul(7919) % 1000)
+            .collect();
+        for layout in [None, Some((256, 2)), Some((128, 1))] {
+            let bytes = encode::<Int32Type>(&values, layout);
+            let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, len).unwrap();
+            assert_eq!(dec.end_offset().unwrap(), bytes.len());
+            assert_eq!(dec.read_all().unwrap(), values, "len {len} {layout:?}");
+            assert_eq!(dec.end_offset().unwrap(), bytes.len());
+        }
+    }
+}
+
+#[test]
+fn extremes_wrap_in_the_type_width() {
+    let values = [
+        i32::MAX,
+        i32::MIN,
+        i32::MAX,
+        0,
+        i32::MIN,
+        -1,
+        1,
+        i32::MIN + 1,
+    ];
+    let bytes = encode::<Int32Type>(&values, None);
+    // Deltas are taken in 32 bits: no miniblock needs more than 32.
+    assert!(
+        bytes[bytes.len() - 4 * 32 - 4..][..4]
+            .iter()
+            .all(|&w| w <= 32)
+    );
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+    assert_eq!(dec.read_all().unwrap(), values);
+
+    let values = [i64::MAX, i64::MIN, i64::MAX, 0, i64::MIN, -1, 1];
+    let bytes = encode::<Int64Type>(&values, None);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, values.len()).unwrap();
+    assert_eq!(dec.read_all().unwrap(), values);
+}
+
+#[test]
+fn min_delta_wider_than_the_type_wraps() {
+    // INT32 page with min delta 2^32 + 1: only its low 32 bits (1) count.
+    let mut bytes = header(128, 4, 3, 10);
+    write_uleb128(&mut bytes, zigzag_encode((1 << 32) + 1));
+    bytes.extend([0, 0, 0, 0]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 3).unwrap();
+    assert_eq!(dec.read_all().unwrap(), [10, 11, 12]);
+    // First value wider than INT32 too.
+    let bytes = header(128, 4, 1, (1 << 32) + 5);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 1).unwrap();
+    assert_eq!(dec.read_all().unwrap(), [5]);
+}
+
+#[test]
+fn arbitrary_padding_and_unneeded_widths_accepted() {
+    // 3 values: deltas 1, 2 (min 1, relative 0, 1 on 1 bit); the padding bits are set, and the
+    // 3 unneeded miniblocks claim widths 200, 33 and 64 but have no bytes.
+    let mut bytes = header(128, 4, 3, 0);
+    bytes.extend([2, 1, 200, 33, 64, 0b1111_1110, 0xFF, 0xFF, 0xFF]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 3).unwrap();
+    assert_eq!(dec.end_offset().unwrap(), bytes.len());
+    assert_eq!(dec.read_all().unwrap(), [0, 1, 3]);
+}
+
+#[test]
+fn missing_padding_read_but_end_offset_errors() {
+    // 3 values at width 8: the last miniblock should be 32 bytes, only 2 are present.
+    let mut bytes = header(128, 4, 3, 0);
+    bytes.extend([0, 8, 0, 0, 0, 5, 6]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 3).unwrap();
+    assert!(matches!(
+        dec.end_offset(),
+        Err(Error::Truncated {
+            field: "miniblock",
+            ..
+        })
+    ));
+    assert_eq!(dec.read_all().unwrap(), [0, 5, 11]);
+}
+
+#[test]
+fn header_count_larger_than_asked_decodes_only_asked() {
+    let values: Vec<i64> = (0..300).map(|i| i * i).collect();
+    let mut bytes = encode::<Int64Type>(&values, None);
+    let len = bytes.len();
+    bytes.extend([0xAA; 5]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 130).unwrap();
+    assert_eq!(dec.remaining(), 130);
+    assert_eq!(dec.end_offset().unwrap(), len);
+    assert_eq!(dec.read_all().unwrap(), &values[..130]);
+    assert_eq!(dec.end_offset().unwrap(), len);
+}
+
+#[test]
+fn end_offset_at_every_stage() {
+    let values: Vec<i32> = (0..1000).map(|i| (i * 37) % 101 - 50).collect();
+    let bytes = encode::<Int32Type>(&values, Some((256, 8)));
+    let mut padded = bytes.clone();
+    padded.extend([1, 2, 3]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::from_header(&padded).unwrap();
+    let mut got = Vec::new();
+    for step in [1, 3, 28, 100, 129, 200, 500, 100] {
+        assert_eq!(dec.end_offset().unwrap(), bytes.len());
+        dec.read(&mut got, step).unwrap();
+    }
+    assert_eq!(dec.end_offset().unwrap(), bytes.len());
+    assert_eq!(got, values);
+}
+
+#[test]
+fn count_larger_than_header() {
+    let bytes = encode::<Int32Type>(&[1, 2, 3], None);
+    assert_eq!(
+        DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 4).unwrap_err(),
+        Error::CountTooLarge {
+            encoding: Encoding::DeltaBinaryPacked,
+            field: "total value count",
+            count: 4,
+            capacity: 3
+        }
+    );
+}
+
+#[test]
+fn invalid_layouts() {
+    let field = |block, miniblocks| match DeltaBinaryPackedDecoder::<Int32Type>::from_header(
+        &header(block, miniblocks, 5, 0),
+    ) {
+        Err(Error::Invalid { field, .. }) => field,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(field(0, 4), "block size");
+    assert_eq!(field(100, 4), "block size");
+    assert_eq!(field(128, 0), "miniblock count");
+    assert_eq!(field(128, 3), "miniblock count");
+    assert_eq!(field(128, 8), "miniblock size");
+    assert!(DeltaBinaryPackedDecoder::<Int32Type>::from_header(&header(384, 12, 5, 0)).is_ok());
+    for (b, m) in [(0, 4), (100, 4), (128, 0), (128, 3), (128, 8)] {
+        assert!(matches!(
+            DeltaBinaryPackedEncoder::<Int64Type>::with_block_size(b, m),
+            Err(Error::Invalid { .. })
+        ));
+    }
+}
+
+#[test]
+fn bit_width_over_the_type() {
+    for (width, max) in [(33u8, 32u32), (255, 32)] {
+        let mut bytes = header(128, 4, 2, 0);
+        bytes.extend([0, width, 0, 0, 0]);
+        bytes.extend([0xFF; 300]);
+        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 2).unwrap();
+        let expected = Error::BitWidth {
+            encoding: Encoding::DeltaBinaryPacked,
+            field: "miniblock bit width",
+            width: u32::from(width),
+            max,
+        };
+        assert_eq!(dec.end_offset().unwrap_err(), expected);
+        assert_eq!(dec.clone().skip(2).unwrap_err(), expected);
+        assert_eq!(dec.read_all().unwrap_err(), expected);
+    }
+    let mut bytes = header(128, 4, 2, 0);
+    bytes.extend([0, 65, 0, 0, 0]);
+    bytes.extend([0xFF; 300]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 2).unwrap();
+    assert!(matches!(
+        dec.read_all(),
+        Err(Error::BitWidth {
+            width: 65,
+            max: 64,
+            ..
+        })
+    ));
+    // 33 is fine for INT64.
+    let mut bytes = header(128, 4, 2, 0);
+    bytes.extend([0, 33, 0, 0, 0]);
+    bytes.extend([0xFF; 32 * 33 / 8]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 2).unwrap();
+    assert_eq!(dec.read_all().unwrap(), [0, (1 << 33) - 1]);
+}
+
+#[test]
+fn truncated_input() {
+    let values: Vec<i32> = (0..200).map(|i| i * 1000 - i * i).collect();
+    let bytes = encode::<Int32Type>(&values, None);
+    for cut in 0..bytes.len() {
+        let data = &bytes[..cut];
+        let result = DeltaBinaryPackedDecoder::<Int32Type>::new(data, 200).and_then(|mut d| {
+            d.read_all()?;
+            d.end_offset()
+        });
+        let result2 = DeltaBinaryPackedDecoder::<Int32Type>::new(data, 200).and_then(|mut d| {
+            d.skip(200)?;
+            d.end_offset()
+        });
+        for r in [result.map(|_| ()), result2.map(|_| ())] {
+            assert!(
+                matches!(r, Err(Error::Truncated { .. })),
+                "cut {cut}: {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn huge_header_counts_do_not_allocate() {
+    // 2^60 values claimed, one block of width 0 present.
+    let mut bytes = header(128, 4, 1 << 60, 3);
+    bytes.extend([2, 0, 0, 0, 0]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&bytes).unwrap();
+    assert_eq!(dec.remaining(), 1 << 60);
+    let mut out = Vec::new();
+    assert_eq!(dec.read(&mut out, 129).unwrap(), 129);
+    assert_eq!(out[128], 3 + 128);
+    assert!(out.capacity() < 10_000);
+    assert!(matches!(dec.skip(1 << 40), Err(Error::Truncated { .. })));
+    assert!(matches!(dec.end_offset(), Err(Error::Truncated { .. })));
+
+    // A block of 2^40 values in one miniblock of width 0 is legal and skips in O(1).
+    let mut bytes = header(1 << 40, 1, 1 << 40, 0);
+    bytes.extend([2, 0]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 1 << 40).unwrap();
+    assert_eq!(dec.end_offset().unwrap(), bytes.len());
+    assert_eq!(dec.skip((1 << 40) - 2).unwrap(), (1 << 40) - 2);
+    assert_eq!(dec.read_all().unwrap(), [(1 << 40) - 2, (1 << 40) - 1]);
+
+    // A huge miniblock count must not be allocated either.
+    let mut bytes = header(1 << 50, 1 << 40, 10, 0);
+    bytes.extend([0; 100]);
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 10).unwrap();
+    assert!(matches!(
+        dec.read_all(),
+        Err(Error::Truncated {
+            field: "miniblock bit widths",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn skip_does_not_touch_the_sink_and_keeps_state() {
+    let values: Vec<i64> = (0..777).map(|i| (i * i * 31) % 9973 - 5000).collect();
+    let bytes = encode::<Int64Type>(&values, Some((256, 4)));
+    for first_skip in [0, 1, 2, 7, 8, 9, 31, 33, 64, 255, 256, 257, 300, 776, 777] {
+        let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 777).unwrap();
+        assert_eq!(dec.skip(first_skip).unwrap(), first_skip);
+        assert_eq!(dec.read_all().unwrap(), &values[first_skip..]);
+    }
+}
+
+fn value_i32() -> impl Strategy<Value = i32> + Clone {
+    prop_oneof![
+        any::<i32>(),
+        -3..3,
+        i32::MIN..i32::MIN + 3,
+        i32::MAX - 3..=i32::MAX,
+    ]
+}
+
+fn value_i64() -> impl Strategy<Value = i64> + Clone {
+    prop_oneof![
+        any::<i64>(),
+        -3i64..3,
+        (-1000i64..1000).prop_map(|v| v * 1_000_000_007),
+        i64::MIN..i64::MIN + 3,
+        i64::MAX - 3..=i64::MAX,
+    ]
+}
+
+/// Values of a random walk (small deltas) or arbitrary ones.
+fn values<V: std::fmt::Debug + Clone>(
+    one: impl Strategy<Value = V> + Clone,
+    walk: impl Fn(Vec<V>) -> Vec<V> + Clone,
+) -> impl Strategy<Value = Vec<V>> {
+    let lens = prop_oneof![
+        0usize..4,
+        6usize..10,
+        30usize..35,
+        126usize..131,
+        0usize..700
+    ];
+    lens.prop_flat_map(move |n| {
+        let walk = walk.clone();
+        prop_oneof![
+            prop::collection::vec(one.clone(), n),
+            prop::collection::vec(one.clone(), n).prop_map(move |v| walk(v)),
+        ]
+    })
+}
+
+fn layouts() -> impl Strategy<Value = Option<(usize, usize)>> {
+    prop_oneof![
+        Just(None),
+        Just(Some((128, 1))),
+        Just(Some((256, 8))),
+        Just(Some((256, 4))),
+        Just(Some((512, 2))),
+    ]
+}
+
+fn ops() -> impl Strategy<Value = Vec<(bool, usize)>> {
+    prop::collection::vec((any::<bool>(), prop_oneof![0usize..10, 0usize..300]), 0..12)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn round_trip_i32(
+        values in values(value_i32(), |v| v.iter().scan(0i32, |acc, d| { *acc = acc.wrapping_add(d % 50); Some(*acc) }).collect()),
+        layout in layouts(),
+        ops in ops(),
+    ) {
+        let bytes = encode::<Int32Type>(&values, layout);
+        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+        prop_assert_eq!(dec.end_offset().unwrap(), bytes.len());
+        assert_interleaved::<Int32Type, _>(&mut dec, &values, &ops);
+        prop_assert_eq!(dec.end_offset().unwrap(), bytes.len());
+    }
+
+    #[test]
+    fn round_trip_i64(
+        values in values(value_i64(), |v| v.iter().scan(0i64, |acc, d| { *acc = acc.wrapping_add(d % 5000); Some(*acc) }).collect()),
+        layout in layouts(),
+        ops in ops(),
+    ) {
+        let bytes = encode::<Int64Type>(&values, layout);
+        let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&bytes).unwrap();
+        assert_interleaved::<Int64Type, _>(&mut dec, &values, &ops);
+        prop_assert_eq!(dec.end_offset().unwrap(), bytes.len());
+    }
+
+    #[test]
+    fn encoder_reuse_and_split_puts(a in prop::collection::vec(value_i32(), 0..300), b in prop::collection::vec(value_i32(), 0..300), split in 0usize..300) {
+        let mut enc = DeltaBinaryPackedEncoder::<Int32Type>::new();
+        enc.put(&a).unwrap();
+        let first = enc.flush().unwrap();
+        prop_assert_eq!(&first, &encode::<Int32Type>(&a, None));
+        let split = split.min(b.len());
+        enc.put(&b[..split]).unwrap();
+        enc.put(&b[split..]).unwrap();
+        prop_assert_eq!(enc.flush().unwrap(), encode::<Int32Type>(&b, None));
+    }
+
+    #[test]
+    fn garbage_never_panics(data in prop::collection::vec(any::<u8>(), 0..200), n in 0usize..300, ops in ops()) {
+        if let Ok(mut dec) = DeltaBinaryPackedDecoder::<Int32Type>::new(&data, n) {
+            let _ = dec.end_offset();
+            let mut out = Vec::new();
+            for (skip, k) in ops {
+                let _ = if skip { dec.skip(k) } else { dec.read(&mut out, k) };
+            }
+        }
+        if let Ok(mut dec) = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&data) {
+            let _ = dec.end_offset();
+            let mut out = Vec::new();
+            let _ = dec.read(&mut out, 1000);
+        }
+    }
+}

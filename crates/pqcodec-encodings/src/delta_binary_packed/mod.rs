@@ -56,6 +56,7 @@ mod decoder;
 mod encoder;
 
 pub use decoder::DeltaBinaryPackedDecoder;
+pub(crate) use decoder::reserve_bound;
 pub use encoder::DeltaBinaryPackedEncoder;
 
 use pqcodec_core::{Encoding, Error, Result};
@@ -82,7 +83,7 @@ impl Layout {
         block_multiple: u64,
         miniblock_multiple: u64,
     ) -> Result<Layout> {
-        if block_size == 0 || block_size % block_multiple != 0 {
+        if block_size == 0 || !block_size.is_multiple_of(block_multiple) {
             return Err(Error::invalid(
                 encoding,
                 "block size",
@@ -96,7 +97,7 @@ impl Layout {
                 "0 miniblocks per block",
             ));
         }
-        if block_size % miniblocks != 0 {
+        if !block_size.is_multiple_of(miniblocks) {
             return Err(Error::invalid(
                 encoding,
                 "miniblock count",
@@ -104,7 +105,7 @@ impl Layout {
             ));
         }
         let miniblock_size = block_size / miniblocks;
-        if miniblock_size % miniblock_multiple != 0 {
+        if !miniblock_size.is_multiple_of(miniblock_multiple) {
             return Err(Error::invalid(
                 encoding,
                 "miniblock size",
@@ -135,4 +136,4 @@ impl Layout {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -413,7 +413,7 @@ fn values<V: std::fmt::Debug + Clone>(
         let walk = walk.clone();
         prop_oneof![
             prop::collection::vec(one.clone(), n),
-            prop::collection::vec(one.clone(), n).prop_map(move |v| walk(v)),
+            prop::collection::vec(one.clone(), n).prop_map(walk.clone()),
         ]
     })
 }

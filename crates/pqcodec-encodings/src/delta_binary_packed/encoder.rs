@@ -133,12 +133,17 @@ impl<T: Integer> Encoder<T> for DeltaBinaryPackedEncoder<T> {
     }
 
     fn estimated_size(&self) -> usize {
-        // Header, finished blocks, and the pending deltas at full width.
+        // An upper bound: the header, the finished blocks, and the pending deltas at full
+        // width, padded to whole miniblocks.
+        let padded = self
+            .deltas
+            .len()
+            .next_multiple_of(self.layout.miniblock_size);
         4 * 10
             + self.blocks.len()
             + 10
             + self.layout.miniblocks
-            + self.deltas.len() * <T::Int as IntegerNative>::BITS as usize / 8
+            + padded * <T::Int as IntegerNative>::BITS as usize / 8
     }
 
     fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {

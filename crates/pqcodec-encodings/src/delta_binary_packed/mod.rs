@@ -57,6 +57,7 @@ mod encoder;
 
 pub use decoder::DeltaBinaryPackedDecoder;
 pub(crate) use decoder::reserve_bound;
+
 pub use encoder::DeltaBinaryPackedEncoder;
 
 use pqcodec_core::{Encoding, Error, Result};

@@ -58,8 +58,10 @@ fn encode<T: Integer>(values: &[T::Int], layout: Option<(usize, usize)>) -> Vec<
     };
     enc.put(values).unwrap();
     assert_eq!(enc.num_values(), values.len());
-    assert!(enc.estimated_size() > 0);
-    enc.flush().unwrap()
+    let estimate = enc.estimated_size();
+    let bytes = enc.flush().unwrap();
+    assert!(estimate >= bytes.len(), "{estimate} < {}", bytes.len());
+    bytes
 }
 
 #[test]

@@ -51,6 +51,11 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         })
     }
 
+    /// Bytes of value data not read yet.
+    pub(crate) fn bytes_left(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
     /// The next up to `max` lengths (at least one if any value remains and `max > 0`), and the
     /// bytes of their values, checked: no length is negative and the data holds them all.
     #[inline]

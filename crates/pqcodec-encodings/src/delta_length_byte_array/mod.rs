@@ -40,7 +40,7 @@
 //! # Ok::<(), pqcodec_core::Error>(())
 //! ```
 
-mod decoder;
+pub(crate) mod decoder;
 mod encoder;
 
 pub use decoder::DeltaLengthByteArrayDecoder;

@@ -1,0 +1,155 @@
+use std::marker::PhantomData;
+
+use pqcodec_core::{Binary, Decoder, Encoding, Error, Int32Type, PhysicalType, Result, Sink};
+
+use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, reserve_bound};
+use crate::delta_length_byte_array::DeltaLengthByteArrayDecoder;
+use crate::delta_length_byte_array::decoder::for_each_value;
+
+const ENCODING: Encoding = Encoding::DeltaByteArray;
+
+/// Streaming DELTA_BYTE_ARRAY decoder of BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values.
+///
+/// The previous value is rebuilt in one reusable buffer (its prefix kept, the suffix
+/// appended), which is handed to the sink; no allocation per value. Skipped values are
+/// rebuilt too (each value depends on the one before) but not handed over.
+#[derive(Debug, Clone)]
+pub struct DeltaByteArrayDecoder<'a, T: Binary> {
+    prefixes: DeltaBinaryPackedDecoder<'a, Int32Type>,
+    suffixes: DeltaLengthByteArrayDecoder<'a>,
+    /// The last value decoded.
+    previous: Vec<u8>,
+    /// Values not read or skipped yet.
+    remaining: usize,
+    /// Values decoded so far (for error messages).
+    index: usize,
+    /// The length every value must have, or 0 for any.
+    type_length: usize,
+    _type: PhantomData<T>,
+}
+
+impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
+    /// A decoder of the first `num_values` values of the page `data`.
+    ///
+    /// For FIXED_LEN_BYTE_ARRAY a non-zero `type_length` is checked against every value's
+    /// length ([`Error::Invalid`]); it is ignored for BYTE_ARRAY. Fails if either length stream
+    /// is malformed or holds fewer than `num_values` values ([`Error::CountTooLarge`]).
+    pub fn new(data: &'a [u8], num_values: usize, type_length: usize) -> Result<Self> {
+        let prefixes =
+            DeltaBinaryPackedDecoder::nested(data, num_values, ENCODING, "prefix length count")?;
+        let start = prefixes.end_offset()?;
+        let rest = data
+            .get(start..)
+            .ok_or_else(|| Error::truncated(ENCODING, "prefix lengths", start, data.len()))?;
+        let suffixes =
+            DeltaLengthByteArrayDecoder::nested(rest, num_values, ENCODING, "suffix count")?;
+        let type_length = match T::TYPE {
+            PhysicalType::FixedLenByteArray => type_length,
+            _ => 0,
+        };
+        Ok(DeltaByteArrayDecoder {
+            prefixes,
+            suffixes,
+            previous: Vec::new(),
+            remaining: num_values,
+            index: 0,
+            type_length,
+            _type: PhantomData,
+        })
+    }
+
+    /// Decodes the next `n` (at most `remaining`) values, calling `f` on each.
+    fn decode(&mut self, n: usize, mut f: impl FnMut(&[u8])) -> Result<()> {
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(CHUNK);
+            let mut prefixes = [0i32; CHUNK];
+            let mut got = 0;
+            while got < k {
+                let slice = self.prefixes.next_slice(k - got)?;
+                if slice.is_empty() {
+                    return Err(Error::invalid(
+                        ENCODING,
+                        "prefix lengths",
+                        "fewer prefix lengths than values",
+                    ));
+                }
+                prefixes[got..got + slice.len()].copy_from_slice(slice);
+                got += slice.len();
+            }
+            let mut prefixes = prefixes[..k].iter();
+            let mut j = 0;
+            while j < k {
+                let (lengths, bytes) = self.suffixes.next_chunk(k - j)?;
+                if lengths.is_empty() {
+                    return Err(Error::invalid(
+                        ENCODING,
+                        "suffix lengths",
+                        "fewer suffix lengths than values",
+                    ));
+                }
+                j += lengths.len();
+                let previous = &mut self.previous;
+                let index = &mut self.index;
+                let type_length = self.type_length;
+                for_each_value(lengths, bytes, |suffix| {
+                    let prefix = prefixes.next().copied().unwrap_or(0);
+                    let keep = usize::try_from(prefix)
+                        .ok()
+                        .filter(|&p| p <= previous.len())
+                        .ok_or_else(|| bad_prefix(prefix, *index, previous.len()))?;
+                    previous.truncate(keep);
+                    previous.extend_from_slice(suffix);
+                    if type_length != 0 && previous.len() != type_length {
+                        return Err(Error::invalid(
+                            ENCODING,
+                            "value length",
+                            format!(
+                                "value {index} is {} bytes, not the column's {type_length}",
+                                previous.len()
+                            ),
+                        ));
+                    }
+                    *index += 1;
+                    f(previous);
+                    Ok(())
+                })?;
+            }
+            done += k;
+            self.remaining -= k;
+        }
+        Ok(())
+    }
+}
+
+fn bad_prefix(prefix: i32, index: usize, previous: usize) -> Error {
+    let reason = if prefix < 0 {
+        format!("value {index} has negative prefix length {prefix}")
+    } else if index == 0 {
+        format!("the first value has prefix length {prefix}, not 0")
+    } else {
+        format!(
+            "value {index} has prefix length {prefix}, longer than the previous value ({previous} bytes)"
+        )
+    };
+    Error::invalid(ENCODING, "prefix length", reason)
+}
+
+impl<T: Binary> Decoder<T> for DeltaByteArrayDecoder<'_, T> {
+    fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    fn read<S: Sink<[u8]> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
+        let want = max.min(self.remaining);
+        out.reserve(want.min(reserve_bound(self.suffixes.bytes_left())));
+        self.decode(want, |value| out.push(value))?;
+        Ok(want)
+    }
+
+    fn skip(&mut self, n: usize) -> Result<usize> {
+        let n = n.min(self.remaining);
+        self.decode(n, |_| {})?;
+        Ok(n)
+    }
+}

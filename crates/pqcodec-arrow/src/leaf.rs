@@ -1,0 +1,570 @@
+//! One leaf column's reader: pulls pages from its source, decodes levels and values, and
+//! counts records.
+//!
+//! Two modes:
+//! - *flat* (a top-level column, not repeated, maximum definition level 0 or 1): every level
+//!   is a row; definition levels go straight into the validity bitmap, a run of nulls being
+//!   one `append_n`, and never exist as integers;
+//! - *nested*: levels are decoded a chunk at a time into a look-ahead buffer, records end
+//!   where a repetition level of 0 starts the next one (which may be on the next page, for v1
+//!   pages), and the batch keeps its levels for the struct / list / map assembly.
+
+use arrow_array::ArrayRef;
+use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer};
+use pqcodec_core::Encoding;
+
+use crate::error::{Error, Fault, Location, Result};
+use crate::levels::{CountSink, LevelDecoder, LevelFamily, LevelKind, LevelSink, ValiditySink};
+use crate::page::{DataPageV1, DataPageV2, Page, PageSource};
+use crate::pinned::Pinned;
+use crate::schema::{ColumnDesc, Node};
+use crate::values::{ValueReader, select};
+
+/// Levels decoded at a time in nested mode.
+const CHUNK: usize = 4096;
+
+/// The levels decoders of the current data page.
+struct PageState {
+    index: usize,
+    levels_left: usize,
+    def: Option<Pinned<LevelFamily>>,
+    rep: Option<Pinned<LevelFamily>>,
+}
+
+/// Look-ahead and batch levels in nested mode.
+#[derive(Default)]
+struct Levels {
+    /// Decoded levels not yet consumed: `pend_def[pos..len]`, `pend_rep[pos..len]`.
+    pend_def: Vec<u16>,
+    pend_rep: Vec<u16>,
+    pos: usize,
+    len: usize,
+    /// Whether a record was started and not yet closed by the next one's first level.
+    open: bool,
+    /// The batch's levels.
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    count: usize,
+}
+
+/// What a leaf produced for one batch.
+pub(crate) struct LeafBatch {
+    /// The batch's definition levels (nested mode with a maximum above 0, else empty).
+    pub(crate) def: Vec<u16>,
+    /// The batch's repetition levels (repeated columns, else empty).
+    pub(crate) rep: Vec<u16>,
+    /// The leaf's array: one slot per level reaching the leaf.
+    pub(crate) array: ArrayRef,
+}
+
+/// What fetching a page gave.
+enum Fetched {
+    /// A data page is set up.
+    Page,
+    /// A data page of this many levels was skipped whole.
+    Skipped(usize),
+    /// The column has no more pages.
+    End,
+}
+
+/// Reads one leaf column.
+pub(crate) struct LeafReader {
+    desc: ColumnDesc,
+    slot_def: u16,
+    flat: bool,
+    pages: Box<dyn PageSource>,
+    values: Box<dyn ValueReader>,
+    page: Option<PageState>,
+    pages_seen: usize,
+    /// Flat mode: validity bits of the batch (maximum definition level 1) and its rows.
+    validity: BooleanBufferBuilder,
+    rows: usize,
+    levels: Levels,
+}
+
+impl LeafReader {
+    /// A reader of `desc`'s pages from `pages` into the type of `node` (a leaf).
+    pub(crate) fn new(
+        desc: ColumnDesc,
+        node: &Node,
+        pages: Box<dyn PageSource>,
+        top_level: bool,
+    ) -> Result<Self> {
+        let data_type = node.field.data_type();
+        let values =
+            select::value_reader(desc.physical, desc.type_length, data_type).ok_or_else(|| {
+                Error::Unsupported {
+                    at: Location {
+                        column: desc.path.clone(),
+                        page: None,
+                    },
+                    physical: desc.physical,
+                    type_length: desc.type_length,
+                    data_type: data_type.clone(),
+                }
+            })?;
+        let flat = top_level && desc.max_rep_level == 0 && desc.max_def_level <= 1;
+        Ok(LeafReader {
+            slot_def: node.slot_def,
+            flat,
+            desc,
+            pages,
+            values,
+            page: None,
+            pages_seen: 0,
+            validity: BooleanBufferBuilder::new(0),
+            rows: 0,
+            levels: Levels::default(),
+        })
+    }
+
+    fn at(&self) -> Location {
+        Location {
+            column: self.desc.path.clone(),
+            page: self
+                .page
+                .as_ref()
+                .map(|p| p.index)
+                .or_else(|| self.pages_seen.checked_sub(1)),
+        }
+    }
+
+    fn locate(&self, fault: Fault) -> Error {
+        fault.at(self.at())
+    }
+
+    /// Fetches the next data page, handing dictionary pages to the values; skips it whole if
+    /// `skip_levels` covers it.
+    fn fetch(&mut self, skip_levels: Option<usize>) -> Result<Fetched> {
+        loop {
+            self.page = None;
+            let page = match self.pages.next_page() {
+                Ok(Some(page)) => page,
+                Ok(None) => return Ok(Fetched::End),
+                Err(source) => {
+                    return Err(Error::Source {
+                        at: self.at(),
+                        source,
+                    });
+                }
+            };
+            let index = self.pages_seen;
+            self.pages_seen += 1;
+            let path = self.desc.path.clone();
+            let located = |fault: Fault| {
+                fault.at(Location {
+                    column: path,
+                    page: Some(index),
+                })
+            };
+            match page {
+                Page::Dictionary(p) => self.values.set_dictionary(&p).map_err(located)?,
+                Page::DataV1(p) => {
+                    if skip_levels.is_some_and(|s| s >= p.num_values) {
+                        return Ok(Fetched::Skipped(p.num_values));
+                    }
+                    let state = self.setup_v1(p, index).map_err(located)?;
+                    self.page = Some(state);
+                    return Ok(Fetched::Page);
+                }
+                Page::DataV2(p) => {
+                    if skip_levels.is_some_and(|s| s >= p.num_values) {
+                        return Ok(Fetched::Skipped(p.num_values));
+                    }
+                    let state = self.setup_v2(p, index).map_err(located)?;
+                    self.page = Some(state);
+                    return Ok(Fetched::Page);
+                }
+            }
+        }
+    }
+
+    fn setup_v1(&mut self, p: DataPageV1, index: usize) -> Result<PageState, Fault> {
+        let n = p.num_values;
+        let mut offset = 0;
+        let rep = match self.desc.max_rep_level {
+            0 => None,
+            max => {
+                let (dec, len) = v1_levels(
+                    &p.data,
+                    0,
+                    p.rep_level_encoding,
+                    max,
+                    n,
+                    LevelKind::Repetition,
+                )?;
+                offset = len;
+                Some(dec)
+            }
+        };
+        let (def, non_null) = match self.desc.max_def_level {
+            0 => (None, n),
+            max => {
+                let (mut counter, len) = v1_levels(
+                    &p.data,
+                    offset,
+                    p.def_level_encoding,
+                    max,
+                    n,
+                    LevelKind::Definition,
+                )?;
+                // v1 headers do not say how many values are non-null: count them.
+                let mut count = CountSink::new(max);
+                counter.with_mut(|d| -> Result<(), Fault> {
+                    d.read_exact(&mut count, n, LevelKind::Definition)?;
+                    count.check(d.encoding())
+                })?;
+                let (dec, _) = v1_levels(
+                    &p.data,
+                    offset,
+                    p.def_level_encoding,
+                    max,
+                    n,
+                    LevelKind::Definition,
+                )?;
+                offset += len;
+                (Some(dec), count.count)
+            }
+        };
+        let values = p.data.slice(offset);
+        self.values.start_page(p.encoding, values, non_null)?;
+        Ok(PageState {
+            index,
+            levels_left: n,
+            def,
+            rep,
+        })
+    }
+
+    fn setup_v2(&mut self, p: DataPageV2, index: usize) -> Result<PageState, Fault> {
+        let n = p.num_values;
+        let bad_lengths = || {
+            Fault::corrupt(
+                p.encoding,
+                "level lengths",
+                format!(
+                    "{} + {} bytes of levels in a page of {} bytes",
+                    p.rep_levels_byte_len,
+                    p.def_levels_byte_len,
+                    p.data.len()
+                ),
+            )
+        };
+        let levels_end = p
+            .rep_levels_byte_len
+            .checked_add(p.def_levels_byte_len)
+            .filter(|&end| end <= p.data.len())
+            .ok_or_else(bad_lengths)?;
+        let rep = match self.desc.max_rep_level {
+            0 => None,
+            max => Some(Pinned::<LevelFamily>::try_new(
+                p.data.slice_with_length(0, p.rep_levels_byte_len),
+                None,
+                |bytes, _| LevelDecoder::v2(bytes, max, n),
+            )?),
+        };
+        let (def, non_null) = match self.desc.max_def_level {
+            0 => (None, n),
+            max => {
+                let dec = Pinned::<LevelFamily>::try_new(
+                    p.data
+                        .slice_with_length(p.rep_levels_byte_len, p.def_levels_byte_len),
+                    None,
+                    |bytes, _| LevelDecoder::v2(bytes, max, n),
+                )?;
+                let non_null = n.checked_sub(p.num_nulls).ok_or_else(|| {
+                    Fault::corrupt(
+                        p.encoding,
+                        "num_nulls",
+                        format!("{} nulls in a page of {n} values", p.num_nulls),
+                    )
+                })?;
+                (Some(dec), non_null)
+            }
+        };
+        self.values
+            .start_page(p.encoding, p.data.slice(levels_end), non_null)?;
+        Ok(PageState {
+            index,
+            levels_left: n,
+            def,
+            rep,
+        })
+    }
+
+    /// Reads up to `records` records into the batch; returns how many (fewer only at the end
+    /// of the column).
+    pub(crate) fn read(&mut self, records: usize) -> Result<usize> {
+        if self.flat {
+            self.flat_records(records, false)
+        } else {
+            self.nested_records(records, false)
+        }
+    }
+
+    /// Skips up to `records` records; returns how many.
+    pub(crate) fn skip(&mut self, records: usize) -> Result<usize> {
+        if self.flat {
+            self.flat_records(records, true)
+        } else {
+            self.nested_records(records, true)
+        }
+    }
+
+    fn flat_records(&mut self, rows: usize, skip: bool) -> Result<usize> {
+        let mut done = 0;
+        while done < rows {
+            let left = self.page.as_ref().map_or(0, |p| p.levels_left);
+            if left == 0 {
+                if let Err(fault) = self.values.end_page() {
+                    return Err(self.locate(fault));
+                }
+                match self.fetch(skip.then_some(rows - done))? {
+                    Fetched::Page => continue,
+                    Fetched::Skipped(n) => {
+                        done += n;
+                        continue;
+                    }
+                    Fetched::End => break,
+                }
+            }
+            let n = (rows - done).min(left);
+            if let Err(fault) = self.flat_step(n, skip) {
+                return Err(self.locate(fault));
+            }
+            done += n;
+        }
+        if !skip {
+            self.rows += done;
+        }
+        Ok(done)
+    }
+
+    /// Reads or skips `n` levels of the current page (flat mode).
+    fn flat_step(&mut self, n: usize, skip: bool) -> Result<(), Fault> {
+        let Some(page) = self.page.as_mut() else {
+            return Ok(());
+        };
+        let valid = match page.def.as_mut() {
+            None => n,
+            Some(def) if skip => def.with_mut(|d| -> Result<usize, Fault> {
+                let mut count = CountSink::new(1);
+                d.read_exact(&mut count, n, LevelKind::Definition)?;
+                count.check(d.encoding())?;
+                Ok(count.count)
+            })?,
+            Some(def) => {
+                let validity = &mut self.validity;
+                def.with_mut(|d| -> Result<usize, Fault> {
+                    let mut sink = ValiditySink::new(validity);
+                    d.read_exact(&mut sink, n, LevelKind::Definition)?;
+                    sink.check(d.encoding())?;
+                    Ok(sink.ones)
+                })?
+            }
+        };
+        page.levels_left -= n;
+        if skip {
+            self.values.skip(valid)
+        } else {
+            self.values.read(valid)
+        }
+    }
+
+    /// Decodes the next chunk of the current page's levels into the look-ahead buffer; false
+    /// if the page has none left.
+    fn refill(&mut self) -> Result<bool, Fault> {
+        let Some(page) = self.page.as_mut() else {
+            return Ok(false);
+        };
+        if page.levels_left == 0 {
+            return Ok(false);
+        }
+        let n = page.levels_left.min(CHUNK);
+        let levels = &mut self.levels;
+        levels.pend_def.clear();
+        levels.pend_rep.clear();
+        levels.pos = 0;
+        levels.len = n;
+        if let Some(rep) = page.rep.as_mut() {
+            let out = &mut levels.pend_rep;
+            let max = self.desc.max_rep_level;
+            rep.with_mut(|d| -> Result<(), Fault> {
+                let mut sink = LevelSink::new(out, max);
+                d.read_exact(&mut sink, n, LevelKind::Repetition)?;
+                sink.check(d.encoding(), LevelKind::Repetition)
+            })?;
+        }
+        if let Some(def) = page.def.as_mut() {
+            let out = &mut levels.pend_def;
+            let max = self.desc.max_def_level;
+            def.with_mut(|d| -> Result<(), Fault> {
+                let mut sink = LevelSink::new(out, max);
+                d.read_exact(&mut sink, n, LevelKind::Definition)?;
+                sink.check(d.encoding(), LevelKind::Definition)
+            })?;
+        }
+        page.levels_left -= n;
+        Ok(true)
+    }
+
+    fn nested_records(&mut self, records: usize, skip: bool) -> Result<usize> {
+        let mut done = 0;
+        if records == 0 {
+            return Ok(0);
+        }
+        loop {
+            if self.levels.pos >= self.levels.len {
+                match self.refill() {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(fault) => return Err(self.locate(fault)),
+                }
+                if let Err(fault) = self.values.end_page() {
+                    return Err(self.locate(fault));
+                }
+                match self.fetch(None)? {
+                    Fetched::Page | Fetched::Skipped(_) => continue,
+                    Fetched::End => {
+                        if self.levels.open {
+                            self.levels.open = false;
+                            done += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            let (stop, fault) = self.nested_step(records, &mut done, skip);
+            if let Some(fault) = fault {
+                return Err(self.locate(fault));
+            }
+            if stop {
+                break;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Consumes look-ahead levels up to the end of the `records`-th record; returns whether
+    /// the batch is complete, and any fault.
+    fn nested_step(
+        &mut self,
+        records: usize,
+        done: &mut usize,
+        skip: bool,
+    ) -> (bool, Option<Fault>) {
+        let max_def = self.desc.max_def_level;
+        let levels = &mut self.levels;
+        let start = levels.pos;
+        let mut stop = false;
+        let end = if self.desc.max_rep_level == 0 {
+            let take = (records - *done).min(levels.len - start);
+            *done += take;
+            stop = *done == records;
+            start + take
+        } else {
+            let rep = &levels.pend_rep[..levels.len];
+            let mut i = start;
+            while i < rep.len() {
+                if rep[i] == 0 {
+                    if levels.open {
+                        *done += 1;
+                        levels.open = false;
+                        if *done == records {
+                            stop = true;
+                            break;
+                        }
+                    }
+                    levels.open = true;
+                } else if !levels.open {
+                    return (
+                        true,
+                        Some(Fault::corrupt(
+                            Encoding::Rle,
+                            "repetition levels",
+                            "a record starts with a repetition level above 0",
+                        )),
+                    );
+                }
+                i += 1;
+            }
+            i
+        };
+        let valid = if max_def == 0 {
+            end - start
+        } else {
+            levels.pend_def[start..end]
+                .iter()
+                .filter(|&&d| d == max_def)
+                .count()
+        };
+        if !skip {
+            if max_def > 0 {
+                levels.def.extend_from_slice(&levels.pend_def[start..end]);
+            }
+            if self.desc.max_rep_level > 0 {
+                levels.rep.extend_from_slice(&levels.pend_rep[start..end]);
+            }
+            levels.count += end - start;
+        }
+        levels.pos = end;
+        let result = if skip {
+            self.values.skip(valid)
+        } else {
+            self.values.read(valid)
+        };
+        (stop, result.err())
+    }
+
+    /// The batch read so far, as an array and its levels; starts a new batch.
+    pub(crate) fn finish(&mut self) -> Result<LeafBatch> {
+        let max_def = self.desc.max_def_level;
+        let (slots, validity, def, rep) = if self.flat {
+            let slots = std::mem::take(&mut self.rows);
+            let validity = (max_def == 1).then(|| NullBuffer::new(self.validity.finish()));
+            (slots, validity, Vec::new(), Vec::new())
+        } else {
+            let def = std::mem::take(&mut self.levels.def);
+            let rep = std::mem::take(&mut self.levels.rep);
+            let count = std::mem::take(&mut self.levels.count);
+            let slot_def = self.slot_def;
+            if max_def == 0 {
+                (count, None, def, rep)
+            } else if max_def > slot_def {
+                let mut bits = BooleanBufferBuilder::new(def.len());
+                for &d in def.iter().filter(|&&d| d >= slot_def) {
+                    bits.append(d == max_def);
+                }
+                let slots = bits.len();
+                (slots, Some(NullBuffer::new(bits.finish())), def, rep)
+            } else {
+                let slots = def.iter().filter(|&&d| d >= slot_def).count();
+                (slots, None, def, rep)
+            }
+        };
+        let array = match self.values.finish(slots, validity) {
+            Ok(array) => array,
+            Err(fault) => return Err(self.locate(fault)),
+        };
+        Ok(LeafBatch { def, rep, array })
+    }
+}
+
+/// The v1 levels at `offset` of `data`, pinned, and their length in bytes.
+fn v1_levels(
+    data: &Buffer,
+    offset: usize,
+    encoding: Encoding,
+    max: u16,
+    n: usize,
+    kind: LevelKind,
+) -> Result<(Pinned<LevelFamily>, usize), Fault> {
+    let bytes = data.as_slice().get(offset..).unwrap_or(&[]);
+    let (_, rest) = LevelDecoder::split_v1(bytes, encoding, max, n, kind)?;
+    let len = bytes.len() - rest.len();
+    let pinned =
+        Pinned::<LevelFamily>::try_new(data.slice_with_length(offset, len), None, |b, _| {
+            LevelDecoder::split_v1(b, encoding, max, n, kind).map(|(d, _)| d)
+        })?;
+    Ok((pinned, len))
+}

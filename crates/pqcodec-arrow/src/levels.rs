@@ -1,0 +1,419 @@
+//! Repetition and definition levels: splitting them off a data page and decoding them with the
+//! codec core's RLE and BIT_PACKED decoders into sinks that keep runs as runs.
+//!
+//! Where the maximum definition level is 1, [`ValiditySink`] turns the levels straight into
+//! validity bits (a run of nulls is one `append_n`); elsewhere [`LevelSink`] collects them as
+//! `u16`, and [`CountSink`] counts the non-null ones without storing anything (skips, and the
+//! number of values a v1 page holds).
+
+use arrow_buffer::BooleanBufferBuilder;
+use pqcodec_core::{Encoding, Sink};
+use pqcodec_encodings::bit_packed::BitPackedDecoder;
+use pqcodec_encodings::kernels::bitpack::bit_width;
+use pqcodec_encodings::rle::{RleDecoder, split_length_prefix};
+
+use crate::error::Fault;
+use crate::pinned::Family;
+
+/// A decoder of one page's levels.
+#[derive(Debug)]
+pub(crate) enum LevelDecoder<'a> {
+    /// RLE / bit-packing hybrid.
+    Rle(RleDecoder<'a>),
+    /// Deprecated MSB-first bit packing (data page v1 only).
+    BitPacked(BitPackedDecoder<'a>),
+}
+
+/// [`Family`] of [`LevelDecoder`].
+pub(crate) struct LevelFamily;
+
+impl Family for LevelFamily {
+    type Of<'a> = LevelDecoder<'a>;
+}
+
+/// Which levels, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LevelKind {
+    Repetition,
+    Definition,
+}
+
+impl LevelKind {
+    fn field(self) -> &'static str {
+        match self {
+            LevelKind::Repetition => "repetition levels",
+            LevelKind::Definition => "definition levels",
+        }
+    }
+}
+
+impl<'a> LevelDecoder<'a> {
+    /// The levels of a v1 page at the front of `data`, in `encoding`, and the bytes after them.
+    pub(crate) fn split_v1(
+        data: &'a [u8],
+        encoding: Encoding,
+        max_level: u16,
+        num_values: usize,
+        kind: LevelKind,
+    ) -> Result<(Self, &'a [u8]), Fault> {
+        let width = bit_width(u64::from(max_level));
+        match encoding {
+            Encoding::Rle => {
+                let (encoded, rest) = split_length_prefix(data)?;
+                Ok((
+                    LevelDecoder::Rle(RleDecoder::new(encoded, width, num_values)?),
+                    rest,
+                ))
+            }
+            Encoding::BitPacked => {
+                let len = num_values
+                    .checked_mul(width as usize)
+                    .map(|bits| bits.div_ceil(8))
+                    .ok_or_else(|| {
+                        Fault::corrupt(encoding, kind.field(), "level count overflows")
+                    })?;
+                let decoder = BitPackedDecoder::new(data, width, num_values)?;
+                let rest = data.get(len..).unwrap_or(&[]);
+                Ok((LevelDecoder::BitPacked(decoder), rest))
+            }
+            other => Err(Fault::corrupt(
+                other,
+                kind.field(),
+                "levels must be RLE or BIT_PACKED encoded",
+            )),
+        }
+    }
+
+    /// The RLE levels of a v2 page (no length prefix).
+    pub(crate) fn v2(data: &'a [u8], max_level: u16, num_values: usize) -> Result<Self, Fault> {
+        let width = bit_width(u64::from(max_level));
+        Ok(LevelDecoder::Rle(RleDecoder::new(data, width, num_values)?))
+    }
+
+    /// The encoding, for error messages.
+    pub(crate) fn encoding(&self) -> Encoding {
+        match self {
+            LevelDecoder::Rle(_) => Encoding::Rle,
+            LevelDecoder::BitPacked(_) => Encoding::BitPacked,
+        }
+    }
+
+    /// Appends exactly `n` levels to `out`, or fails.
+    pub(crate) fn read_exact<S: Sink<u32> + ?Sized>(
+        &mut self,
+        out: &mut S,
+        n: usize,
+        kind: LevelKind,
+    ) -> Result<(), Fault> {
+        let got = match self {
+            LevelDecoder::Rle(d) => d.read(out, n)?,
+            LevelDecoder::BitPacked(d) => d.read(out, n)?,
+        };
+        if got != n {
+            return Err(Fault::corrupt(
+                self.encoding(),
+                kind.field(),
+                format!("{got} levels where the page header promises {n}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Appends levels as `u16`, remembering any above the maximum.
+pub(crate) struct LevelSink<'v> {
+    pub(crate) out: &'v mut Vec<u16>,
+    pub(crate) max: u16,
+    pub(crate) bad: Option<u32>,
+}
+
+impl<'v> LevelSink<'v> {
+    pub(crate) fn new(out: &'v mut Vec<u16>, max: u16) -> Self {
+        LevelSink {
+            out,
+            max,
+            bad: None,
+        }
+    }
+
+    /// Fails if a level above the maximum was seen.
+    pub(crate) fn check(&self, encoding: Encoding, kind: LevelKind) -> Result<(), Fault> {
+        match self.bad {
+            Some(level) => Err(over_max(encoding, kind, level, self.max)),
+            None => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn level(&mut self, v: u32) -> u16 {
+        if v > u32::from(self.max) {
+            self.bad = Some(v);
+            0
+        } else {
+            v as u16
+        }
+    }
+}
+
+fn over_max(encoding: Encoding, kind: LevelKind, level: u32, max: u16) -> Fault {
+    Fault::corrupt(
+        encoding,
+        kind.field(),
+        format!("level {level} is over the column's maximum of {max}"),
+    )
+}
+
+impl Sink<u32> for LevelSink<'_> {
+    fn reserve(&mut self, additional: usize) {
+        self.out.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &u32) {
+        let v = self.level(*value);
+        self.out.push(v);
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &u32, count: usize) {
+        let v = self.level(*value);
+        self.out.resize(self.out.len() + count, v);
+    }
+    fn extend_from_slice(&mut self, values: &[u32]) {
+        let max = u32::from(self.max);
+        if let Some(&bad) = values.iter().find(|&&v| v > max) {
+            self.bad = Some(bad);
+        }
+        self.out.extend(values.iter().map(|&v| v.min(max) as u16));
+    }
+}
+
+/// Definition levels of maximum 1 appended as validity bits; counts the set ones.
+pub(crate) struct ValiditySink<'v> {
+    pub(crate) bits: &'v mut BooleanBufferBuilder,
+    pub(crate) ones: usize,
+    pub(crate) bad: Option<u32>,
+}
+
+impl<'v> ValiditySink<'v> {
+    pub(crate) fn new(bits: &'v mut BooleanBufferBuilder) -> Self {
+        ValiditySink {
+            bits,
+            ones: 0,
+            bad: None,
+        }
+    }
+
+    /// Fails if a level above 1 was seen.
+    pub(crate) fn check(&self, encoding: Encoding) -> Result<(), Fault> {
+        match self.bad {
+            Some(level) => Err(over_max(encoding, LevelKind::Definition, level, 1)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Sink<u32> for ValiditySink<'_> {
+    fn reserve(&mut self, additional: usize) {
+        self.bits.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &u32) {
+        self.push_repeated(value, 1);
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &u32, count: usize) {
+        match *value {
+            0 => self.bits.append_n(count, false),
+            1 => {
+                self.bits.append_n(count, true);
+                self.ones += count;
+            }
+            v => {
+                self.bad = Some(v);
+                self.bits.append_n(count, false);
+            }
+        }
+    }
+    fn extend_from_slice(&mut self, values: &[u32]) {
+        // Values arrive in groups of up to a few hundred: pack them 64 at a time.
+        for chunk in values.chunks(64) {
+            let mut word = 0u64;
+            let mut or = 0u32;
+            for (i, &v) in chunk.iter().enumerate() {
+                word |= u64::from(v & 1) << i;
+                or |= v;
+            }
+            if or > 1
+                && let Some(&bad) = chunk.iter().find(|&&v| v > 1)
+            {
+                self.bad = Some(bad);
+            }
+            self.ones += word.count_ones() as usize;
+            self.bits
+                .append_packed_range(0..chunk.len(), &word.to_le_bytes());
+        }
+    }
+}
+
+/// Counts the levels equal to `target` without storing them.
+pub(crate) struct CountSink {
+    pub(crate) target: u32,
+    pub(crate) count: usize,
+    pub(crate) max: u32,
+    pub(crate) bad: Option<u32>,
+}
+
+impl CountSink {
+    pub(crate) fn new(target: u16) -> Self {
+        CountSink {
+            target: u32::from(target),
+            count: 0,
+            max: u32::from(target),
+            bad: None,
+        }
+    }
+
+    /// Fails if a level above the maximum was seen.
+    pub(crate) fn check(&self, encoding: Encoding) -> Result<(), Fault> {
+        match self.bad {
+            Some(level) => Err(over_max(
+                encoding,
+                LevelKind::Definition,
+                level,
+                self.max as u16,
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Sink<u32> for CountSink {
+    #[inline]
+    fn push(&mut self, value: &u32) {
+        self.push_repeated(value, 1);
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &u32, count: usize) {
+        if *value == self.target {
+            self.count += count;
+        } else if *value > self.max {
+            self.bad = Some(*value);
+        }
+    }
+    fn extend_from_slice(&mut self, values: &[u32]) {
+        let target = self.target;
+        self.count += values.iter().filter(|&&v| v == target).count();
+        if let Some(&bad) = values.iter().find(|&&v| v > self.max) {
+            self.bad = Some(bad);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pqcodec_encodings::rle::RleEncoder;
+
+    fn rle(levels: &[u32], width: u32) -> Vec<u8> {
+        let mut e = RleEncoder::new(width);
+        for &l in levels {
+            e.put(l);
+        }
+        let mut out = Vec::new();
+        e.flush_into(&mut out);
+        out
+    }
+
+    fn v1(levels: &[u32], width: u32) -> Vec<u8> {
+        let body = rle(levels, width);
+        let mut out = (body.len() as u32).to_le_bytes().to_vec();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(b"values");
+        out
+    }
+
+    #[test]
+    fn validity_sink_matches_levels() {
+        let levels: Vec<u32> = (0..300).map(|i| u32::from(i % 7 != 0 && i < 250)).collect();
+        let page = v1(&levels, 1);
+        let (mut dec, rest) =
+            LevelDecoder::split_v1(&page, Encoding::Rle, 1, 300, LevelKind::Definition).unwrap();
+        assert_eq!(rest, b"values");
+        let mut bits = BooleanBufferBuilder::new(0);
+        let mut sink = ValiditySink::new(&mut bits);
+        dec.read_exact(&mut sink, 100, LevelKind::Definition)
+            .unwrap();
+        dec.read_exact(&mut sink, 200, LevelKind::Definition)
+            .unwrap();
+        sink.check(Encoding::Rle).unwrap();
+        let ones = sink.ones;
+        let bits = bits.finish();
+        assert_eq!(ones, levels.iter().filter(|&&l| l == 1).count());
+        let expect: Vec<bool> = levels.iter().map(|&l| l == 1).collect();
+        assert_eq!(bits.iter().collect::<Vec<_>>(), expect);
+    }
+
+    #[test]
+    fn level_sink_and_count_sink_agree() {
+        let levels: Vec<u32> = (0..1000).map(|i| (i * 7 % 11) % 4).collect();
+        let data = rle(&levels, 2);
+        let mut dec = LevelDecoder::v2(&data, 3, 1000).unwrap();
+        let mut out = Vec::new();
+        let mut sink = LevelSink::new(&mut out, 3);
+        dec.read_exact(&mut sink, 1000, LevelKind::Definition)
+            .unwrap();
+        sink.check(Encoding::Rle, LevelKind::Definition).unwrap();
+        assert_eq!(out, levels.iter().map(|&l| l as u16).collect::<Vec<_>>());
+
+        let mut dec = LevelDecoder::v2(&data, 3, 1000).unwrap();
+        let mut count = CountSink::new(3);
+        dec.read_exact(&mut count, 1000, LevelKind::Definition)
+            .unwrap();
+        assert_eq!(count.count, levels.iter().filter(|&&l| l == 3).count());
+    }
+
+    #[test]
+    fn levels_over_the_maximum_are_errors() {
+        let data = rle(&[0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3], 2);
+        let mut dec = LevelDecoder::v2(&data, 2, 12).unwrap();
+        let mut out = Vec::new();
+        let mut sink = LevelSink::new(&mut out, 2);
+        dec.read_exact(&mut sink, 12, LevelKind::Repetition)
+            .unwrap();
+        let err = sink
+            .check(Encoding::Rle, LevelKind::Repetition)
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Fault::Corrupt {
+                field: "repetition levels",
+                ..
+            }
+        ));
+        // A page promising more levels than its bytes hold.
+        let mut dec = LevelDecoder::v2(&data, 2, 5000).unwrap();
+        let mut out = Vec::new();
+        let res = dec.read_exact(
+            &mut LevelSink::new(&mut out, 3),
+            5000,
+            LevelKind::Definition,
+        );
+        assert!(res.is_err());
+    }
+
+    #[test]
+    fn bit_packed_levels_split_off_their_bytes() {
+        // 10 levels of width 2 take 3 bytes.
+        let data = [0u8, 0, 0, 0xAA, 0xBB];
+        let (mut dec, rest) =
+            LevelDecoder::split_v1(&data, Encoding::BitPacked, 3, 10, LevelKind::Definition)
+                .unwrap();
+        assert_eq!(rest, [0xAA, 0xBB]);
+        let mut count = CountSink::new(3);
+        dec.read_exact(&mut count, 10, LevelKind::Definition)
+            .unwrap();
+        assert_eq!(count.count, 0);
+        let err = LevelDecoder::split_v1(&data, Encoding::Plain, 1, 3, LevelKind::Definition)
+            .unwrap_err();
+        assert!(matches!(err, Fault::Corrupt { .. }));
+    }
+}

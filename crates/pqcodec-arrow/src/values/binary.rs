@@ -1,0 +1,241 @@
+//! Byte arrays into Arrow's offset layouts: Binary, LargeBinary, Utf8 and LargeUtf8, with
+//! UTF-8 validated page by page for the string types.
+
+use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
+use arrow_buffer::{Buffer, NullBuffer};
+use arrow_data::ArrayDataBuilder;
+use arrow_schema::DataType;
+use pqcodec_core::{ByteArrays, Encoding, Sink};
+
+use super::Builder;
+use super::spread::{check, spread_offsets};
+use crate::error::Fault;
+
+/// Checks that the values `data[offsets[i]..offsets[i + 1]]` are all UTF-8: the bytes as a
+/// whole, and every value starting on a character boundary. On failure returns the first bad
+/// value's position among `offsets` and the length of its valid prefix.
+pub(crate) fn validate_utf8(offsets: &[usize], data: &[u8]) -> Result<(), (usize, usize)> {
+    let (Some(&start), Some(&end)) = (offsets.first(), offsets.last()) else {
+        return Ok(());
+    };
+    let bytes = data.get(start..end).unwrap_or(&[]);
+    let whole = std::str::from_utf8(bytes);
+    // A value starting with a continuation byte splits a character with the one before.
+    let boundaries_ok = offsets
+        .iter()
+        .all(|&o| data.get(o).is_none_or(|&b| (b as i8) >= -0x40) || o == end);
+    if whole.is_ok() && boundaries_ok {
+        return Ok(());
+    }
+    // Slow path: find the first bad value.
+    for (i, w) in offsets.windows(2).enumerate() {
+        let value = data.get(w[0]..w[1]).unwrap_or(&[]);
+        if let Err(e) = std::str::from_utf8(value) {
+            return Err((i, e.valid_up_to()));
+        }
+    }
+    Err((0, 0))
+}
+
+/// Byte arrays as Arrow Binary / Utf8 with `O` offsets.
+pub(crate) struct OffsetBytes<O: OffsetSizeTrait> {
+    offsets: Vec<O>,
+    data: Vec<u8>,
+    data_type: DataType,
+    utf8: bool,
+    /// Values already validated (or trusted).
+    checked: usize,
+    overflow: bool,
+}
+
+impl<O: OffsetSizeTrait> OffsetBytes<O> {
+    /// A builder of `data_type`: Binary, Utf8 (O = i32), LargeBinary or LargeUtf8 (O = i64).
+    pub(crate) fn new(data_type: DataType) -> Self {
+        let utf8 = matches!(data_type, DataType::Utf8 | DataType::LargeUtf8);
+        OffsetBytes {
+            offsets: vec![O::zero()],
+            data: Vec::new(),
+            data_type,
+            utf8,
+            checked: 0,
+            overflow: false,
+        }
+    }
+
+    fn values(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    #[inline]
+    fn end_value(&mut self) {
+        match O::from_usize(self.data.len()) {
+            Some(o) => self.offsets.push(o),
+            None => {
+                self.overflow = true;
+                let last = self.offsets.last().copied().unwrap_or_else(O::zero);
+                self.offsets.push(last);
+            }
+        }
+    }
+}
+
+impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
+    fn reserve(&mut self, additional: usize) {
+        self.offsets.reserve(additional);
+    }
+    fn reserve_bytes(&mut self, additional: usize) {
+        self.data.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &[u8]) {
+        self.data.extend_from_slice(value);
+        self.end_value();
+    }
+    fn push_repeated(&mut self, value: &[u8], count: usize) {
+        self.offsets.reserve(count);
+        self.data.reserve(value.len().saturating_mul(count));
+        for _ in 0..count {
+            self.push(value);
+        }
+    }
+}
+
+impl<T, O> Builder<T> for OffsetBytes<O>
+where
+    T: pqcodec_core::Binary,
+    O: OffsetSizeTrait,
+{
+    fn len(&self) -> usize {
+        self.values()
+    }
+
+    fn take_fault(&mut self) -> Option<Fault> {
+        if std::mem::take(&mut self.overflow) {
+            return Some(Fault::corrupt(
+                Encoding::Plain,
+                "values",
+                format!(
+                    "the batch holds more bytes than {} offsets can address",
+                    self.data_type
+                ),
+            ));
+        }
+        None
+    }
+
+    fn checkpoint(&mut self, trusted: bool) -> Result<(), Fault> {
+        let n = self.values();
+        if self.utf8 && !trusted && self.checked < n {
+            let offsets: Vec<usize> = self.offsets[self.checked..]
+                .iter()
+                .map(|o| o.as_usize())
+                .collect();
+            if let Err((index, valid_up_to)) = validate_utf8(&offsets, &self.data) {
+                return Err(Fault::Utf8 {
+                    index: self.checked + index,
+                    valid_up_to,
+                });
+            }
+        }
+        self.checked = n;
+        Ok(())
+    }
+
+    fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
+        if self.utf8 {
+            validate_utf8(dictionary.offsets(), dictionary.data()).map_err(|(index, valid_up_to)| {
+                Fault::corrupt(
+                    Encoding::Plain,
+                    "dictionary",
+                    format!(
+                        "dictionary value {index} is not valid UTF-8 (invalid byte at offset {valid_up_to})"
+                    ),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        if let Some(fault) = Builder::<T>::take_fault(self) {
+            return Err(fault);
+        }
+        check(self.values(), slots, validity.as_ref())?;
+        let nulls = validity.filter(|v| v.null_count() > 0);
+        let dense = std::mem::replace(&mut self.offsets, vec![O::zero()]);
+        let offsets = match &nulls {
+            Some(v) => spread_offsets(&dense, v),
+            None => dense,
+        };
+        let data = std::mem::take(&mut self.data);
+        self.checked = 0;
+        let array = ArrayDataBuilder::new(self.data_type.clone())
+            .len(slots)
+            .add_buffer(Buffer::from_vec(offsets))
+            .add_buffer(Buffer::from_vec(data))
+            .nulls(nulls)
+            .build()?;
+        Ok(make_array(array))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::cast::AsArray;
+    use arrow_array::{Array, StringArray};
+    use pqcodec_core::ByteArrayType;
+
+    #[test]
+    fn strings_with_nulls() {
+        let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
+        b.push(b"h\xC3\xA9");
+        b.push_repeated(b"ab", 2);
+        Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
+        let validity = NullBuffer::from(vec![false, true, true, false, true]);
+        let a = Builder::<ByteArrayType>::finish(&mut b, 5, Some(validity)).unwrap();
+        let expect = StringArray::from(vec![None, Some("hé"), Some("ab"), None, Some("ab")]);
+        assert_eq!(a.as_string::<i32>(), &expect);
+        // The builder starts over.
+        assert_eq!(Builder::<ByteArrayType>::len(&b), 0);
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_value() {
+        let mut b = OffsetBytes::<i64>::new(DataType::LargeUtf8);
+        b.push(b"ok");
+        Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
+        b.push(b"fine");
+        b.push(b"ab\xFFcd");
+        match Builder::<ByteArrayType>::checkpoint(&mut b, false) {
+            Err(Fault::Utf8 { index, valid_up_to }) => {
+                assert_eq!((index, valid_up_to), (2, 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        // A character split across two values.
+        let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
+        b.push(b"\xC3");
+        b.push(b"\xA9");
+        assert!(matches!(
+            Builder::<ByteArrayType>::checkpoint(&mut b, false),
+            Err(Fault::Utf8 { index: 0, .. })
+        ));
+        // Binary is not checked.
+        let mut b = OffsetBytes::<i32>::new(DataType::Binary);
+        b.push(b"\xFF");
+        Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
+        let a = Builder::<ByteArrayType>::finish(&mut b, 1, None).unwrap();
+        assert_eq!(a.as_binary::<i32>().value(0), b"\xFF");
+        assert_eq!(a.null_count(), 0);
+    }
+
+    #[test]
+    fn dictionary_is_validated() {
+        let b = OffsetBytes::<i32>::new(DataType::Utf8);
+        let good: ByteArrays = [&b"a"[..], b"\xE2\x9C\x93"].into_iter().collect();
+        let bad: ByteArrays = [&b"a"[..], b"\xE2\x9C"].into_iter().collect();
+        assert!(Builder::<ByteArrayType>::validate_dictionary(&b, &good).is_ok());
+        assert!(Builder::<ByteArrayType>::validate_dictionary(&b, &bad).is_err());
+    }
+}

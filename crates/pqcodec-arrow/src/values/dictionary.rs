@@ -1,0 +1,325 @@
+//! [`DictionaryReader`]: a column read into an Arrow DictionaryArray without looking the
+//! indices up.
+//!
+//! The dictionary page is decoded once into an Arrow array of the value type; data pages
+//! decode into keys only. A batch's dictionary is made of segments: the dictionary as it was
+//! when the batch started, values of pages that fell back to PLAIN (each one a new entry, its
+//! key pointing at it), and any later dictionary (a new row group). Keys carry their segment's
+//! base, so the segments are concatenated once, only when there is more than one.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::dynamic_shim::DynamicType;
+use arrow_array::types::ArrowDictionaryKeyType;
+use arrow_array::{Array, ArrayRef, make_array, new_empty_array};
+use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer};
+use arrow_data::ArrayDataBuilder;
+use arrow_schema::DataType;
+use pqcodec_core::{Decoder, Encoding, Sink};
+use pqcodec_encodings::dictionary::IndexDecoder;
+
+use super::reader::{PageDecoder, decode_dictionary, no_page, short};
+use super::spread::{check, spread_fixed};
+use super::{Builder, ValueReader};
+use crate::error::Fault;
+use crate::page::DictionaryPage;
+use crate::pinned::{Family, Pinned};
+
+/// [`Family`] of [`IndexDecoder`].
+pub(crate) struct IndexFamily;
+
+impl Family for IndexFamily {
+    type Of<'a> = IndexDecoder<'a>;
+}
+
+/// The decoder of the current page.
+enum PageState<T: DynamicType> {
+    Indices(Pinned<IndexFamily>),
+    Values(PageDecoder<T>, Encoding),
+}
+
+/// Appends dictionary indices as keys of type `N`, shifted by the dictionary's base.
+struct KeySink<'k, N> {
+    keys: &'k mut Vec<N>,
+    base: usize,
+    overflow: bool,
+}
+
+impl<N: ArrowNativeType> KeySink<'_, N> {
+    #[inline]
+    fn key(&mut self, index: u32) -> N {
+        match self
+            .base
+            .checked_add(index as usize)
+            .and_then(N::from_usize)
+        {
+            Some(k) => k,
+            None => {
+                self.overflow = true;
+                N::default()
+            }
+        }
+    }
+}
+
+impl<N: ArrowNativeType> Sink<u32> for KeySink<'_, N> {
+    fn reserve(&mut self, additional: usize) {
+        self.keys.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &u32) {
+        let k = self.key(*value);
+        self.keys.push(k);
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &u32, count: usize) {
+        let k = self.key(*value);
+        self.keys.resize(self.keys.len() + count, k);
+    }
+    fn extend_from_slice(&mut self, values: &[u32]) {
+        self.keys.reserve(values.len());
+        for v in values {
+            let k = self.key(*v);
+            self.keys.push(k);
+        }
+    }
+}
+
+/// Values read as `Dictionary(K, value type of B)`.
+pub(crate) struct DictionaryReader<T: DynamicType, B, K: ArrowDictionaryKeyType> {
+    /// Decodes dictionary pages and the values of pages that fell back from the dictionary.
+    values: B,
+    type_length: usize,
+    data_type: DataType,
+    value_type: DataType,
+    /// The current dictionary's values.
+    dictionary: Option<ArrayRef>,
+    /// The batch's dictionary so far, in segments.
+    segments: Vec<ArrayRef>,
+    segments_len: usize,
+    /// Where the current dictionary starts among the segments, once a page used it.
+    dictionary_base: Option<usize>,
+    /// Where the values in `values` will start among the segments.
+    values_base: usize,
+    keys: Vec<K::Native>,
+    page: Option<PageState<T>>,
+    _key: PhantomData<fn() -> K>,
+}
+
+impl<T, B, K> DictionaryReader<T, B, K>
+where
+    T: DynamicType,
+    B: Builder<T>,
+    K: ArrowDictionaryKeyType,
+{
+    /// A reader of `data_type`, `Dictionary(K, V)`, whose values `values` builds as `V`.
+    pub(crate) fn new(values: B, type_length: usize, data_type: DataType) -> Self {
+        let value_type = match &data_type {
+            DataType::Dictionary(_, v) => v.as_ref().clone(),
+            other => other.clone(),
+        };
+        DictionaryReader {
+            values,
+            type_length,
+            data_type,
+            value_type,
+            dictionary: None,
+            segments: Vec::new(),
+            segments_len: 0,
+            dictionary_base: None,
+            values_base: 0,
+            keys: Vec::new(),
+            page: None,
+            _key: PhantomData,
+        }
+    }
+
+    fn push_segment(&mut self, segment: ArrayRef) {
+        self.segments_len += segment.len();
+        self.segments.push(segment);
+    }
+
+    /// Moves the fallen-back values decoded so far into a segment of their own.
+    fn flush_values(&mut self) -> Result<(), Fault> {
+        let n = self.values.len();
+        if n > 0 {
+            self.values.checkpoint(false)?;
+            let segment = self.values.finish(n, None)?;
+            self.push_segment(segment);
+        }
+        self.values_base = self.segments_len;
+        Ok(())
+    }
+}
+
+impl<T, B, K> ValueReader for DictionaryReader<T, B, K>
+where
+    T: DynamicType,
+    B: Builder<T>,
+    K: ArrowDictionaryKeyType,
+    T::Decoder<'static>: Send,
+{
+    fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
+        self.flush_values()?;
+        let physical = decode_dictionary::<T>(page, self.type_length)?;
+        self.values.validate_dictionary(&physical)?;
+        let n = pqcodec_core::ValueBuffer::len(&physical);
+        for v in pqcodec_core::ValueBuffer::values(&physical) {
+            self.values.push(v);
+        }
+        if let Some(fault) = self.values.take_fault() {
+            return Err(fault);
+        }
+        self.values.checkpoint(true)?;
+        let dictionary = self.values.finish(n, None)?;
+        self.dictionary = Some(dictionary);
+        self.dictionary_base = None;
+        self.values_base = self.segments_len;
+        Ok(())
+    }
+
+    fn start_page(
+        &mut self,
+        encoding: Encoding,
+        data: Buffer,
+        num_values: usize,
+    ) -> Result<(), Fault> {
+        self.end_page()?;
+        self.page = None;
+        if encoding.is_dictionary() {
+            let Some(dictionary) = self.dictionary.clone() else {
+                return Err(Fault::corrupt(
+                    encoding,
+                    "dictionary page",
+                    "a dictionary-encoded data page comes without a dictionary page",
+                ));
+            };
+            let len = dictionary.len();
+            if self.dictionary_base.is_none() {
+                self.flush_values()?;
+                self.dictionary_base = Some(self.segments_len);
+                self.push_segment(dictionary);
+                self.values_base = self.segments_len;
+            }
+            let decoder = Pinned::<IndexFamily>::try_new(data, None, |bytes, _| {
+                IndexDecoder::new(bytes, num_values, len)
+            })?;
+            self.page = Some(PageState::Indices(decoder));
+        } else {
+            let type_length = self.type_length;
+            let decoder = PageDecoder::<T>::try_new(data, None, |bytes, _| {
+                T::decoder(encoding, bytes, num_values, type_length, None)
+            })?;
+            self.page = Some(PageState::Values(decoder, encoding));
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, n: usize) -> Result<(), Fault> {
+        if n == 0 {
+            return Ok(());
+        }
+        match self.page.as_mut().ok_or_else(no_page)? {
+            PageState::Indices(decoder) => {
+                let mut sink = KeySink {
+                    keys: &mut self.keys,
+                    base: self.dictionary_base.unwrap_or(0),
+                    overflow: false,
+                };
+                let got = decoder.with_mut(|d| d.read(&mut sink, n))?;
+                if sink.overflow {
+                    return Err(key_overflow(&self.data_type));
+                }
+                if got != n {
+                    return Err(short(Encoding::RleDictionary, "indices", got, n));
+                }
+            }
+            PageState::Values(decoder, encoding) => {
+                let start = self.values.len();
+                let values = &mut self.values;
+                let got = decoder.with_mut(|d| d.read(values, n))?;
+                if got != n {
+                    return Err(short(*encoding, "values", got, n));
+                }
+                if let Some(fault) = self.values.take_fault() {
+                    return Err(fault);
+                }
+                let first = self.values_base + start;
+                for i in first..first + n {
+                    let k =
+                        K::Native::from_usize(i).ok_or_else(|| key_overflow(&self.data_type))?;
+                    self.keys.push(k);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn skip(&mut self, n: usize) -> Result<(), Fault> {
+        if n == 0 {
+            return Ok(());
+        }
+        let got = match self.page.as_mut().ok_or_else(no_page)? {
+            PageState::Indices(decoder) => decoder.with_mut(|d| d.skip(n))?,
+            PageState::Values(decoder, _) => decoder.with_mut(|d| d.skip(n))?,
+        };
+        if got != n {
+            return Err(short(Encoding::RleDictionary, "indices", got, n));
+        }
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), Fault> {
+        if let Some(PageState::Values(..)) = self.page {
+            self.values.checkpoint(false)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        self.end_page()?;
+        self.flush_values()?;
+        check(self.keys.len(), slots, validity.as_ref())?;
+        let values = match self.segments.len() {
+            0 => new_empty_array(&self.value_type),
+            1 => Arc::clone(&self.segments[0]),
+            _ => {
+                let parts: Vec<&dyn Array> = self.segments.iter().map(|a| a.as_ref()).collect();
+                arrow_select::concat::concat(&parts)?
+            }
+        };
+        let nulls = validity.filter(|v| v.null_count() > 0);
+        let mut keys = std::mem::take(&mut self.keys);
+        if let Some(v) = &nulls {
+            spread_fixed(&mut keys, v);
+        }
+        // The next batch starts from the current dictionary alone.
+        self.segments.clear();
+        self.segments_len = 0;
+        self.dictionary_base = None;
+        self.values_base = 0;
+        if let Some(dictionary) = self.dictionary.clone()
+            && matches!(self.page, Some(PageState::Indices(_)))
+        {
+            self.dictionary_base = Some(0);
+            self.push_segment(dictionary);
+            self.values_base = self.segments_len;
+        }
+        let data = ArrayDataBuilder::new(self.data_type.clone())
+            .len(slots)
+            .add_buffer(Buffer::from_vec(keys))
+            .add_child_data(values.to_data())
+            .nulls(nulls)
+            .build()?;
+        Ok(make_array(data))
+    }
+}
+
+fn key_overflow(data_type: &DataType) -> Fault {
+    Fault::corrupt(
+        Encoding::RleDictionary,
+        "indices",
+        format!("the batch's dictionary has more values than the keys of {data_type} can index"),
+    )
+}

@@ -1,0 +1,271 @@
+//! Byte-array values of fixed meaning: FixedSizeBinary and Float16 (the bytes as they are),
+//! intervals (a slice of the 12 bytes), and decimals (big-endian two's complement, sign
+//! extended to the Arrow width).
+
+use std::ops::Range;
+
+use arrow_array::{ArrayRef, make_array};
+use arrow_buffer::{ArrowNativeType, MutableBuffer, NullBuffer, i256};
+use arrow_data::ArrayDataBuilder;
+use arrow_schema::DataType;
+use pqcodec_core::{Encoding, Sink};
+
+use super::Builder;
+use super::primitive::fixed_array;
+use super::spread::{check, spread_bytes};
+use crate::error::Fault;
+
+/// Values of exactly `width` bytes, of which `take` is kept: FixedSizeBinary and Float16 keep
+/// every byte, intervals a part.
+pub(crate) struct FixedBytes {
+    /// Aligned for the Arrow types that need it (Float16, intervals).
+    data: MutableBuffer,
+    width: usize,
+    take: Range<usize>,
+    data_type: DataType,
+    bad_width: Option<usize>,
+}
+
+impl FixedBytes {
+    /// Values of `width` bytes kept whole as `data_type`.
+    pub(crate) fn new(data_type: DataType, width: usize) -> Self {
+        Self::slice(data_type, width, 0..width)
+    }
+
+    /// Values of `width` bytes of which `take` is kept as `data_type`.
+    pub(crate) fn slice(data_type: DataType, width: usize, take: Range<usize>) -> Self {
+        FixedBytes {
+            data: MutableBuffer::new(0),
+            width,
+            take,
+            data_type,
+            bad_width: None,
+        }
+    }
+
+    fn out_width(&self) -> usize {
+        self.take.len()
+    }
+}
+
+impl Sink<[u8]> for FixedBytes {
+    fn reserve(&mut self, additional: usize) {
+        let bytes = additional.saturating_mul(self.out_width());
+        self.data.reserve(bytes);
+    }
+    #[inline]
+    fn push(&mut self, value: &[u8]) {
+        match value.get(self.take.clone()) {
+            Some(bytes) if value.len() == self.width => self.data.extend_from_slice(bytes),
+            _ => {
+                self.bad_width = Some(value.len());
+                self.data.extend_zeros(self.take.len());
+            }
+        }
+    }
+}
+
+impl<T: pqcodec_core::Binary> Builder<T> for FixedBytes {
+    fn len(&self) -> usize {
+        self.data.len() / self.out_width().max(1)
+    }
+
+    fn take_fault(&mut self) -> Option<Fault> {
+        self.bad_width.take().map(|len| {
+            Fault::corrupt(
+                Encoding::Plain,
+                "values",
+                format!(
+                    "a value of {len} bytes in a column of {}-byte values",
+                    self.width
+                ),
+            )
+        })
+    }
+
+    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        if let Some(fault) = Builder::<T>::take_fault(self) {
+            return Err(fault);
+        }
+        check(Builder::<T>::len(self), slots, validity.as_ref())?;
+        let nulls = validity.filter(|v| v.null_count() > 0);
+        let dense = Builder::<T>::len(self);
+        let mut data = std::mem::replace(&mut self.data, MutableBuffer::new(0));
+        if let Some(v) = &nulls {
+            let width = self.out_width();
+            data.resize(slots * width, 0);
+            spread_bytes(data.as_slice_mut(), dense, width, v);
+        }
+        let array = ArrayDataBuilder::new(self.data_type.clone())
+            .len(slots)
+            .add_buffer(data.into())
+            .nulls(nulls)
+            .build()?;
+        Ok(make_array(array))
+    }
+}
+
+/// An Arrow decimal's native value, from big-endian two's complement bytes.
+pub(crate) trait DecimalNative: ArrowNativeType {
+    /// The value of `bytes`, sign extended; `None` if wider than the type.
+    fn from_be(bytes: &[u8]) -> Option<Self>;
+}
+
+fn sign_extend<const W: usize>(bytes: &[u8]) -> Option<[u8; W]> {
+    let pad = W.checked_sub(bytes.len())?;
+    let fill = match bytes.first() {
+        Some(b) if b & 0x80 != 0 => 0xFF,
+        _ => 0,
+    };
+    let mut out = [fill; W];
+    out[pad..].copy_from_slice(bytes);
+    Some(out)
+}
+
+macro_rules! decimal_native {
+    ($($t:ty => $w:literal),*) => {$(
+        impl DecimalNative for $t {
+            #[inline]
+            fn from_be(bytes: &[u8]) -> Option<Self> {
+                sign_extend::<$w>(bytes).map(<$t>::from_be_bytes)
+            }
+        }
+    )*};
+}
+decimal_native!(i32 => 4, i64 => 8, i128 => 16, i256 => 32);
+
+/// Byte arrays (fixed or variable length) as Arrow decimals of native `N`.
+pub(crate) struct Decimals<N: DecimalNative> {
+    values: Vec<N>,
+    data_type: DataType,
+    too_wide: Option<usize>,
+}
+
+impl<N: DecimalNative> Decimals<N> {
+    pub(crate) fn new(data_type: DataType) -> Self {
+        Decimals {
+            values: Vec::new(),
+            data_type,
+            too_wide: None,
+        }
+    }
+}
+
+impl<N: DecimalNative> Sink<[u8]> for Decimals<N> {
+    fn reserve(&mut self, additional: usize) {
+        self.values.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &[u8]) {
+        let v = N::from_be(value).unwrap_or_else(|| {
+            self.too_wide = Some(value.len());
+            N::default()
+        });
+        self.values.push(v);
+    }
+    fn push_repeated(&mut self, value: &[u8], count: usize) {
+        let v = N::from_be(value).unwrap_or_else(|| {
+            self.too_wide = Some(value.len());
+            N::default()
+        });
+        self.values.resize(self.values.len() + count, v);
+    }
+}
+
+impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    fn take_fault(&mut self) -> Option<Fault> {
+        self.too_wide.take().map(|len| {
+            Fault::corrupt(
+                Encoding::Plain,
+                "values",
+                format!(
+                    "a decimal of {len} bytes does not fit {} ({} bytes)",
+                    self.data_type,
+                    std::mem::size_of::<N>()
+                ),
+            )
+        })
+    }
+
+    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        if let Some(fault) = Builder::<T>::take_fault(self) {
+            return Err(fault);
+        }
+        fixed_array(
+            &self.data_type,
+            std::mem::take(&mut self.values),
+            slots,
+            validity,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Decimal128Type, Decimal256Type, Float16Type, IntervalYearMonthType};
+    use pqcodec_core::{ByteArrayType, FixedLenByteArrayType};
+
+    #[test]
+    fn decimals_sign_extend() {
+        let mut b = Decimals::<i128>::new(DataType::Decimal128(10, 2));
+        b.push(&[0xFF, 0x85]); // -123
+        b.push(&[0x00, 0x7B]); // 123
+        b.push(&[]);
+        let validity = NullBuffer::from(vec![true, false, true, true]);
+        let a = Builder::<ByteArrayType>::finish(&mut b, 4, Some(validity)).unwrap();
+        let a = a.as_primitive::<Decimal128Type>();
+        assert_eq!(a.value(0), -123);
+        assert!(a.is_null(1));
+        assert_eq!(a.value(2), 123);
+        assert_eq!(a.value(3), 0);
+        assert_eq!(a.precision(), 10);
+
+        let mut b = Decimals::<i256>::new(DataType::Decimal256(50, 0));
+        b.push(&[0x80; 20]);
+        let a = Builder::<FixedLenByteArrayType>::finish(&mut b, 1, None).unwrap();
+        assert!(a.as_primitive::<Decimal256Type>().value(0) < i256::ZERO);
+
+        let mut b = Decimals::<i32>::new(DataType::Decimal32(9, 0));
+        b.push(&[1, 2, 3, 4, 5]);
+        assert!(matches!(
+            Builder::<ByteArrayType>::finish(&mut b, 1, None),
+            Err(Fault::Corrupt { .. })
+        ));
+    }
+
+    #[test]
+    fn float16_and_intervals_keep_bytes() {
+        let mut b = FixedBytes::new(DataType::Float16, 2);
+        b.push(&half_one());
+        let validity = NullBuffer::from(vec![false, true]);
+        let a = Builder::<FixedLenByteArrayType>::finish(&mut b, 2, Some(validity)).unwrap();
+        assert_eq!(a.as_primitive::<Float16Type>().value(1).to_f32(), 1.0);
+        assert!(a.is_null(0));
+
+        let mut b = FixedBytes::slice(
+            DataType::Interval(arrow_schema::IntervalUnit::YearMonth),
+            12,
+            0..4,
+        );
+        let mut v = [0u8; 12];
+        v[..4].copy_from_slice(&14i32.to_le_bytes());
+        b.push(&v);
+        let a = Builder::<FixedLenByteArrayType>::finish(&mut b, 1, None).unwrap();
+        assert_eq!(a.as_primitive::<IntervalYearMonthType>().value(0), 14);
+
+        let mut b = FixedBytes::new(DataType::FixedSizeBinary(3), 3);
+        b.push(b"abcd");
+        assert!(Builder::<FixedLenByteArrayType>::finish(&mut b, 1, None).is_err());
+    }
+
+    fn half_one() -> [u8; 2] {
+        0x3C00u16.to_le_bytes()
+    }
+}

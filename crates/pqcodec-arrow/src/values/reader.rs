@@ -1,0 +1,176 @@
+//! [`Materialized`]: a column's values decoded into plain Arrow arrays, dictionary pages looked
+//! up as the data pages are read.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::dynamic_shim::DynamicType;
+use arrow_array::ArrayRef;
+use arrow_buffer::{Buffer, NullBuffer};
+use pqcodec_core::{Decoder, Encoding};
+
+use super::{Builder, ValueReader};
+use crate::error::Fault;
+use crate::page::DictionaryPage;
+use crate::pinned::{Family, Pinned};
+
+/// [`Family`] of the codec core's run-time chosen decoder of `T`.
+pub(crate) struct DecoderFamily<T>(PhantomData<T>);
+
+impl<T: DynamicType> Family for DecoderFamily<T> {
+    type Of<'a> = T::Decoder<'a>;
+}
+
+/// A page's value decoder, kept with the page bytes and dictionary it borrows.
+pub(crate) type PageDecoder<T> = Pinned<DecoderFamily<T>, <T as pqcodec_core::Physical>::Buffer>;
+
+/// Decodes a dictionary page's values into a physical buffer.
+pub(crate) fn decode_dictionary<T: DynamicType>(
+    page: &DictionaryPage,
+    type_length: usize,
+) -> Result<T::Buffer, Fault> {
+    check_dictionary_encoding(page.encoding)?;
+    let mut decoder = T::decoder(
+        Encoding::Plain,
+        page.data.as_slice(),
+        page.num_values,
+        type_length,
+        None,
+    )?;
+    let mut out = T::Buffer::default();
+    let got = decoder.read(&mut out, page.num_values)?;
+    if got != page.num_values {
+        return Err(short(Encoding::Plain, "dictionary", got, page.num_values));
+    }
+    Ok(out)
+}
+
+/// Dictionary pages are PLAIN (`PLAIN_DICTIONARY` in old writers).
+pub(crate) fn check_dictionary_encoding(encoding: Encoding) -> Result<(), Fault> {
+    match encoding {
+        Encoding::Plain | Encoding::PlainDictionary => Ok(()),
+        other => Err(Fault::corrupt(
+            other,
+            "dictionary page",
+            "dictionary pages must be PLAIN or PLAIN_DICTIONARY encoded",
+        )),
+    }
+}
+
+/// The error for a page that holds fewer values than its levels promise.
+pub(crate) fn short(encoding: Encoding, field: &'static str, got: usize, want: usize) -> Fault {
+    Fault::corrupt(
+        encoding,
+        field,
+        format!("{got} values where {want} were expected"),
+    )
+}
+
+/// The page state missing: a read before any data page (an internal invariant).
+pub(crate) fn no_page() -> Fault {
+    Fault::corrupt(Encoding::Plain, "values", "values read outside a data page")
+}
+
+/// Values decoded into builder `B`, dictionary-encoded pages looked up in the dictionary.
+pub(crate) struct Materialized<T: DynamicType, B> {
+    builder: B,
+    type_length: usize,
+    dictionary: Option<Arc<T::Buffer>>,
+    page: Option<(PageDecoder<T>, Encoding)>,
+}
+
+impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
+    pub(crate) fn new(builder: B, type_length: usize) -> Self {
+        Materialized {
+            builder,
+            type_length,
+            dictionary: None,
+            page: None,
+        }
+    }
+}
+
+impl<T, B> ValueReader for Materialized<T, B>
+where
+    T: DynamicType,
+    B: Builder<T>,
+    T::Decoder<'static>: Send,
+{
+    fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
+        let dictionary = decode_dictionary::<T>(page, self.type_length)?;
+        self.builder.validate_dictionary(&dictionary)?;
+        self.dictionary = Some(Arc::new(dictionary));
+        Ok(())
+    }
+
+    fn start_page(
+        &mut self,
+        encoding: Encoding,
+        data: Buffer,
+        num_values: usize,
+    ) -> Result<(), Fault> {
+        self.end_page()?;
+        self.page = None;
+        let dictionary = if encoding.is_dictionary() {
+            match &self.dictionary {
+                Some(d) => Some(Arc::clone(d)),
+                None => {
+                    return Err(Fault::corrupt(
+                        encoding,
+                        "dictionary page",
+                        "a dictionary-encoded data page comes without a dictionary page",
+                    ));
+                }
+            }
+        } else {
+            None
+        };
+        let type_length = self.type_length;
+        let decoder = PageDecoder::<T>::try_new(data, dictionary, |bytes, dictionary| {
+            T::decoder(encoding, bytes, num_values, type_length, dictionary)
+        })?;
+        self.page = Some((decoder, encoding));
+        Ok(())
+    }
+
+    fn read(&mut self, n: usize) -> Result<(), Fault> {
+        if n == 0 {
+            return Ok(());
+        }
+        let (page, encoding) = self.page.as_mut().ok_or_else(no_page)?;
+        let builder = &mut self.builder;
+        let got = page.with_mut(|d| d.read(builder, n))?;
+        if got != n {
+            return Err(short(*encoding, "values", got, n));
+        }
+        match self.builder.take_fault() {
+            Some(fault) => Err(fault),
+            None => Ok(()),
+        }
+    }
+
+    fn skip(&mut self, n: usize) -> Result<(), Fault> {
+        if n == 0 {
+            return Ok(());
+        }
+        let (page, encoding) = self.page.as_mut().ok_or_else(no_page)?;
+        let got = page.with_mut(|d| d.skip(n))?;
+        if got != n {
+            return Err(short(*encoding, "values", got, n));
+        }
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), Fault> {
+        let trusted = self
+            .page
+            .as_ref()
+            .is_some_and(|(_, encoding)| encoding.is_dictionary());
+        self.builder.checkpoint(trusted)
+    }
+
+    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        self.end_page()?;
+        self.builder.finish(slots, validity)
+    }
+}

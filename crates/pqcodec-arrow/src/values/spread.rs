@@ -1,0 +1,202 @@
+//! Spreading dense values over a batch's slots: value `k` goes to the `k`-th valid slot, null
+//! slots get a default. Done in place, from the end, for fixed-width buffers.
+
+use arrow_buffer::{BooleanBuffer, MutableBuffer, NullBuffer, bit_util};
+use pqcodec_core::Encoding;
+
+use crate::error::Fault;
+
+/// The words of `bits` (64 bits each, the last one partial), bit `i` of the buffer being bit
+/// `i % 64` of word `i / 64`.
+fn words(bits: &BooleanBuffer) -> Vec<u64> {
+    let chunks = bits.bit_chunks();
+    let mut out: Vec<u64> = chunks.iter().collect();
+    if chunks.remainder_len() > 0 {
+        out.push(chunks.remainder_bits());
+    }
+    out
+}
+
+/// Calls `f` on the positions of the set bits of `bits`, last first, until it returns false.
+fn for_each_set_rev(bits: &BooleanBuffer, mut f: impl FnMut(usize) -> bool) {
+    for (wi, &word) in words(bits).iter().enumerate().rev() {
+        let mut w = word;
+        while w != 0 {
+            let b = 63 - w.leading_zeros() as usize;
+            if !f(wi * 64 + b) {
+                return;
+            }
+            w &= !(1u64 << b);
+        }
+    }
+}
+
+fn mismatch(dense: usize, valid: usize) -> Fault {
+    Fault::corrupt(
+        Encoding::Plain,
+        "values",
+        format!("{dense} values decoded for {valid} non-null slots"),
+    )
+}
+
+/// Checks that `validity` covers `slots` slots, `dense` of them valid.
+pub(crate) fn check(
+    dense: usize,
+    slots: usize,
+    validity: Option<&NullBuffer>,
+) -> Result<(), Fault> {
+    let valid = match validity {
+        Some(v) if v.len() != slots => {
+            return Err(Fault::corrupt(
+                Encoding::Plain,
+                "validity",
+                format!("{} validity bits for {slots} slots", v.len()),
+            ));
+        }
+        Some(v) => slots - v.null_count(),
+        None => slots,
+    };
+    if valid != dense {
+        return Err(mismatch(dense, valid));
+    }
+    Ok(())
+}
+
+/// Spreads `values` (one per valid slot) over `validity.len()` slots in place.
+pub(crate) fn spread_fixed<T: Copy + Default>(values: &mut Vec<T>, validity: &NullBuffer) {
+    let dense = values.len();
+    values.resize(validity.len(), T::default());
+    let mut src = dense;
+    for_each_set_rev(validity.inner(), |pos| {
+        if src == 0 {
+            return false;
+        }
+        src -= 1;
+        if src == pos {
+            // Every slot before is valid: the rest is in place.
+            return false;
+        }
+        values[pos] = values[src];
+        values[src] = T::default();
+        true
+    });
+}
+
+/// Spreads the first `dense` values of `data` (`width` bytes each, one per valid slot) over
+/// the `validity.len()` slots `data` holds, in place.
+pub(crate) fn spread_bytes(data: &mut [u8], dense: usize, width: usize, validity: &NullBuffer) {
+    if width == 0 {
+        return;
+    }
+    let mut src = dense;
+    for_each_set_rev(validity.inner(), |pos| {
+        if src == 0 {
+            return false;
+        }
+        src -= 1;
+        if src == pos {
+            return false;
+        }
+        data.copy_within(src * width..(src + 1) * width, pos * width);
+        data[src * width..(src + 1) * width].fill(0);
+        true
+    });
+}
+
+/// The bits of `dense` (one per valid slot) spread over `validity.len()` slots.
+pub(crate) fn spread_bits(dense: &BooleanBuffer, validity: &NullBuffer) -> BooleanBuffer {
+    let slots = validity.len();
+    let mut out = MutableBuffer::from_len_zeroed(bit_util::ceil(slots, 8));
+    let bytes = out.as_slice_mut();
+    for (k, pos) in validity.valid_indices().enumerate() {
+        if k < dense.len() && dense.value(k) {
+            bit_util::set_bit(bytes, pos);
+        }
+    }
+    BooleanBuffer::new(out.into(), 0, slots)
+}
+
+/// The offsets of `dense` values (`dense_offsets`, one more than the values) spread over
+/// `validity.len()` slots: null slots are empty.
+pub(crate) fn spread_offsets<O: Copy>(dense_offsets: &[O], validity: &NullBuffer) -> Vec<O> {
+    let mut out = Vec::with_capacity(validity.len() + 1);
+    let Some(&first) = dense_offsets.first() else {
+        return out;
+    };
+    let mut k = 0;
+    let mut current = first;
+    out.push(current);
+    for valid in validity.iter() {
+        if valid {
+            k += 1;
+            if let Some(&next) = dense_offsets.get(k) {
+                current = next;
+            }
+        }
+        out.push(current);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nulls(bits: &[bool]) -> NullBuffer {
+        NullBuffer::from(bits.to_vec())
+    }
+
+    #[test]
+    fn fixed_values_land_on_valid_slots() {
+        for n in [0usize, 1, 7, 63, 64, 65, 130] {
+            let bits: Vec<bool> = (0..n).map(|i| (i * 5) % 3 != 0).collect();
+            let dense: Vec<u32> = (0..bits.iter().filter(|&&b| b).count() as u32).collect();
+            let mut values = dense.clone();
+            let validity = nulls(&bits);
+            check(values.len(), n, Some(&validity)).unwrap();
+            spread_fixed(&mut values, &validity);
+            let mut it = dense.iter();
+            let expect: Vec<u32> = bits
+                .iter()
+                .map(|&b| if b { *it.next().unwrap() } else { 0 })
+                .collect();
+            assert_eq!(values, expect, "n = {n}");
+
+            let mut bytes: Vec<u8> = dense.iter().flat_map(|v| [*v as u8, 0xEE]).collect();
+            bytes.resize(n * 2, 0);
+            spread_bytes(&mut bytes, dense.len(), 2, &validity);
+            let expect: Vec<u8> = expect
+                .iter()
+                .zip(&bits)
+                .flat_map(|(v, &b)| if b { [*v as u8, 0xEE] } else { [0, 0] })
+                .collect();
+            assert_eq!(bytes, expect);
+        }
+    }
+
+    #[test]
+    fn bits_and_offsets_spread() {
+        let bits = [true, false, false, true, true, false];
+        let validity = nulls(&bits);
+        let dense = BooleanBuffer::from(vec![true, false, true]);
+        let spread = spread_bits(&dense, &validity);
+        assert_eq!(
+            spread.iter().collect::<Vec<_>>(),
+            [true, false, false, false, true, false]
+        );
+        let offsets = spread_offsets(&[0i32, 2, 2, 5], &validity);
+        assert_eq!(offsets, [0, 2, 2, 2, 2, 5, 5]);
+    }
+
+    #[test]
+    fn counts_must_agree() {
+        let validity = nulls(&[true, false]);
+        assert!(check(1, 2, Some(&validity)).is_ok());
+        assert!(matches!(
+            check(2, 2, Some(&validity)),
+            Err(Fault::Corrupt { .. })
+        ));
+        assert!(check(2, 3, Some(&validity)).is_err());
+        assert!(check(3, 3, None).is_ok());
+    }
+}

@@ -196,7 +196,7 @@ impl<'a> RleDecoder<'a> {
         let bit_packed = header & 1 == 1;
         let scaled = header >> 1;
         let count = if bit_packed {
-            scaled.checked_mul(8).unwrap_or(u64::MAX)
+            scaled.saturating_mul(8)
         } else {
             scaled
         };

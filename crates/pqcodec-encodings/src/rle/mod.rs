@@ -52,7 +52,7 @@ mod encoder;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use decoder::{CHUNK, RunVisitor};
+pub(crate) use decoder::RunVisitor;
 pub use decoder::{RleBooleanDecoder, RleDecoder};
 pub use encoder::{RleBooleanEncoder, RleEncoder};
 

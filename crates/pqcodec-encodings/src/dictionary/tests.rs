@@ -1,0 +1,526 @@
+use super::*;
+use pqcodec_core::{
+    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
+    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Sink, ValueBuffer,
+};
+use proptest::prelude::*;
+
+use crate::plain::{PlainDecoder, PlainEncoder, PlainType, decode_plain_page};
+use crate::rle::RleEncoder;
+
+/// The PLAIN bytes of values: how values are compared (floats by their bits).
+fn plain_bytes<'v, T: PlainType>(
+    values: impl IntoIterator<Item = &'v T::Value>,
+    type_length: usize,
+) -> Vec<u8>
+where
+    T::Value: 'v,
+{
+    let mut e = PlainEncoder::<T>::new(type_length);
+    e.put(values).unwrap();
+    e.flush().unwrap()
+}
+
+#[test]
+fn grammar_example_both_directions() {
+    let dictionary_page = [7, 0, 0, 0, 9, 0, 0, 0];
+    let data_page = [0x01, 0x03, 0b0000_0010];
+    let dictionary = decode_plain_page::<Int32Type>(&dictionary_page, 2, 0).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(&data_page, 4, &dictionary).unwrap();
+    assert_eq!(d.read_all().unwrap(), [7, 9, 7, 7]);
+
+    let mut e = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());
+    e.put(&[7, 9, 7, 7]).unwrap();
+    assert_eq!(e.num_values(), 4);
+    assert_eq!(e.dictionary_len(), 2);
+    assert_eq!(e.page_encoding(), Encoding::RleDictionary);
+    assert_eq!(e.flush().unwrap(), data_page);
+    assert_eq!(e.dictionary_page().unwrap(), dictionary_page);
+}
+
+#[test]
+fn index_decoder_checks_every_index() {
+    // RLE run of index 5 into a dictionary of 5.
+    let data = [3, 4 << 1, 5];
+    let mut d = IndexDecoder::new(&data, 4, 5).unwrap();
+    assert_eq!(
+        d.read(&mut Vec::new(), 4),
+        Err(Error::DictionaryIndex {
+            encoding: Encoding::RleDictionary,
+            index: 5,
+            len: 5
+        })
+    );
+    let mut out = Vec::new();
+    IndexDecoder::new(&data, 4, 6)
+        .unwrap()
+        .read(&mut out, 4)
+        .unwrap();
+    assert_eq!(out, [5; 4]);
+    // Bit-packed indices 0..8 at width 3, dictionary of 7: index 7 is out of range.
+    let data = [3, 0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010];
+    let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
+    assert!(matches!(
+        d.read(&mut Vec::new(), 8),
+        Err(Error::DictionaryIndex { index: 7, .. })
+    ));
+    // ... but the first seven are fine, and skipping does not look at indices.
+    let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
+    let mut out = Vec::new();
+    assert_eq!(d.read(&mut out, 7).unwrap(), 7);
+    assert_eq!(out, [0, 1, 2, 3, 4, 5, 6]);
+    let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
+    assert_eq!(d.skip(8).unwrap(), 8);
+    // An empty dictionary has no valid index.
+    let values = decode_plain_page::<Int32Type>(&[], 0, 0).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(&[0, 2, 0], 1, &values).unwrap();
+    assert!(matches!(
+        d.read_all(),
+        Err(Error::DictionaryIndex {
+            index: 0,
+            len: 0,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn malformed_index_pages() {
+    assert_eq!(
+        IndexDecoder::new(&[], 1, 1).err(),
+        Some(Error::truncated(Encoding::RleDictionary, "bit width", 1, 0))
+    );
+    assert!(IndexDecoder::new(&[], 0, 1).is_ok());
+    assert_eq!(
+        IndexDecoder::new(&[33, 2, 0], 1, 1).err(),
+        Some(Error::BitWidth {
+            encoding: Encoding::RleDictionary,
+            field: "bit width",
+            width: 33,
+            max: 32
+        })
+    );
+    // Errors from the hybrid name RLE_DICTIONARY.
+    assert!(matches!(
+        IndexDecoder::new(&[1, 0], 1, 1),
+        Err(Error::Invalid {
+            encoding: Encoding::RleDictionary,
+            ..
+        })
+    ));
+    let dict = vec![1i64, 2];
+    assert!(matches!(
+        DictionaryDecoder::<Int64Type>::new(&[1], 1, &dict),
+        Err(Error::Truncated {
+            encoding: Encoding::RleDictionary,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn rle_runs_become_one_push_repeated() {
+    #[derive(Default)]
+    struct Calls(Vec<(Vec<u8>, usize)>, usize);
+    impl Sink<[u8]> for Calls {
+        fn push(&mut self, _: &[u8]) {
+            self.1 += 1;
+        }
+        fn push_repeated(&mut self, v: &[u8], n: usize) {
+            self.0.push((v.to_vec(), n));
+        }
+    }
+    let dict: ByteArrays = [&b"x"[..], b"hello"].into_iter().collect();
+    let mut page = vec![1];
+    let mut rle = RleEncoder::new(1);
+    rle.put_repeated(1, 1000);
+    rle.put(0);
+    rle.flush_into(&mut page);
+    let mut d = DictionaryDecoder::<ByteArrayType>::new(&page, 1001, &dict).unwrap();
+    let mut calls = Calls::default();
+    assert_eq!(d.read(&mut calls, 2000).unwrap(), 1001);
+    assert_eq!(calls.0, [(b"hello".to_vec(), 1000), (b"x".to_vec(), 1)]);
+    assert_eq!(calls.1, 0);
+}
+
+#[test]
+fn fallback_writes_pending_indices_then_plain() {
+    let limits = DictionaryLimits {
+        max_dictionary_bytes: usize::MAX,
+        max_distinct_values: 3,
+    };
+    let mut e = DictionaryEncoder::<Int32Type>::new(0, limits);
+    e.put(&[1, 2, 1, 3]).unwrap();
+    assert!(!e.has_fallen_back());
+    e.put(&[1, 4, 5, 1]).unwrap();
+    assert!(e.has_fallen_back());
+    assert_eq!(e.dictionary_len(), 3);
+    // First the indices of 1, 2, 1, 3, 1.
+    assert_eq!(e.page_encoding(), Encoding::RleDictionary);
+    assert_eq!(e.num_values(), 5);
+    let indices = e.flush().unwrap();
+    let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 3, 0).unwrap();
+    assert_eq!(dict, [1, 2, 3]);
+    let mut d = DictionaryDecoder::<Int32Type>::new(&indices, 5, &dict).unwrap();
+    assert_eq!(d.read_all().unwrap(), [1, 2, 1, 3, 1]);
+    // Then 4, 5, 1 and every later value in PLAIN.
+    assert_eq!(e.page_encoding(), Encoding::Plain);
+    assert_eq!(e.num_values(), 3);
+    e.put(&[2]).unwrap();
+    assert_eq!(e.num_values(), 4);
+    assert_eq!(e.estimated_size(), 16);
+    let plain = e.flush().unwrap();
+    assert_eq!(
+        PlainDecoder::<Int32Type>::new(&plain, 4, 0)
+            .unwrap()
+            .read_all()
+            .unwrap(),
+        [4, 5, 1, 2]
+    );
+    assert_eq!(e.page_encoding(), Encoding::Plain);
+    assert_eq!(e.num_values(), 0);
+    assert_eq!(e.dictionary_len(), 3);
+}
+
+#[test]
+fn fallback_on_dictionary_bytes() {
+    let limits = DictionaryLimits {
+        max_dictionary_bytes: 10,
+        max_distinct_values: usize::MAX,
+    };
+    let mut e = DictionaryEncoder::<ByteArrayType>::new(0, limits);
+    // "abc" takes 7 PLAIN bytes, "d" 5: too many.
+    e.put([&b"abc"[..], b"abc", b"d", b"abc"]).unwrap();
+    assert!(e.has_fallen_back());
+    assert_eq!(e.dictionary_page().unwrap(), b"\x03\0\0\0abc");
+    assert_eq!(e.num_values(), 2);
+    e.flush().unwrap();
+    assert_eq!(e.num_values(), 2);
+    assert_eq!(e.flush().unwrap(), b"\x01\0\0\0d\x03\0\0\0abc");
+    // A fallback on the very first value: nothing pending, the first page is PLAIN.
+    let limits = DictionaryLimits {
+        max_dictionary_bytes: 0,
+        max_distinct_values: usize::MAX,
+    };
+    let mut e = DictionaryEncoder::<Int64Type>::new(0, limits);
+    e.put(&[5]).unwrap();
+    assert_eq!(e.page_encoding(), Encoding::Plain);
+    assert_eq!(e.flush().unwrap(), 5i64.to_le_bytes());
+    assert_eq!(e.dictionary_len(), 0);
+}
+
+#[test]
+fn floats_are_told_apart_by_bits() {
+    let nan1 = f32::from_bits(0x7FC0_0001);
+    let nan2 = f32::from_bits(0x7FC0_0002);
+    let values = [0.0f32, -0.0, nan1, nan2, nan1, 0.0, -0.0];
+    let mut e = DictionaryEncoder::<FloatType>::new(0, DictionaryLimits::default());
+    e.put(&values).unwrap();
+    assert_eq!(e.dictionary_len(), 4);
+    let page = e.flush().unwrap();
+    let dict = decode_plain_page::<FloatType>(&e.dictionary_page().unwrap(), 4, 0).unwrap();
+    let got = DictionaryDecoder::<FloatType>::new(&page, 7, &dict)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(
+        got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        values.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_failed_put_changes_nothing() {
+    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(2, DictionaryLimits::default());
+    e.put([&b"ab"[..], b"cd"]).unwrap();
+    let err = e.put([&b"ab"[..], b"ef", b"xyz"]).unwrap_err();
+    assert!(matches!(err, Error::Value { index: 2, .. }), "{err:?}");
+    assert_eq!(e.dictionary_len(), 2);
+    assert_eq!(e.num_values(), 2);
+    e.put([&b"gh"[..], b"ab"]).unwrap();
+    assert_eq!(e.dictionary_page().unwrap(), b"abcdgh");
+    let page = e.flush().unwrap();
+    let dict = decode_plain_page::<FixedLenByteArrayType>(b"abcdgh", 3, 2).unwrap();
+    let got = DictionaryDecoder::<FixedLenByteArrayType>::new(&page, 4, &dict)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(got.iter().collect::<Vec<_>>(), [b"ab", b"cd", b"gh", b"ab"]);
+    // Failing in the PLAIN part after a fallback in the same put undoes the fallback too.
+    let limits = DictionaryLimits {
+        max_dictionary_bytes: 4,
+        max_distinct_values: usize::MAX,
+    };
+    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(2, limits);
+    e.put([&b"ab"[..]]).unwrap();
+    let err = e.put([&b"ab"[..], b"cd", b"ef", b"g"]).unwrap_err();
+    assert!(matches!(err, Error::Value { index: 3, .. }), "{err:?}");
+    assert!(!e.has_fallen_back());
+    assert_eq!(e.num_values(), 1);
+    assert_eq!(e.dictionary_len(), 1);
+}
+
+#[test]
+fn boolean_dictionary_page_is_bit_packed() {
+    let mut e = DictionaryEncoder::<BooleanType>::new(0, DictionaryLimits::default());
+    e.put(&[true, true, false, true]).unwrap();
+    assert_eq!(e.dictionary_page().unwrap(), [0b01]);
+    let page = e.flush().unwrap();
+    let dict = decode_plain_page::<BooleanType>(&[0b01], 2, 0).unwrap();
+    let got = DictionaryDecoder::<BooleanType>::new(&page, 4, &dict)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(got, [true, true, false, true]);
+}
+
+#[test]
+fn index_bit_width_grows_with_the_dictionary() {
+    let mut e = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());
+    e.put(&[1, 1]).unwrap();
+    assert_eq!(e.flush().unwrap()[0], 1);
+    e.put(&(0..300).collect::<Vec<_>>()).unwrap();
+    assert_eq!(e.dictionary_len(), 300);
+    let page = e.flush().unwrap();
+    assert_eq!(page[0], 9);
+    let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 300, 0).unwrap();
+    let got = DictionaryDecoder::<Int32Type>::new(&page, 300, &dict)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(got, (0..300).collect::<Vec<_>>());
+}
+
+/// What a round trip does: put `values` in batches, flushing at some points, then decode every
+/// page (dictionary pages with reads and skips interleaved) and compare with what was not
+/// skipped.
+#[derive(Debug, Clone)]
+struct Plan {
+    batches: Vec<usize>,
+    flush_after: Vec<bool>,
+    steps: Vec<(bool, usize)>,
+    limits: DictionaryLimits,
+}
+
+fn plan() -> impl Strategy<Value = Plan> {
+    (
+        prop::collection::vec(prop_oneof![1usize..4, 1usize..200], 1..30),
+        prop::collection::vec(any::<bool>(), 30),
+        prop::collection::vec((any::<bool>(), prop_oneof![0usize..5, 0usize..100]), 1..30),
+        prop_oneof![Just(usize::MAX), 1usize..10, 0usize..300],
+        prop_oneof![Just(usize::MAX), 0usize..40],
+    )
+        .prop_map(|(batches, flush_after, steps, bytes, distinct)| Plan {
+            batches,
+            flush_after,
+            steps,
+            limits: DictionaryLimits {
+                max_dictionary_bytes: bytes,
+                max_distinct_values: distinct,
+            },
+        })
+}
+
+fn round_trip<T: PlainType>(
+    values: &T::Buffer,
+    type_length: usize,
+    plan: &Plan,
+) -> std::result::Result<(), TestCaseError> {
+    let mut e = DictionaryEncoder::<T>::new(type_length, plan.limits);
+    let mut pages = Vec::new();
+    let mut flush = |e: &mut DictionaryEncoder<T>| {
+        let encoding = e.page_encoding();
+        let n = e.num_values();
+        let size = e.estimated_size();
+        let bytes = e.flush().unwrap();
+        if encoding == Encoding::Plain {
+            assert_eq!(size, bytes.len());
+        }
+        pages.push((encoding, n, bytes));
+    };
+    let mut iter = values.values();
+    let mut put = 0;
+    for (i, &batch) in plan.batches.iter().cycle().enumerate() {
+        let n = batch.min(values.len() - put);
+        e.put(iter.by_ref().take(n)).unwrap();
+        put += n;
+        if plan.flush_after[i % plan.flush_after.len()] {
+            flush(&mut e);
+        }
+        if put == values.len() {
+            break;
+        }
+    }
+    while e.num_values() > 0 {
+        flush(&mut e);
+    }
+    prop_assert!(e.dictionary_len() <= plan.limits.max_distinct_values);
+    let dict_page = e.dictionary_page().unwrap();
+    prop_assert!(
+        dict_page.len() <= plan.limits.max_dictionary_bytes
+            || T::TYPE == pqcodec_core::PhysicalType::Boolean
+    );
+    let dict = decode_plain_page::<T>(&dict_page, e.dictionary_len(), type_length).unwrap();
+    prop_assert_eq!(dict.len(), e.dictionary_len());
+    // Decode, with the plan's reads and skips; `kept` are the values not skipped.
+    let mut decoded = T::Buffer::default();
+    let mut kept = T::Buffer::default();
+    let mut pos = 0;
+    let mut steps = plan.steps.iter().cycle();
+    for (encoding, n, bytes) in &pages {
+        let mut dict_decoder;
+        let mut plain_decoder;
+        let d: &mut dyn FnMut(bool, usize, &mut T::Buffer) -> usize = match encoding {
+            Encoding::RleDictionary => {
+                dict_decoder = DictionaryDecoder::<T>::new(bytes, *n, &dict).unwrap();
+                &mut move |read, k, out: &mut T::Buffer| {
+                    if read {
+                        dict_decoder.read(out, k).unwrap()
+                    } else {
+                        dict_decoder.skip(k).unwrap()
+                    }
+                }
+            }
+            _ => {
+                plain_decoder = PlainDecoder::<T>::new(bytes, *n, type_length).unwrap();
+                &mut move |read, k, out: &mut T::Buffer| {
+                    if read {
+                        plain_decoder.read(out, k).unwrap()
+                    } else {
+                        plain_decoder.skip(k).unwrap()
+                    }
+                }
+            }
+        };
+        let mut left = *n;
+        while left > 0 {
+            let &(read, k) = steps.next().unwrap();
+            let k = k.max(1);
+            let done = d(read, k, &mut decoded);
+            prop_assert_eq!(done, k.min(left));
+            if read {
+                for i in pos..pos + done {
+                    kept.push(values.get(i).unwrap());
+                }
+            }
+            pos += done;
+            left -= done;
+        }
+    }
+    prop_assert_eq!(pos, values.len());
+    prop_assert_eq!(decoded.len(), kept.len());
+    prop_assert_eq!(
+        plain_bytes::<T>(decoded.values(), type_length),
+        plain_bytes::<T>(kept.values(), type_length)
+    );
+    Ok(())
+}
+
+/// `len` values drawn from a pool of `pool` distinct-ish values of `value`.
+fn pooled<V: std::fmt::Debug + Clone + 'static>(
+    value: impl Strategy<Value = V> + Clone,
+) -> impl Strategy<Value = Vec<V>> {
+    (prop::collection::vec(value, 1..40), 0usize..600)
+        .prop_flat_map(|(pool, len)| prop::collection::vec(prop::sample::select(pool), len))
+}
+
+fn float_bits() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        any::<f32>(),
+        Just(-0.0),
+        Just(f32::MIN),
+        Just(f32::MAX),
+        any::<u32>().prop_map(|b| f32::from_bits(b | 0x7F80_0001)),
+    ]
+}
+
+fn double_bits() -> impl Strategy<Value = f64> + Clone {
+    prop_oneof![
+        any::<f64>(),
+        Just(-0.0),
+        Just(f64::MIN),
+        Just(f64::MAX),
+        any::<u64>().prop_map(|b| f64::from_bits(b | 0x7FF0_0000_0000_0001)),
+    ]
+}
+
+fn byte_array() -> impl Strategy<Value = Vec<u8>> + Clone {
+    prop_oneof![
+        8 => prop::collection::vec(any::<u8>(), 0..12),
+        1 => Just(vec![0xAB; 1 << 16]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn round_trip_int32(values in pooled(prop_oneof![any::<i32>(), Just(i32::MIN), Just(i32::MAX)]), plan in plan()) {
+        round_trip::<Int32Type>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_int64(values in pooled(prop_oneof![any::<i64>(), Just(i64::MIN), Just(i64::MAX)]), plan in plan()) {
+        round_trip::<Int64Type>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_int96(values in pooled(any::<[u32; 3]>().prop_map(Int96)), plan in plan()) {
+        round_trip::<Int96Type>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_float(values in pooled(float_bits()), plan in plan()) {
+        round_trip::<FloatType>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_double(values in pooled(double_bits()), plan in plan()) {
+        round_trip::<DoubleType>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_boolean(values in pooled(any::<bool>()), plan in plan()) {
+        round_trip::<BooleanType>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_byte_array(values in pooled(byte_array()), plan in plan()) {
+        let values: ByteArrays = values.iter().map(|v| &v[..]).collect();
+        round_trip::<ByteArrayType>(&values, 0, &plan)?;
+    }
+
+    #[test]
+    fn round_trip_fixed_len(
+        (len, values) in (1usize..20).prop_flat_map(|len| (Just(len), pooled(prop::collection::vec(any::<u8>(), len)))),
+        plan in plan(),
+    ) {
+        let values: ByteArrays = values.iter().map(|v| &v[..]).collect();
+        round_trip::<FixedLenByteArrayType>(&values, len, &plan)?;
+    }
+
+    /// Garbage never panics; errors are typed.
+    #[test]
+    fn garbage_never_panics(
+        data in prop::collection::vec(any::<u8>(), 0..64),
+        n in 0usize..1000,
+        dict_len in 0usize..40,
+        steps in prop::collection::vec((any::<bool>(), 0usize..300), 1..10),
+    ) {
+        let dict: Vec<i32> = (0..dict_len as i32).collect();
+        if let Ok(mut d) = DictionaryDecoder::<Int32Type>::new(&data, n, &dict) {
+            for (read, k) in steps {
+                let r = if read { d.read(&mut Vec::new(), k) } else { d.skip(k) };
+                if r.is_err() {
+                    break;
+                }
+            }
+        }
+        if let Ok(mut d) = IndexDecoder::new(&data, n, dict_len) {
+            let mut out = Vec::new();
+            if d.read(&mut out, n).is_ok() {
+                prop_assert!(out.iter().all(|&i| (i as usize) < dict_len));
+            }
+        }
+    }
+}

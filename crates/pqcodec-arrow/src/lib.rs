@@ -59,6 +59,8 @@ mod nested;
 mod page;
 mod pinned;
 mod schema;
+#[cfg(test)]
+mod tests;
 mod values;
 
 pub use decoder::{ArrayDecoder, Column, RecordBatchDecoder};

@@ -1,0 +1,640 @@
+//! Pages built by hand (levels by the codec core's RLE encoder, values by its PLAIN and
+//! dictionary encoders) decoded through the public API: flat and nested columns, v1 and v2
+//! pages, records spanning pages, batch reads and skips interleaved, dictionaries kept and
+//! looked up, and malformed pages.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{Int32Builder, ListBuilder, StringDictionaryBuilder};
+use arrow_array::types::Int32Type as ArrowInt32;
+use arrow_array::{Array, ArrayRef, Int32Array, StringArray};
+use arrow_buffer::Buffer;
+use arrow_schema::{DataType, Field};
+use pqcodec_core::{ByteArrayType, Encoder, Encoding, Int32Type, PhysicalType};
+use pqcodec_encodings::dictionary::{DictionaryEncoder, DictionaryLimits};
+use pqcodec_encodings::kernels::bitpack::bit_width;
+use pqcodec_encodings::plain::PlainEncoder;
+use pqcodec_encodings::rle::RleEncoder;
+use proptest::prelude::*;
+
+use crate::{
+    ArrayDecoder, Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Error, Page,
+};
+
+fn rle(levels: &[u16], max: u16) -> Vec<u8> {
+    let mut e = RleEncoder::new(bit_width(u64::from(max)));
+    for &l in levels {
+        e.put(u32::from(l));
+    }
+    let mut out = Vec::new();
+    e.flush_into(&mut out);
+    out
+}
+
+/// A page of `levels` (definition, repetition) and `values` in `encoding`.
+struct PageSpec<'a> {
+    def: &'a [u16],
+    rep: &'a [u16],
+    max_def: u16,
+    max_rep: u16,
+    values: Vec<u8>,
+    encoding: Encoding,
+}
+
+fn v1(p: PageSpec<'_>) -> Page {
+    let mut data = Vec::new();
+    for (levels, max) in [(p.rep, p.max_rep), (p.def, p.max_def)] {
+        if max > 0 {
+            let body = rle(levels, max);
+            data.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            data.extend_from_slice(&body);
+        }
+    }
+    data.extend_from_slice(&p.values);
+    Page::DataV1(DataPageV1 {
+        data: Buffer::from_vec(data),
+        num_values: p.def.len().max(p.rep.len()),
+        encoding: p.encoding,
+        def_level_encoding: Encoding::Rle,
+        rep_level_encoding: Encoding::Rle,
+    })
+}
+
+fn v2(p: PageSpec<'_>) -> Page {
+    let rep = if p.max_rep > 0 {
+        rle(p.rep, p.max_rep)
+    } else {
+        Vec::new()
+    };
+    let def = if p.max_def > 0 {
+        rle(p.def, p.max_def)
+    } else {
+        Vec::new()
+    };
+    let num_values = p.def.len().max(p.rep.len());
+    let nulls = p.def.iter().filter(|&&d| d < p.max_def).count();
+    let records = if p.max_rep > 0 {
+        p.rep.iter().filter(|&&r| r == 0).count()
+    } else {
+        num_values
+    };
+    let mut data = rep.clone();
+    data.extend_from_slice(&def);
+    data.extend_from_slice(&p.values);
+    Page::DataV2(DataPageV2 {
+        data: Buffer::from_vec(data),
+        num_values,
+        num_nulls: nulls,
+        num_rows: records,
+        encoding: p.encoding,
+        def_levels_byte_len: def.len(),
+        rep_levels_byte_len: rep.len(),
+    })
+}
+
+fn plain_i32(values: &[i32]) -> Vec<u8> {
+    let mut e = PlainEncoder::<Int32Type>::new(0);
+    e.put(values).unwrap();
+    e.flush().unwrap()
+}
+
+fn pages(pages: Vec<Page>) -> impl crate::PageSource + 'static {
+    pages.into_iter().map(Ok::<_, std::io::Error>)
+}
+
+/// Reads `decoder` to the end in batches of `batch`, skipping `skip` rows after each batch;
+/// returns the arrays read and the rows skipped.
+fn drain(decoder: &mut ArrayDecoder, batch: usize, skip: usize) -> Vec<ArrayRef> {
+    let mut out = Vec::new();
+    loop {
+        let a = decoder.read(batch).unwrap();
+        if a.is_empty() {
+            break;
+        }
+        out.push(a);
+        if skip > 0 {
+            decoder.skip(skip).unwrap();
+        }
+    }
+    out
+}
+
+/// The rows a drain with `batch` and `skip` keeps of `n`.
+fn kept(n: usize, batch: usize, skip: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < n {
+        let end = (at + batch).min(n);
+        out.push(at..end);
+        at = end + skip;
+    }
+    out
+}
+
+/// Splits `rows` levels into pages at `cuts` (positions taken modulo the length).
+fn split(len: usize, cuts: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
+    points.push(0);
+    points.push(len);
+    points.sort_unstable();
+    points.dedup();
+    points.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+fn flat_pages(values: &[Option<i32>], cuts: &[usize], version2: bool) -> Vec<Page> {
+    split(values.len(), cuts)
+        .into_iter()
+        .map(|r| {
+            let chunk = &values[r];
+            let def: Vec<u16> = chunk.iter().map(|v| u16::from(v.is_some())).collect();
+            let dense: Vec<i32> = chunk.iter().flatten().copied().collect();
+            let spec = PageSpec {
+                def: &def,
+                rep: &[],
+                max_def: 1,
+                max_rep: 0,
+                values: plain_i32(&dense),
+                encoding: Encoding::Plain,
+            };
+            if version2 { v2(spec) } else { v1(spec) }
+        })
+        .collect()
+}
+
+fn int_decoder(pages_: Vec<Page>) -> ArrayDecoder {
+    let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+    let field = Arc::new(Field::new("a", DataType::Int32, true));
+    ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn flat_optional_ints(
+        values in prop::collection::vec(prop::option::weighted(0.8, any::<i32>()), 0..300),
+        cuts in prop::collection::vec(0usize..400, 0..4),
+        version2 in any::<bool>(),
+        batch in 1usize..140,
+        skip in 0usize..20,
+    ) {
+        let mut decoder = int_decoder(flat_pages(&values, &cuts, version2));
+        let got = drain(&mut decoder, batch, skip);
+        let expect = kept(values.len(), batch, skip);
+        prop_assert_eq!(got.len(), expect.len());
+        for (array, range) in got.iter().zip(expect) {
+            let want = Int32Array::from(values[range].to_vec());
+            prop_assert_eq!(array.as_ref(), &want as &dyn Array);
+        }
+    }
+
+    #[test]
+    fn lists_of_optional_ints(
+        rows in prop::collection::vec(
+            prop::option::weighted(0.8, prop::collection::vec(prop::option::weighted(0.8, -5i32..5), 0..5)),
+            0..120,
+        ),
+        cuts in prop::collection::vec(0usize..400, 0..4),
+        version2 in any::<bool>(),
+        batch in 1usize..50,
+        skip in 0usize..5,
+    ) {
+        // Levels: 0 null list, 1 empty list, 2 null element, 3 element.
+        let mut def = Vec::new();
+        let mut rep = Vec::new();
+        let mut dense = Vec::new();
+        let mut row_start = Vec::new();
+        for row in &rows {
+            row_start.push(def.len());
+            match row {
+                None => { def.push(0); rep.push(0); }
+                Some(items) if items.is_empty() => { def.push(1); rep.push(0); }
+                Some(items) => for (i, item) in items.iter().enumerate() {
+                    rep.push(u16::from(i > 0));
+                    match item {
+                        Some(v) => { def.push(3); dense.push(*v); }
+                        None => def.push(2),
+                    }
+                },
+            }
+        }
+        // v2 pages start at record boundaries; v1 pages may cut a record.
+        let cut_points: Vec<usize> = if version2 {
+            cuts.iter().filter_map(|c| row_start.get(c % (row_start.len() + 1)).copied()).collect()
+        } else {
+            cuts.clone()
+        };
+        let mut pages_ = Vec::new();
+        let mut value_at = 0;
+        for r in split(def.len(), &cut_points) {
+            let n = def[r.clone()].iter().filter(|&&d| d == 3).count();
+            let spec = PageSpec {
+                def: &def[r.clone()],
+                rep: &rep[r.clone()],
+                max_def: 3,
+                max_rep: 1,
+                values: plain_i32(&dense[value_at..value_at + n]),
+                encoding: Encoding::Plain,
+            };
+            value_at += n;
+            pages_.push(if version2 { v2(spec) } else { v1(spec) });
+        }
+        let item = Arc::new(Field::new("element", DataType::Int32, true));
+        let field = Arc::new(Field::new("l", DataType::List(item), true));
+        let desc = ColumnDesc {
+            path: "l.list.element".into(),
+            physical: PhysicalType::Int32,
+            type_length: 0,
+            max_def_level: 3,
+            max_rep_level: 1,
+        };
+        let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap();
+        let got = drain(&mut decoder, batch, skip);
+        let expect = kept(rows.len(), batch, skip);
+        prop_assert_eq!(got.len(), expect.len());
+        for (array, range) in got.iter().zip(expect) {
+            let mut want = ListBuilder::new(Int32Builder::new())
+                .with_field(Arc::new(Field::new("element", DataType::Int32, true)));
+            for row in &rows[range] {
+                match row {
+                    None => want.append_null(),
+                    Some(items) => {
+                        for item in items {
+                            want.values().append_option(*item);
+                        }
+                        want.append(true);
+                    }
+                }
+            }
+            let want = want.finish();
+            prop_assert_eq!(array.as_ref(), &want as &dyn Array);
+        }
+    }
+}
+
+/// A column of strings: a dictionary page, a dictionary-encoded page, then a PLAIN page (the
+/// writer's fallback), all v1 with nulls.
+fn string_pages() -> (Vec<Page>, Vec<Option<&'static str>>) {
+    let rows: Vec<Option<&str>> = vec![
+        Some("red"),
+        None,
+        Some("green"),
+        Some("red"),
+        None,
+        Some("blue"),
+        Some("long value past twelve bytes"),
+        Some("red"),
+    ];
+    let mut dict = DictionaryEncoder::<ByteArrayType>::new(0, DictionaryLimits::default());
+    let first: Vec<&[u8]> = rows[..4].iter().flatten().map(|s| s.as_bytes()).collect();
+    dict.put(first).unwrap();
+    let indices = dict.flush().unwrap();
+    let dictionary = dict.dictionary_page().unwrap();
+    let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+    let rest: Vec<&[u8]> = rows[4..].iter().flatten().map(|s| s.as_bytes()).collect();
+    plain.put(rest).unwrap();
+    let plain = plain.flush().unwrap();
+    let def: Vec<u16> = rows.iter().map(|r| u16::from(r.is_some())).collect();
+    let pages_ = vec![
+        Page::Dictionary(DictionaryPage {
+            data: Buffer::from_vec(dictionary),
+            num_values: 2,
+            encoding: Encoding::PlainDictionary,
+        }),
+        v1(PageSpec {
+            def: &def[..4],
+            rep: &[],
+            max_def: 1,
+            max_rep: 0,
+            values: indices,
+            encoding: Encoding::RleDictionary,
+        }),
+        v1(PageSpec {
+            def: &def[4..],
+            rep: &[],
+            max_def: 1,
+            max_rep: 0,
+            values: plain,
+            encoding: Encoding::Plain,
+        }),
+    ];
+    (pages_, rows)
+}
+
+fn string_decoder(data_type: DataType, pages_: Vec<Page>) -> ArrayDecoder {
+    let desc = ColumnDesc::flat("s", PhysicalType::ByteArray, 0, true);
+    let field = Arc::new(Field::new("s", data_type, true));
+    ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
+}
+
+#[test]
+fn dictionary_fallback_as_strings_views_and_dictionary() {
+    for data_type in [
+        DataType::Utf8,
+        DataType::LargeUtf8,
+        DataType::Utf8View,
+        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+        DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Utf8View)),
+    ] {
+        for batch in [1, 3, 8] {
+            let (pages_, rows) = string_pages();
+            let mut decoder = string_decoder(data_type.clone(), pages_);
+            let got = drain(&mut decoder, batch, 0);
+            let got: Vec<ArrayRef> = got
+                .iter()
+                .map(|a| {
+                    assert_eq!(a.data_type(), &data_type);
+                    arrow_cast_to_utf8(a)
+                })
+                .collect();
+            let flat: Vec<Option<String>> = got
+                .iter()
+                .flat_map(|a| {
+                    let s = a.as_any().downcast_ref::<StringArray>().unwrap().clone();
+                    s.iter().map(|v| v.map(str::to_owned)).collect::<Vec<_>>()
+                })
+                .collect();
+            let want: Vec<Option<String>> = rows.iter().map(|r| r.map(str::to_owned)).collect();
+            assert_eq!(flat, want, "{data_type} in batches of {batch}");
+        }
+    }
+}
+
+/// The strings of a string-like array (Utf8, LargeUtf8, Utf8View or a dictionary of them).
+fn arrow_cast_to_utf8(a: &ArrayRef) -> ArrayRef {
+    use arrow_array::cast::AsArray;
+    let values: Vec<Option<String>> = match a.data_type() {
+        DataType::Utf8 => a
+            .as_string::<i32>()
+            .iter()
+            .map(|v| v.map(str::to_owned))
+            .collect(),
+        DataType::LargeUtf8 => a
+            .as_string::<i64>()
+            .iter()
+            .map(|v| v.map(str::to_owned))
+            .collect(),
+        DataType::Utf8View => a
+            .as_string_view()
+            .iter()
+            .map(|v| v.map(str::to_owned))
+            .collect(),
+        DataType::Dictionary(_, _) => {
+            let d = a.as_any_dictionary();
+            let values = arrow_cast_to_utf8(d.values());
+            let values = values.as_string::<i32>();
+            let keys: Vec<Option<usize>> = (0..a.len())
+                .map(|i| a.is_valid(i).then(|| d.normalized_keys()[i]))
+                .collect();
+            keys.iter()
+                .map(|k| k.map(|k| values.value(k).to_owned()))
+                .collect()
+        }
+        other => panic!("not a string type: {other}"),
+    };
+    Arc::new(StringArray::from(values))
+}
+
+#[test]
+fn dictionary_array_keeps_the_dictionary() {
+    let (pages_, _) = string_pages();
+    let data_type = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    let mut decoder = string_decoder(data_type, pages_);
+    // The first four rows all come from the dictionary page: its two values, keys only.
+    let a = decoder.read(4).unwrap();
+    let d = a
+        .as_any()
+        .downcast_ref::<arrow_array::DictionaryArray<ArrowInt32>>()
+        .unwrap();
+    assert_eq!(d.values().len(), 2);
+    let mut want = StringDictionaryBuilder::<ArrowInt32>::new();
+    want.append_value("red");
+    want.append_null();
+    want.append_value("green");
+    want.append_value("red");
+    assert_eq!(d, &want.finish());
+    // The rest fell back to PLAIN: each value gets an entry of its own.
+    let a = decoder.read(10).unwrap();
+    assert_eq!(a.len(), 4);
+    assert_eq!(a.logical_null_count(), 1);
+}
+
+#[test]
+fn skips_whole_pages_and_within_pages() {
+    let values: Vec<Option<i32>> = (0..100).map(|i| (i % 3 != 0).then_some(i)).collect();
+    let mut decoder = int_decoder(flat_pages(&values, &[10, 50, 70], false));
+    assert_eq!(decoder.skip(55).unwrap(), 55);
+    let a = decoder.read(5).unwrap();
+    assert_eq!(
+        a.as_ref(),
+        &Int32Array::from(values[55..60].to_vec()) as &dyn Array
+    );
+    assert_eq!(decoder.skip(1000).unwrap(), 40);
+    assert_eq!(decoder.read(5).unwrap().len(), 0);
+}
+
+#[test]
+fn malformed_pages_are_errors_naming_the_column_and_page() {
+    // A level section whose length prefix runs past the page.
+    let def = [1u16, 0, 1];
+    let mut page = v1(PageSpec {
+        def: &def,
+        rep: &[],
+        max_def: 1,
+        max_rep: 0,
+        values: plain_i32(&[1, 2]),
+        encoding: Encoding::Plain,
+    });
+    if let Page::DataV1(p) = &mut page {
+        let mut bytes = p.data.as_slice().to_vec();
+        bytes[0] = 200;
+        p.data = Buffer::from_vec(bytes);
+    }
+    let err = int_decoder(vec![page]).read(3).unwrap_err();
+    assert!(
+        matches!(&err, Error::Codec { at, .. } if at.column == "a" && at.page == Some(0)),
+        "{err}"
+    );
+
+    // A definition level of 2 in a column whose maximum is 1: an RLE run of three 2s.
+    let mut bytes = vec![2, 0, 0, 0, 3 << 1, 2];
+    bytes.extend_from_slice(&plain_i32(&[1, 2, 3]));
+    let page = Page::DataV1(DataPageV1 {
+        data: Buffer::from_vec(bytes),
+        num_values: 3,
+        encoding: Encoding::Plain,
+        def_level_encoding: Encoding::Rle,
+        rep_level_encoding: Encoding::Rle,
+    });
+    let err = int_decoder(vec![page]).read(3).unwrap_err();
+    assert!(
+        matches!(&err, Error::Corrupt { .. } | Error::Codec { .. }),
+        "{err}"
+    );
+
+    // Fewer values than the levels say.
+    let page = v1(PageSpec {
+        def: &[1, 1, 1],
+        rep: &[],
+        max_def: 1,
+        max_rep: 0,
+        values: plain_i32(&[1]),
+        encoding: Encoding::Plain,
+    });
+    let err = int_decoder(vec![page]).read(3).unwrap_err();
+    assert!(
+        matches!(err, Error::Codec { .. } | Error::Corrupt { .. }),
+        "{err}"
+    );
+
+    // v2 level lengths past the page.
+    let mut page = v2(PageSpec {
+        def: &[1, 1],
+        rep: &[],
+        max_def: 1,
+        max_rep: 0,
+        values: plain_i32(&[1, 2]),
+        encoding: Encoding::Plain,
+    });
+    if let Page::DataV2(p) = &mut page {
+        p.def_levels_byte_len = 1000;
+    }
+    let err = int_decoder(vec![page]).read(3).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::Corrupt {
+                field: "level lengths",
+                ..
+            }
+        ),
+        "{err}"
+    );
+
+    // Dictionary-encoded page without a dictionary; index past the dictionary.
+    let page = v1(PageSpec {
+        def: &[1],
+        rep: &[],
+        max_def: 1,
+        max_rep: 0,
+        values: vec![1, 2, 1],
+        encoding: Encoding::RleDictionary,
+    });
+    let err = int_decoder(vec![page]).read(1).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::Corrupt {
+                field: "dictionary page",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let dictionary = Page::Dictionary(DictionaryPage {
+        data: Buffer::from_vec(plain_i32(&[5])),
+        num_values: 1,
+        encoding: Encoding::Plain,
+    });
+    let page = v1(PageSpec {
+        def: &[1],
+        rep: &[],
+        max_def: 1,
+        max_rep: 0,
+        // Bit width 2, one RLE run of 1 value: index 3.
+        values: vec![2, 2, 3],
+        encoding: Encoding::RleDictionary,
+    });
+    let err = int_decoder(vec![dictionary, page]).read(1).unwrap_err();
+    assert!(
+        matches!(&err, Error::Codec { source: pqcodec_core::Error::DictionaryIndex { .. }, at } if at.page == Some(1)),
+        "{err}"
+    );
+
+    // A record starting with a repetition level above 0.
+    let item = Arc::new(Field::new("element", DataType::Int32, true));
+    let field = Arc::new(Field::new("l", DataType::List(item), true));
+    let desc = ColumnDesc {
+        path: "l".into(),
+        physical: PhysicalType::Int32,
+        type_length: 0,
+        max_def_level: 3,
+        max_rep_level: 1,
+    };
+    let page = v1(PageSpec {
+        def: &[3, 3],
+        rep: &[1, 0],
+        max_def: 3,
+        max_rep: 1,
+        values: plain_i32(&[1, 2]),
+        encoding: Encoding::Plain,
+    });
+    let mut decoder =
+        ArrayDecoder::try_new(field, vec![Column::new(desc, pages(vec![page]))]).unwrap();
+    let err = decoder.read(2).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::Corrupt {
+                field: "repetition levels",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_an_error_with_its_value() {
+    let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+    plain.put([&b"ok"[..], b"\xC3\x28"]).unwrap();
+    let page = v1(PageSpec {
+        def: &[1, 0, 1],
+        rep: &[],
+        max_def: 1,
+        max_rep: 0,
+        values: plain.flush().unwrap(),
+        encoding: Encoding::Plain,
+    });
+    let mut decoder = string_decoder(DataType::Utf8, vec![page.clone()]);
+    let err = decoder.read(3).unwrap_err();
+    assert!(
+        matches!(&err, Error::Utf8 { index: 1, valid_up_to: 0, at } if at.column == "s"),
+        "{err}"
+    );
+    // As Binary the same bytes are fine.
+    let mut decoder = string_decoder(DataType::Binary, vec![page]);
+    assert_eq!(decoder.read(3).unwrap().len(), 3);
+}
+
+#[test]
+fn types_and_levels_that_do_not_fit_are_rejected() {
+    let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+    let field = Arc::new(Field::new("a", DataType::Utf8, true));
+    let err =
+        ArrayDecoder::try_new(field, vec![Column::new(desc.clone(), pages(vec![]))]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Unsupported {
+                physical: PhysicalType::Int32,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let field = Arc::new(Field::new("a", DataType::Int32, false));
+    let err = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(vec![]))]).unwrap_err();
+    assert!(matches!(err, Error::Schema(_)), "{err}");
+}
+
+#[test]
+fn source_errors_are_reported() {
+    let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+    let field = Arc::new(Field::new("a", DataType::Int32, true));
+    let source = vec![Err::<Page, _>(std::io::Error::other("disk on fire"))].into_iter();
+    let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, source)]).unwrap();
+    let err = decoder.read(1).unwrap_err();
+    assert!(matches!(err, Error::Source { .. }));
+    assert!(err.to_string().contains("disk on fire"));
+}

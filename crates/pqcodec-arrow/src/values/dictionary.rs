@@ -3,10 +3,11 @@
 //!
 //! The dictionary page is decoded once into an Arrow array of the value type; data pages
 //! decode into keys only. A batch's dictionary is made of segments: the dictionary as it was
-//! when the batch started, values of pages that fell back to PLAIN (each one a new entry, its
-//! key pointing at it), and any later dictionary (a new row group). Keys carry their segment's
+//! when the batch started, the distinct values of pages that fell back to PLAIN (interned as
+//! they are decoded), and any later dictionary (a new row group). Keys carry their segment's
 //! base, so the segments are concatenated once, only when there is more than one.
 
+use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -86,6 +87,90 @@ impl<N: ArrowNativeType> Sink<u32> for KeySink<'_, N> {
     }
 }
 
+/// The bytes a value is interned by.
+pub(crate) trait InternKey {
+    /// Appends the value's identity (its bytes; a float's bits) to `out`.
+    fn key_bytes(&self, out: &mut Vec<u8>);
+}
+
+impl InternKey for [u8] {
+    fn key_bytes(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self);
+    }
+}
+
+impl InternKey for bool {
+    fn key_bytes(&self, out: &mut Vec<u8>) {
+        out.push(u8::from(*self));
+    }
+}
+
+macro_rules! intern_native {
+    ($($t:ty),*) => {$(
+        impl InternKey for $t {
+            fn key_bytes(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(pqcodec_core::NativeType::to_le_bytes(*self).as_ref());
+            }
+        }
+    )*};
+}
+intern_native!(i32, i64, f32, f64, pqcodec_core::Int96);
+
+/// Appends the distinct values of fallen-back pages to `values` and their keys to `keys`.
+struct Interner<'s, B, N> {
+    values: &'s mut B,
+    seen: &'s mut HashMap<Vec<u8>, usize>,
+    keys: &'s mut Vec<N>,
+    base: usize,
+    scratch: Vec<u8>,
+    overflow: bool,
+}
+
+impl<B, N: ArrowNativeType> Interner<'_, B, N> {
+    fn key<V: InternKey + ?Sized>(&mut self, value: &V) -> N
+    where
+        B: Sink<V>,
+    {
+        self.scratch.clear();
+        value.key_bytes(&mut self.scratch);
+        let index = match self.seen.get(&self.scratch) {
+            Some(&i) => i,
+            None => {
+                let i = self.seen.len();
+                self.seen.insert(self.scratch.clone(), i);
+                self.values.push(value);
+                i
+            }
+        };
+        match self.base.checked_add(index).and_then(N::from_usize) {
+            Some(k) => k,
+            None => {
+                self.overflow = true;
+                N::default()
+            }
+        }
+    }
+}
+
+impl<V, B, N> Sink<V> for Interner<'_, B, N>
+where
+    V: InternKey + ?Sized,
+    B: Sink<V>,
+    N: ArrowNativeType,
+{
+    fn reserve(&mut self, additional: usize) {
+        self.keys.reserve(additional);
+    }
+    fn push(&mut self, value: &V) {
+        let k = self.key(value);
+        self.keys.push(k);
+    }
+    fn push_repeated(&mut self, value: &V, count: usize) {
+        let k = self.key(value);
+        self.keys.resize(self.keys.len() + count, k);
+    }
+}
+
 /// Values read as `Dictionary(K, value type of B)`.
 pub(crate) struct DictionaryReader<T: DynamicType, B, K: ArrowDictionaryKeyType> {
     /// Decodes dictionary pages and the values of pages that fell back from the dictionary.
@@ -103,6 +188,8 @@ pub(crate) struct DictionaryReader<T: DynamicType, B, K: ArrowDictionaryKeyType>
     /// Where the values in `values` will start among the segments.
     values_base: usize,
     keys: Vec<K::Native>,
+    /// The fallen-back values interned so far, by their bytes, and their index in `values`.
+    interned: HashMap<Vec<u8>, usize>,
     page: Option<PageState<T>>,
     _key: PhantomData<fn() -> K>,
 }
@@ -130,6 +217,7 @@ where
             dictionary_base: None,
             values_base: 0,
             keys: Vec::new(),
+            interned: HashMap::new(),
             page: None,
             _key: PhantomData,
         }
@@ -149,6 +237,7 @@ where
             self.push_segment(segment);
         }
         self.values_base = self.segments_len;
+        self.interned.clear();
         Ok(())
     }
 }
@@ -158,6 +247,7 @@ where
     T: DynamicType,
     B: Builder<T>,
     K: ArrowDictionaryKeyType,
+    T::Value: InternKey,
     T::Decoder<'static>: Send,
 {
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
@@ -236,20 +326,23 @@ where
                 }
             }
             PageState::Values(decoder, encoding) => {
-                let start = self.values.len();
-                let values = &mut self.values;
-                let got = decoder.with_mut(|d| d.read(values, n))?;
+                let mut sink = Interner {
+                    values: &mut self.values,
+                    seen: &mut self.interned,
+                    keys: &mut self.keys,
+                    base: self.values_base,
+                    scratch: Vec::new(),
+                    overflow: false,
+                };
+                let got = decoder.with_mut(|d| d.read(&mut sink, n))?;
+                if sink.overflow {
+                    return Err(key_overflow(&self.data_type));
+                }
                 if got != n {
                     return Err(short(*encoding, "values", got, n));
                 }
                 if let Some(fault) = self.values.take_fault() {
                     return Err(fault);
-                }
-                let first = self.values_base + start;
-                for i in first..first + n {
-                    let k =
-                        K::Native::from_usize(i).ok_or_else(|| key_overflow(&self.data_type))?;
-                    self.keys.push(k);
                 }
             }
         }

@@ -15,7 +15,7 @@ use pqcodec_core::{
 
 use super::binary::OffsetBytes;
 use super::boolean::Booleans;
-use super::dictionary::DictionaryReader;
+use super::dictionary::{DictionaryReader, InternKey};
 use super::fixed::{Decimals, FixedBytes};
 use super::null::Nulls;
 use super::primitive::*;
@@ -28,6 +28,7 @@ trait Make {
     where
         T: DynamicType,
         B: Builder<T>,
+        T::Value: InternKey,
         T::Decoder<'static>: Send;
 }
 
@@ -38,6 +39,7 @@ impl Make for MakeMaterialized {
     where
         T: DynamicType,
         B: Builder<T>,
+        T::Value: InternKey,
         T::Decoder<'static>: Send,
     {
         Some(Box::new(Materialized::<T, B>::new(builder, type_length)))
@@ -51,6 +53,7 @@ impl Make for MakeDictionary {
     where
         T: DynamicType,
         B: Builder<T>,
+        T::Value: InternKey,
         T::Decoder<'static>: Send,
     {
         let D::Dictionary(key, _) = &self.0 else {

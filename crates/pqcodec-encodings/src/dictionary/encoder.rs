@@ -141,12 +141,10 @@ impl<T: PlainType> DictionaryEncoder<T> {
     }
 
     /// The bit width indices into the current dictionary are written at: enough for the
-    /// largest index, and at least 1 once there is one.
+    /// largest index (0 for a dictionary of one value, as arrow-rs and parquet-java write).
     fn index_bit_width(&self) -> u32 {
-        match self.hashes.len() {
-            0 => 0,
-            n => bit_width((n - 1) as u64).clamp(1, MAX_INDEX_BIT_WIDTH),
-        }
+        let largest = self.hashes.len().saturating_sub(1) as u64;
+        bit_width(largest).min(MAX_INDEX_BIT_WIDTH)
     }
 
     fn key(&self, index: usize) -> &[u8] {

@@ -1,1 +1,514 @@
-//! Not written yet.
+//! Run-time dispatch, for callers that only know a page header: (encoding, physical type, type
+//! length) to a decoder or encoder.
+//!
+//! [`DynamicType`] gives every physical type marker an enum of the decoders (and one of the
+//! encoders) of the encodings that apply to it, so a caller generic over the type pays one
+//! `match` per batch, not per value. [`Values`] and [`decode`] / [`encode`] go one step further
+//! for callers that know the physical type only at run time too (the `pqcodec` CLI).
+
+use pqcodec_core::{
+    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
+    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
+    PhysicalType, Result, Sink, ValueBuffer,
+};
+
+use crate::byte_stream_split::{ByteStreamSplitDecoder, ByteStreamSplitEncoder};
+use crate::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
+use crate::delta_byte_array::{DeltaByteArrayDecoder, DeltaByteArrayEncoder};
+use crate::delta_length_byte_array::{DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder};
+use crate::dictionary::{DictionaryDecoder, DictionaryEncoder, DictionaryLimits};
+use crate::group_var_int::{GroupVarIntDecoder, GroupVarIntEncoder};
+use crate::plain::{PlainDecoder, PlainEncoder, PlainType};
+use crate::rle::{RleBooleanDecoder, RleBooleanEncoder};
+
+/// A physical type whose decoders and encoders can be picked by [`Encoding`] at run time.
+pub trait DynamicType: PlainType {
+    /// One variant per encoding that applies to the type.
+    type Decoder<'a>: Decoder<Self>;
+    /// One variant per encoding that applies to the type.
+    type Encoder: Encoder<Self>;
+
+    /// A decoder of `num_values` values of a data page in `encoding`; `type_length` is the
+    /// FIXED_LEN_BYTE_ARRAY width (ignored by other types), `dictionary` the decoded dictionary
+    /// page, needed by the dictionary encodings.
+    fn decoder<'a>(
+        encoding: Encoding,
+        data: &'a [u8],
+        num_values: usize,
+        type_length: usize,
+        dictionary: Option<&'a Self::Buffer>,
+    ) -> Result<Self::Decoder<'a>>;
+
+    /// An encoder of data pages in `encoding`. The dictionary encodings give a
+    /// [`DictionaryEncoder`] (with no limits) whose dictionary page the caller takes from it.
+    fn encoder(encoding: Encoding, type_length: usize) -> Result<Self::Encoder>;
+
+    /// The PLAIN dictionary page of a dictionary `encoder`; `None` for other encodings.
+    fn dictionary_page(encoder: &Self::Encoder) -> Option<Result<Vec<u8>>>;
+}
+
+fn unsupported<T: Physical, R>(encoding: Encoding) -> Result<R> {
+    Err(Error::Unsupported {
+        encoding,
+        physical: T::TYPE,
+        detail: "",
+    })
+}
+
+fn dictionary_decoder<'a, T: PlainType>(
+    encoding: Encoding,
+    data: &'a [u8],
+    num_values: usize,
+    dictionary: Option<&'a T::Buffer>,
+) -> Result<DictionaryDecoder<'a, T>> {
+    let dictionary = dictionary.ok_or_else(|| {
+        Error::invalid(
+            encoding,
+            "dictionary page",
+            "the data page holds dictionary indices but no dictionary page came before it",
+        )
+    })?;
+    DictionaryDecoder::new(data, num_values, dictionary)
+}
+
+fn unlimited() -> DictionaryLimits {
+    DictionaryLimits {
+        max_dictionary_bytes: usize::MAX,
+        max_distinct_values: usize::MAX,
+    }
+}
+
+/// Declares a physical type's decoder and encoder enums and their [`DynamicType`] impl.
+macro_rules! dynamic_type {
+    (
+        $t:ty, $dec:ident, $enc:ident,
+        decoders |$encoding:ident, $data:ident, $num_values:ident, $type_length:ident, $dictionary:ident|
+            { $($dv:ident($dty:ty) = $dpat:pat => $dnew:expr),* $(,)? }
+        encoders |$eencoding:ident, $etype_length:ident| { $($ev:ident($ety:ty) = $epat:pat => $enew:expr),* $(,)? }
+    ) => {
+        #[doc = concat!("A decoder of `", stringify!($t), "` values in any encoding that applies to it.")]
+        #[allow(missing_docs)]
+        pub enum $dec<'a> {
+            $($dv($dty)),*
+        }
+
+        impl<'a> Decoder<$t> for $dec<'a> {
+            #[inline]
+            fn remaining(&self) -> usize {
+                match self { $(Self::$dv(d) => d.remaining()),* }
+            }
+            #[inline]
+            fn read<S: Sink<<$t as Physical>::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
+                match self { $(Self::$dv(d) => d.read(out, max)),* }
+            }
+            #[inline]
+            fn skip(&mut self, n: usize) -> Result<usize> {
+                match self { $(Self::$dv(d) => d.skip(n)),* }
+            }
+        }
+
+        #[doc = concat!("An encoder of `", stringify!($t), "` values in any encoding that applies to it.")]
+        #[allow(missing_docs)]
+        pub enum $enc {
+            $($ev($ety)),*
+        }
+
+        impl Encoder<$t> for $enc {
+            fn put<'v, I>(&mut self, values: I) -> Result<()>
+            where
+                I: IntoIterator<Item = &'v <$t as Physical>::Value>,
+                <$t as Physical>::Value: 'v,
+            {
+                match self { $(Self::$ev(e) => e.put(values)),* }
+            }
+            fn num_values(&self) -> usize {
+                match self { $(Self::$ev(e) => e.num_values()),* }
+            }
+            fn estimated_size(&self) -> usize {
+                match self { $(Self::$ev(e) => e.estimated_size()),* }
+            }
+            fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+                match self { $(Self::$ev(e) => e.flush_into(out)),* }
+            }
+        }
+
+        impl DynamicType for $t {
+            type Decoder<'a> = $dec<'a>;
+            type Encoder = $enc;
+
+            #[allow(unused_variables)]
+            fn decoder<'a>(
+                $encoding: Encoding,
+                $data: &'a [u8],
+                $num_values: usize,
+                $type_length: usize,
+                $dictionary: Option<&'a Self::Buffer>,
+            ) -> Result<$dec<'a>> {
+                Ok(match $encoding {
+                    $($dpat => $dec::$dv($dnew),)*
+                    _ => return unsupported::<$t, _>($encoding),
+                })
+            }
+
+            #[allow(unused_variables)]
+            fn encoder($eencoding: Encoding, $etype_length: usize) -> Result<$enc> {
+                Ok(match $eencoding {
+                    $($epat => $enc::$ev($enew),)*
+                    _ => return unsupported::<$t, _>($eencoding),
+                })
+            }
+
+            fn dictionary_page(encoder: &$enc) -> Option<Result<Vec<u8>>> {
+                match encoder {
+                    $enc::Dictionary(e) => Some(e.dictionary_page()),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+dynamic_type!(
+    BooleanType, BooleanDecoder, BooleanEncoder,
+    decoders |encoding, data, num_values, type_length, dictionary| {
+        Plain(PlainDecoder<'a, BooleanType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Rle(RleBooleanDecoder<'a>) = Encoding::Rle => RleBooleanDecoder::new(data, num_values)?,
+        Dictionary(DictionaryDecoder<'a, BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            dictionary_decoder(encoding, data, num_values, dictionary)?,
+    }
+    encoders |encoding, type_length| {
+        Plain(PlainEncoder<BooleanType>) = Encoding::Plain => PlainEncoder::new(type_length),
+        Rle(RleBooleanEncoder) = Encoding::Rle => RleBooleanEncoder::new(),
+        Dictionary(DictionaryEncoder<BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            DictionaryEncoder::new(type_length, unlimited()),
+    }
+);
+
+macro_rules! integer_type {
+    ($t:ty, $dec:ident, $enc:ident) => {
+        dynamic_type!(
+            $t, $dec, $enc,
+            decoders |encoding, data, num_values, type_length, dictionary| {
+                Plain(PlainDecoder<'a, $t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+                GroupVarInt(GroupVarIntDecoder<'a, $t>) = Encoding::GroupVarInt => GroupVarIntDecoder::new(data, num_values)?,
+                Dictionary(DictionaryDecoder<'a, $t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+                    dictionary_decoder(encoding, data, num_values, dictionary)?,
+                DeltaBinaryPacked(DeltaBinaryPackedDecoder<'a, $t>) = Encoding::DeltaBinaryPacked =>
+                    DeltaBinaryPackedDecoder::new(data, num_values)?,
+                ByteStreamSplit(ByteStreamSplitDecoder<'a, $t>) = Encoding::ByteStreamSplit =>
+                    ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+            }
+            encoders |encoding, type_length| {
+                Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
+                GroupVarInt(GroupVarIntEncoder<$t>) = Encoding::GroupVarInt => GroupVarIntEncoder::new(),
+                Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+                    DictionaryEncoder::new(type_length, unlimited()),
+                DeltaBinaryPacked(DeltaBinaryPackedEncoder<$t>) = Encoding::DeltaBinaryPacked => DeltaBinaryPackedEncoder::new(),
+                ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+            }
+        );
+    };
+}
+integer_type!(Int32Type, Int32Decoder, Int32Encoder);
+integer_type!(Int64Type, Int64Decoder, Int64Encoder);
+
+dynamic_type!(
+    Int96Type, Int96Decoder, Int96Encoder,
+    decoders |encoding, data, num_values, type_length, dictionary| {
+        Plain(PlainDecoder<'a, Int96Type>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Dictionary(DictionaryDecoder<'a, Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            dictionary_decoder(encoding, data, num_values, dictionary)?,
+    }
+    encoders |encoding, type_length| {
+        Plain(PlainEncoder<Int96Type>) = Encoding::Plain => PlainEncoder::new(type_length),
+        Dictionary(DictionaryEncoder<Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            DictionaryEncoder::new(type_length, unlimited()),
+    }
+);
+
+macro_rules! float_type {
+    ($t:ty, $dec:ident, $enc:ident) => {
+        dynamic_type!(
+            $t, $dec, $enc,
+            decoders |encoding, data, num_values, type_length, dictionary| {
+                Plain(PlainDecoder<'a, $t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+                Dictionary(DictionaryDecoder<'a, $t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+                    dictionary_decoder(encoding, data, num_values, dictionary)?,
+                ByteStreamSplit(ByteStreamSplitDecoder<'a, $t>) = Encoding::ByteStreamSplit =>
+                    ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+            }
+            encoders |encoding, type_length| {
+                Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
+                Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+                    DictionaryEncoder::new(type_length, unlimited()),
+                ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+            }
+        );
+    };
+}
+float_type!(FloatType, FloatDecoder, FloatEncoder);
+float_type!(DoubleType, DoubleDecoder, DoubleEncoder);
+
+dynamic_type!(
+    ByteArrayType, ByteArrayDecoder, ByteArrayEncoder,
+    decoders |encoding, data, num_values, type_length, dictionary| {
+        Plain(PlainDecoder<'a, ByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Dictionary(DictionaryDecoder<'a, ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            dictionary_decoder(encoding, data, num_values, dictionary)?,
+        DeltaLengthByteArray(DeltaLengthByteArrayDecoder<'a>) = Encoding::DeltaLengthByteArray =>
+            DeltaLengthByteArrayDecoder::new(data, num_values)?,
+        DeltaByteArray(DeltaByteArrayDecoder<'a, ByteArrayType>) = Encoding::DeltaByteArray =>
+            DeltaByteArrayDecoder::new(data, num_values, type_length)?,
+    }
+    encoders |encoding, type_length| {
+        Plain(PlainEncoder<ByteArrayType>) = Encoding::Plain => PlainEncoder::new(type_length),
+        Dictionary(DictionaryEncoder<ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            DictionaryEncoder::new(type_length, unlimited()),
+        DeltaLengthByteArray(DeltaLengthByteArrayEncoder) = Encoding::DeltaLengthByteArray => DeltaLengthByteArrayEncoder::new(),
+        DeltaByteArray(DeltaByteArrayEncoder<ByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(type_length),
+    }
+);
+
+dynamic_type!(
+    FixedLenByteArrayType, FixedLenByteArrayDecoder, FixedLenByteArrayEncoder,
+    decoders |encoding, data, num_values, type_length, dictionary| {
+        Plain(PlainDecoder<'a, FixedLenByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Dictionary(DictionaryDecoder<'a, FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            dictionary_decoder(encoding, data, num_values, dictionary)?,
+        DeltaByteArray(DeltaByteArrayDecoder<'a, FixedLenByteArrayType>) = Encoding::DeltaByteArray =>
+            DeltaByteArrayDecoder::new(data, num_values, type_length)?,
+        ByteStreamSplit(ByteStreamSplitDecoder<'a, FixedLenByteArrayType>) = Encoding::ByteStreamSplit =>
+            ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+    }
+    encoders |encoding, type_length| {
+        Plain(PlainEncoder<FixedLenByteArrayType>) = Encoding::Plain => PlainEncoder::new(type_length),
+        Dictionary(DictionaryEncoder<FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+            DictionaryEncoder::new(type_length, unlimited()),
+        DeltaByteArray(DeltaByteArrayEncoder<FixedLenByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(type_length),
+        ByteStreamSplit(ByteStreamSplitEncoder<FixedLenByteArrayType>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+    }
+);
+
+/// Values of a physical type known at run time.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub enum Values {
+    Boolean(Vec<bool>),
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Int96(Vec<Int96>),
+    Float(Vec<f32>),
+    Double(Vec<f64>),
+    ByteArray(ByteArrays),
+    FixedLenByteArray(ByteArrays),
+}
+
+/// Runs `$body` with `$t` bound to the marker of `$physical` (a [`PhysicalType`]).
+macro_rules! with_physical {
+    ($physical:expr, $t:ident => $body:expr) => {
+        match $physical {
+            PhysicalType::Boolean => {
+                type $t = BooleanType;
+                $body
+            }
+            PhysicalType::Int32 => {
+                type $t = Int32Type;
+                $body
+            }
+            PhysicalType::Int64 => {
+                type $t = Int64Type;
+                $body
+            }
+            PhysicalType::Int96 => {
+                type $t = Int96Type;
+                $body
+            }
+            PhysicalType::Float => {
+                type $t = FloatType;
+                $body
+            }
+            PhysicalType::Double => {
+                type $t = DoubleType;
+                $body
+            }
+            PhysicalType::ByteArray => {
+                type $t = ByteArrayType;
+                $body
+            }
+            PhysicalType::FixedLenByteArray => {
+                type $t = FixedLenByteArrayType;
+                $body
+            }
+        }
+    };
+}
+
+/// Conversions between a marker's buffer and [`Values`].
+pub trait IntoValues: DynamicType {
+    /// Wraps a buffer.
+    fn into_values(buffer: Self::Buffer) -> Values;
+    /// The buffer, if `values` are of this type.
+    fn buffer_of(values: &Values) -> Option<&Self::Buffer>;
+}
+
+macro_rules! into_values {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl IntoValues for $t {
+            fn into_values(buffer: Self::Buffer) -> Values {
+                Values::$variant(buffer)
+            }
+            fn buffer_of(values: &Values) -> Option<&Self::Buffer> {
+                match values {
+                    Values::$variant(b) => Some(b),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+into_values!(
+    BooleanType => Boolean, Int32Type => Int32, Int64Type => Int64, Int96Type => Int96,
+    FloatType => Float, DoubleType => Double, ByteArrayType => ByteArray,
+    FixedLenByteArrayType => FixedLenByteArray
+);
+
+impl Values {
+    /// The physical type of the values.
+    pub fn physical_type(&self) -> PhysicalType {
+        match self {
+            Values::Boolean(_) => PhysicalType::Boolean,
+            Values::Int32(_) => PhysicalType::Int32,
+            Values::Int64(_) => PhysicalType::Int64,
+            Values::Int96(_) => PhysicalType::Int96,
+            Values::Float(_) => PhysicalType::Float,
+            Values::Double(_) => PhysicalType::Double,
+            Values::ByteArray(_) => PhysicalType::ByteArray,
+            Values::FixedLenByteArray(_) => PhysicalType::FixedLenByteArray,
+        }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        with_physical!(self.physical_type(), T => T::buffer_of(self).map_or(0, |b| b.len()))
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// How many values a PLAIN page of `data` holds: every whole value its bytes contain (for
+/// BOOLEAN, eight a byte). FIXED_LEN_BYTE_ARRAY needs a `type_length` above zero.
+pub fn plain_value_count(physical: PhysicalType, data: &[u8], type_length: usize) -> Result<usize> {
+    let width = match physical {
+        PhysicalType::Boolean => return Ok(data.len().saturating_mul(8)),
+        PhysicalType::Int32 | PhysicalType::Float => 4,
+        PhysicalType::Int64 | PhysicalType::Double => 8,
+        PhysicalType::Int96 => 12,
+        PhysicalType::FixedLenByteArray if type_length == 0 => {
+            return Err(Error::invalid(
+                Encoding::Plain,
+                "type length",
+                "FIXED_LEN_BYTE_ARRAY needs a type length above 0",
+            ));
+        }
+        PhysicalType::FixedLenByteArray => type_length,
+        PhysicalType::ByteArray => {
+            let mut reader = crate::kernels::ByteReader::new(data, Encoding::Plain);
+            let mut count = 0;
+            while reader.remaining() > 0 {
+                let len = reader.u32_le("byte array length")?;
+                reader.take(len as usize, "byte array value")?;
+                count += 1;
+            }
+            return Ok(count);
+        }
+    };
+    if data.len() % width != 0 {
+        return Err(Error::invalid(
+            Encoding::Plain,
+            "page length",
+            format!(
+                "{} bytes is not a whole number of {width}-byte {physical} values",
+                data.len()
+            ),
+        ));
+    }
+    Ok(data.len() / width)
+}
+
+/// Decodes `num_values` values of a data page in `encoding`. For the dictionary encodings,
+/// `dictionary` is the dictionary page's PLAIN bytes, every value of which is in the dictionary.
+pub fn decode(
+    encoding: Encoding,
+    physical: PhysicalType,
+    data: &[u8],
+    num_values: usize,
+    type_length: usize,
+    dictionary: Option<&[u8]>,
+) -> Result<Values> {
+    with_physical!(physical, T => decode_as::<T>(encoding, data, num_values, type_length, dictionary).map(T::into_values))
+}
+
+fn decode_as<T: DynamicType>(
+    encoding: Encoding,
+    data: &[u8],
+    num_values: usize,
+    type_length: usize,
+    dictionary: Option<&[u8]>,
+) -> Result<T::Buffer> {
+    let dictionary = match dictionary {
+        Some(bytes) => {
+            let count = plain_value_count(T::TYPE, bytes, type_length)?;
+            Some(crate::plain::decode_plain_page::<T>(
+                bytes,
+                count,
+                type_length,
+            )?)
+        }
+        None => None,
+    };
+    let mut decoder = T::decoder(encoding, data, num_values, type_length, dictionary.as_ref())?;
+    let mut out = T::Buffer::default();
+    let read = decoder.read(&mut out, num_values)?;
+    if read < num_values {
+        return Err(Error::CountTooLarge {
+            encoding,
+            field: "value count",
+            count: num_values as u64,
+            capacity: read as u64,
+        });
+    }
+    Ok(out)
+}
+
+/// A page's bytes, and for the dictionary encodings the dictionary page's PLAIN bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedPage {
+    /// The data page's values section.
+    pub data: Vec<u8>,
+    /// The dictionary page, for the dictionary encodings.
+    pub dictionary: Option<Vec<u8>>,
+}
+
+/// Encodes `values` as one data page in `encoding`.
+pub fn encode(encoding: Encoding, values: &Values, type_length: usize) -> Result<EncodedPage> {
+    with_physical!(values.physical_type(), T => {
+        let buffer = T::buffer_of(values).ok_or_else(|| Error::invalid(encoding, "values", "values of the wrong physical type"))?;
+        encode_as::<T>(encoding, buffer, type_length)
+    })
+}
+
+fn encode_as<T: DynamicType>(
+    encoding: Encoding,
+    values: &T::Buffer,
+    type_length: usize,
+) -> Result<EncodedPage> {
+    let mut encoder = T::encoder(encoding, type_length)?;
+    encoder.put(values.values())?;
+    let data = encoder.flush()?;
+    let dictionary = T::dictionary_page(&encoder).transpose()?;
+    Ok(EncodedPage { data, dictionary })
+}

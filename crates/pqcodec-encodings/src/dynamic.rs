@@ -429,7 +429,7 @@ pub fn plain_value_count(physical: PhysicalType, data: &[u8], type_length: usize
             return Ok(count);
         }
     };
-    if data.len() % width != 0 {
+    if !data.len().is_multiple_of(width) {
         return Err(Error::invalid(
             Encoding::Plain,
             "page length",

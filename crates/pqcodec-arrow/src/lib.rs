@@ -49,7 +49,6 @@
 //! ```
 
 mod decoder;
-mod dynamic_shim;
 mod error;
 #[cfg(feature = "parquet-framing")]
 pub mod framing;

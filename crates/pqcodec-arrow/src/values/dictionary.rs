@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::dynamic_shim::DynamicType;
+use pqcodec_encodings::dynamic::DynamicType;
 use arrow_array::types::ArrowDictionaryKeyType;
 use arrow_array::{Array, ArrayRef, make_array, new_empty_array};
 use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer};

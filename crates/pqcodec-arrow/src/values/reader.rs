@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::dynamic_shim::DynamicType;
+use pqcodec_encodings::dynamic::DynamicType;
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
 use pqcodec_core::{Decoder, Encoding};

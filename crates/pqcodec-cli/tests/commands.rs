@@ -115,7 +115,7 @@ fn values<T: DataType>(n: usize, make: impl Fn(u64) -> T::T) -> Vec<T::T> {
     (0..n)
         .map(|_| {
             let r = rng.next();
-            make(if r % 3 == 0 { r % 5 } else { r })
+            make(if r.is_multiple_of(3) { r % 5 } else { r })
         })
         .collect()
 }

@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use pqcodec_encodings::dynamic::DynamicType;
 use arrow_array::types::ArrowDictionaryKeyType;
 use arrow_array::{Array, ArrayRef, make_array, new_empty_array};
 use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer};
@@ -19,6 +18,7 @@ use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
 use pqcodec_core::{Decoder, Encoding, Sink};
 use pqcodec_encodings::dictionary::IndexDecoder;
+use pqcodec_encodings::dynamic::DynamicType;
 
 use super::reader::{PageDecoder, decode_dictionary, no_page, short};
 use super::spread::{check, spread_fixed};

@@ -4,10 +4,10 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use pqcodec_encodings::dynamic::DynamicType;
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
 use pqcodec_core::{Decoder, Encoding};
+use pqcodec_encodings::dynamic::DynamicType;
 
 use super::{Builder, ValueReader};
 use crate::error::Fault;

@@ -1,7 +1,6 @@
 //! Which builder a (physical type, Arrow type) pair takes: every mapping arrow-rs's schema
 //! conversion makes, with the conversions its readers apply.
 
-use pqcodec_encodings::dynamic::DynamicType;
 use arrow_array::types::{
     Int8Type as K8, Int16Type as K16, Int32Type as K32, Int64Type as K64, UInt8Type as U8,
     UInt16Type as U16, UInt32Type as U32, UInt64Type as U64,
@@ -12,6 +11,7 @@ use pqcodec_core::{
     BooleanType, ByteArrayType, DoubleType, FixedLenByteArrayType, FloatType, Int32Type, Int64Type,
     Int96Type, PhysicalType as P,
 };
+use pqcodec_encodings::dynamic::DynamicType;
 
 use super::binary::OffsetBytes;
 use super::boolean::Booleans;

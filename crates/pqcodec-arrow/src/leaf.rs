@@ -11,7 +11,7 @@
 
 use arrow_array::ArrayRef;
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer};
-use pqcodec_core::Encoding;
+use pqcodec_core::{Encoding, PhysicalType};
 
 use crate::error::{Error, Fault, Location, Result};
 use crate::levels::{CountSink, LevelDecoder, LevelFamily, LevelKind, LevelSink, ValiditySink};
@@ -91,17 +91,19 @@ impl LeafReader {
         top_level: bool,
     ) -> Result<Self> {
         let data_type = node.field.data_type();
-        let values =
-            select::value_reader(desc.physical, desc.type_length, data_type).ok_or_else(|| {
-                Error::Unsupported {
-                    at: Location {
-                        column: desc.path.clone(),
-                        page: None,
-                    },
-                    physical: desc.physical,
-                    type_length: desc.type_length,
-                    data_type: data_type.clone(),
-                }
+        // A zero-width FIXED_LEN_BYTE_ARRAY would let a page claim any number of values.
+        let zero_width = desc.physical == PhysicalType::FixedLenByteArray && desc.type_length == 0;
+        let values = (!zero_width)
+            .then(|| select::value_reader(desc.physical, desc.type_length, data_type))
+            .flatten()
+            .ok_or_else(|| Error::Unsupported {
+                at: Location {
+                    column: desc.path.clone(),
+                    page: None,
+                },
+                physical: desc.physical,
+                type_length: desc.type_length,
+                data_type: data_type.clone(),
             })?;
         let flat = top_level && desc.max_rep_level == 0 && desc.max_def_level <= 1;
         Ok(LeafReader {

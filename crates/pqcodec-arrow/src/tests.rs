@@ -623,6 +623,10 @@ fn types_and_levels_that_do_not_fit_are_rejected() {
         ),
         "{err}"
     );
+    let desc0 = ColumnDesc::flat("f", PhysicalType::FixedLenByteArray, 0, true);
+    let field0 = Arc::new(Field::new("f", DataType::FixedSizeBinary(0), true));
+    let err = ArrayDecoder::try_new(field0, vec![Column::new(desc0, pages(vec![]))]).unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
     let field = Arc::new(Field::new("a", DataType::Int32, false));
     let err = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(vec![]))]).unwrap_err();
     assert!(matches!(err, Error::Schema(_)), "{err}");

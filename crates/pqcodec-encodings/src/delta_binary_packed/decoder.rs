@@ -10,7 +10,7 @@ use crate::kernels::bitpack::{packed_len, unpack32, unpack64};
 /// a buffer of its own, prefix-sums them and hands them to the sink as one slice; it never
 /// allocates, whatever the header says. [`Decoder::skip`] sums the deltas it skips without
 /// writing values anywhere.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     data: &'a [u8],
     /// The encoding errors are reported as: DELTA_BINARY_PACKED, or the byte-array encoding
@@ -44,9 +44,26 @@ pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     buf: [T::Int; CHUNK],
     buf_pos: usize,
     buf_len: usize,
+    /// Where deltas of up to 32 bits are unpacked (kept here so that it is not zeroed on
+    /// every miniblock).
+    scratch: [u32; CHUNK],
 }
 
-/// A run of deltas from one miniblock: `count` values of `width` bits in `packed`.
+impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeltaBinaryPackedDecoder")
+            .field("encoding", &self.encoding)
+            .field("block_size", &self.layout.block_size)
+            .field("miniblocks", &self.layout.miniblocks)
+            .field("len", &self.data.len())
+            .field("pos", &self.pos)
+            .field("remaining", &Decoder::<T>::remaining(self))
+            .finish_non_exhaustive()
+    }
+}
+
+/// A run of deltas from one miniblock: `count` values of `width` bits at the start of
+/// `packed` (which runs on to the end of the page).
 struct Run<'a> {
     packed: &'a [u8],
     width: u32,
@@ -191,6 +208,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             buf: [T::Int::default(); CHUNK],
             buf_pos: 0,
             buf_len: 0,
+            scratch: [0; CHUNK],
         })
     }
 
@@ -272,11 +290,13 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             });
         }
         // Only the bytes the values need: a last miniblock missing its padding is accepted.
+        // The run is handed the rest of the page, not just those bytes, so that the unpacking
+        // kernel can load whole words up to the run's end.
         let needed = packed_len(count, self.width);
         let packed = self
             .data
             .get(self.pos..)
-            .and_then(|rest| rest.get(..needed))
+            .filter(|rest| rest.len() >= needed)
             .ok_or_else(|| self.truncated("miniblock", self.pos, needed))?;
         self.pos += needed;
         self.miniblock_left -= count;
@@ -307,7 +327,14 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
                 Err(e) => return Err(e),
             };
             let out = &mut self.buf[filled..filled + run.count];
-            decode_run(run.packed, run.width, self.min_delta, &mut self.last, out);
+            decode_run(
+                run.packed,
+                run.width,
+                self.min_delta,
+                &mut self.last,
+                out,
+                &mut self.scratch,
+            );
             filled += run.count;
         }
         self.buf_pos = 0;
@@ -341,6 +368,7 @@ fn decode_run<I: IntegerNative>(
     min_delta: u64,
     last: &mut u64,
     out: &mut [I],
+    scratch: &mut [u32; CHUNK],
 ) {
     let mut acc = *last;
     if width == 0 {
@@ -349,7 +377,6 @@ fn decode_run<I: IntegerNative>(
             *o = I::from_u64_bits(acc);
         }
     } else if width <= 32 {
-        let mut scratch = [0u32; CHUNK];
         let deltas = &mut scratch[..out.len()];
         unpack32(packed, width, deltas);
         for (o, &d) in out.iter_mut().zip(deltas.iter()) {
@@ -357,8 +384,8 @@ fn decode_run<I: IntegerNative>(
             *o = I::from_u64_bits(acc);
         }
     } else {
-        let mut scratch = [0u64; CHUNK];
-        let deltas = &mut scratch[..out.len()];
+        let mut wide = [0u64; CHUNK];
+        let deltas = &mut wide[..out.len()];
         unpack64(packed, width, deltas);
         for (o, &d) in out.iter_mut().zip(deltas.iter()) {
             acc = acc.wrapping_add(min_delta).wrapping_add(d);
@@ -369,21 +396,34 @@ fn decode_run<I: IntegerNative>(
 }
 
 /// Adds `count` deltas of `width` bits from `packed` plus `min_delta` each onto `last`,
-/// unpacking [`CHUNK`] at a time into a stack scratch.
-fn sum_run(packed: &[u8], width: u32, count: usize, min_delta: u64, last: &mut u64) {
+/// unpacking [`CHUNK`] at a time into `scratch` (or a stack array for widths over 32).
+fn sum_run(
+    packed: &[u8],
+    width: u32,
+    count: usize,
+    min_delta: u64,
+    last: &mut u64,
+    scratch: &mut [u32; CHUNK],
+) {
     let mut acc = last.wrapping_add(min_delta.wrapping_mul(count as u64));
-    if width > 0 {
-        let mut scratch = [0u64; CHUNK];
-        let mut start = 0;
-        while start < count {
-            let n = CHUNK.min(count - start);
-            // `start` is a multiple of CHUNK, so the piece starts on a byte boundary.
-            let piece = packed.get(start * width as usize / 8..).unwrap_or_default();
+    let mut start = 0;
+    while width > 0 && start < count {
+        let n = CHUNK.min(count - start);
+        // `start` is a multiple of CHUNK, so the piece starts on a byte boundary.
+        let piece = packed.get(start * width as usize / 8..).unwrap_or_default();
+        if width <= 32 {
             let deltas = &mut scratch[..n];
+            unpack32(piece, width, deltas);
+            acc = deltas
+                .iter()
+                .fold(acc, |a, &d| a.wrapping_add(u64::from(d)));
+        } else {
+            let mut wide = [0u64; CHUNK];
+            let deltas = &mut wide[..n];
             unpack64(piece, width, deltas);
             acc = deltas.iter().fold(acc, |a, &d| a.wrapping_add(d));
-            start += n;
         }
+        start += n;
     }
     *last = acc;
 }
@@ -436,6 +476,7 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
                 run.count,
                 self.min_delta,
                 &mut self.last,
+                &mut self.scratch,
             );
             left -= run.count;
         }

@@ -130,7 +130,8 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             }
         }
         if offset > self.data.len() {
-            return Err(self.truncated("miniblock", self.pos, offset - self.pos));
+            let needed = offset.saturating_sub(self.pos);
+            return Err(self.truncated("miniblock", self.pos, needed));
         }
         Ok(offset)
     }

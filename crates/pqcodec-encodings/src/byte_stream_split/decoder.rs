@@ -117,28 +117,57 @@ fn stream(data: &[u8], stream_len: usize, k: usize, start: usize, count: usize) 
     })
 }
 
-/// Gathers fixed-width values, a stack chunk at a time.
-pub(super) fn gather_natives<N: NativeType, S: Sink<N> + ?Sized>(
+/// Values gathered per block by the fixed-width kernel.
+const BLOCK: usize = 64;
+
+/// Gathers fixed-width values of `K` (= `N::SIZE`) bytes, a stack chunk at a time: blocks of
+/// 64 values are put together from 64-byte runs of the K streams.
+pub(super) fn gather_natives<N: NativeType, const K: usize, S: Sink<N> + ?Sized>(
     data: &[u8],
     stream_len: usize,
     start: usize,
     count: usize,
     out: &mut S,
 ) -> Result<()> {
+    debug_assert_eq!(K, N::SIZE);
     out.reserve(count);
-    let mut bytes = [N::Bytes::default(); CHUNK];
     let mut values = [N::default(); CHUNK];
     let mut done = 0;
     while done < count {
         let c = (count - done).min(CHUNK);
-        for k in 0..N::SIZE {
-            let s = stream(data, stream_len, k, start + done, c)?;
-            for (value, &byte) in bytes.iter_mut().zip(s) {
-                value.as_mut()[k] = byte;
-            }
+        let mut streams: [&[u8]; K] = [&[]; K];
+        for (k, s) in streams.iter_mut().enumerate() {
+            *s = stream(data, stream_len, k, start + done, c)?;
         }
-        for (value, b) in values.iter_mut().zip(&bytes[..c]) {
-            *value = N::from_le_bytes(*b);
+        let mut j = 0;
+        while j + BLOCK <= c {
+            let mut blocks: [&[u8; BLOCK]; K] = [&[0; BLOCK]; K];
+            for (block, s) in blocks.iter_mut().zip(&streams) {
+                if let Some(run) = s.get(j..j + BLOCK).and_then(|r| r.try_into().ok()) {
+                    *block = run;
+                }
+            }
+            let Some(dst) = values
+                .get_mut(j..j + BLOCK)
+                .and_then(|d| <&mut [N; BLOCK]>::try_from(d).ok())
+            else {
+                break;
+            };
+            for t in 0..BLOCK {
+                let mut bytes = [0u8; K];
+                for k in 0..K {
+                    bytes[k] = blocks[k][t];
+                }
+                dst[t] = N::from_le_slice(&bytes);
+            }
+            j += BLOCK;
+        }
+        for (t, value) in values.iter_mut().enumerate().take(c).skip(j) {
+            let mut bytes = [0u8; K];
+            for (b, s) in bytes.iter_mut().zip(&streams) {
+                *b = s.get(t).copied().unwrap_or_default();
+            }
+            *value = N::from_le_slice(&bytes);
         }
         out.extend_from_slice(&values[..c]);
         done += c;

@@ -75,13 +75,76 @@ impl<T: ByteStreamSplitType> Encoder<T> for ByteStreamSplitEncoder<T> {
     fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
         if !self.values.is_empty() {
             let width = T::split_width(self.type_length)?;
-            out.reserve(self.values.len());
-            for k in 0..width {
-                out.extend(self.values.iter().skip(k).step_by(width));
-            }
+            let start = out.len();
+            out.resize(start + self.values.len(), 0);
+            scatter(
+                &self.values,
+                width,
+                out.get_mut(start..).unwrap_or_default(),
+            );
         }
         self.values.clear();
         self.num_values = 0;
         Ok(())
+    }
+}
+
+/// Values transposed per block by the fixed-width kernel.
+const BLOCK: usize = 64;
+
+/// Writes the values in `src` (each `width` bytes, back to back) to `dst` (as long as `src`)
+/// as `width` streams: byte `k` of value `i` to `dst[k * n + i]`.
+pub(super) fn scatter(src: &[u8], width: usize, dst: &mut [u8]) {
+    match width {
+        2 => scatter_const::<2>(src, dst),
+        4 => scatter_const::<4>(src, dst),
+        8 => scatter_const::<8>(src, dst),
+        16 => scatter_const::<16>(src, dst),
+        _ => scatter_any(src, width, dst),
+    }
+}
+
+/// [`scatter`] for a width known at compile time: blocks of 64 values are transposed on the
+/// stack, then each stream's 64 bytes are copied at once.
+fn scatter_const<const K: usize>(src: &[u8], dst: &mut [u8]) {
+    let (values, _) = src.as_chunks::<K>();
+    let n = values.len();
+    let mut streams = [[0u8; BLOCK]; K];
+    let mut i = 0;
+    while let Some(block) = values
+        .get(i..i + BLOCK)
+        .and_then(|b| <&[[u8; K]; BLOCK]>::try_from(b).ok())
+    {
+        for (t, value) in block.iter().enumerate() {
+            for (stream, &byte) in streams.iter_mut().zip(value) {
+                stream[t] = byte;
+            }
+        }
+        for (k, stream) in streams.iter().enumerate() {
+            if let Some(d) = dst.get_mut(k * n + i..k * n + i + BLOCK) {
+                d.copy_from_slice(stream);
+            }
+        }
+        i += BLOCK;
+    }
+    for (t, value) in values.iter().enumerate().skip(i) {
+        for (k, &byte) in value.iter().enumerate() {
+            if let Some(d) = dst.get_mut(k * n + t) {
+                *d = byte;
+            }
+        }
+    }
+}
+
+/// [`scatter`] for any width: one stream at a time.
+fn scatter_any(src: &[u8], width: usize, dst: &mut [u8]) {
+    let n = src.len() / width;
+    if n == 0 {
+        return;
+    }
+    for (k, stream) in dst.chunks_exact_mut(n).enumerate() {
+        for (d, value) in stream.iter_mut().zip(src.chunks_exact(width)) {
+            *d = value.get(k).copied().unwrap_or_default();
+        }
     }
 }

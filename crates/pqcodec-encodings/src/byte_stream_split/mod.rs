@@ -81,7 +81,7 @@ pub trait ByteStreamSplitType: ByteStreamSplit + PlainType {
 }
 
 macro_rules! split_fixed_width {
-    ($($marker:ident => $native:ty),*) => {$(
+    ($($marker:ident => $native:ty, $width:literal);*) => {$(
         impl ByteStreamSplitType for $marker {
             fn split_width(_type_length: usize) -> Result<usize> {
                 Ok(<$native as NativeType>::SIZE)
@@ -96,13 +96,13 @@ macro_rules! split_fixed_width {
                 out: &mut S,
                 _scratch: &mut Vec<u8>,
             ) -> Result<()> {
-                decoder::gather_natives::<$native, S>(data, stream_len, start, count, out)
+                decoder::gather_natives::<$native, $width, S>(data, stream_len, start, count, out)
             }
         }
     )*};
 }
 
-split_fixed_width!(FloatType => f32, DoubleType => f64, Int32Type => i32, Int64Type => i64);
+split_fixed_width!(FloatType => f32, 4; DoubleType => f64, 8; Int32Type => i32, 4; Int64Type => i64, 8);
 
 impl ByteStreamSplitType for FixedLenByteArrayType {
     fn split_width(type_length: usize) -> Result<usize> {

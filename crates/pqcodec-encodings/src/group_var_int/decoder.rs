@@ -2,9 +2,9 @@
 
 use std::marker::PhantomData;
 
-use pqcodec_core::{Decoder, Encoding, Error, Integer, IntegerNative, Result, Sink};
+use pqcodec_core::{Decoder, Encoding, Error, Integer, Result, Sink};
 
-use super::{Layout, MAX_GROUP};
+use super::{Layout, MAX_GROUP, WINDOW, decode_window};
 
 /// Groups decoded per stack chunk before their values reach the sink as one slice.
 const CHUNK_GROUPS: usize = 64;
@@ -20,7 +20,6 @@ pub struct GroupVarIntDecoder<'a, T: Integer> {
     /// Offset of the next group not yet decoded.
     pos: usize,
     remaining: usize,
-    layout: Layout,
     /// The last group decoded, of which `group[group_pos..group_end]` are still to be read.
     group: [T::Int; MAX_GROUP],
     group_pos: usize,
@@ -29,13 +28,15 @@ pub struct GroupVarIntDecoder<'a, T: Integer> {
 }
 
 impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
+    const LAYOUT: Layout = Layout::of::<T::Int>();
+
     /// A decoder of the first `num_values` values of `data`.
     ///
     /// Fails with [`Error::CountTooLarge`] if `data` cannot hold the groups of `num_values`
     /// values even at one byte a value; a group whose lengths run past the data is
     /// [`Error::Truncated`] when it is read.
     pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
-        let layout = Layout::of::<T::Int>();
+        let layout = Self::LAYOUT;
         let groups = num_values.div_ceil(layout.values);
         let fits = groups
             .checked_mul(layout.min_group_bytes())
@@ -52,7 +53,6 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
             data,
             pos: 0,
             remaining: num_values,
-            layout,
             group: [T::Int::default(); MAX_GROUP],
             group_pos: 0,
             group_end: 0,
@@ -60,21 +60,20 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
         })
     }
 
-    /// Checks the group at `self.pos` and returns its value lengths and the offset of its
-    /// first value byte and past its end.
+    /// Checks that the group at `self.pos` lies within the data and returns the offset past it.
     #[inline]
-    fn group_at(&self) -> Result<([usize; MAX_GROUP], usize, usize)> {
+    fn group_end(&self) -> Result<usize> {
         let rest = self.data.get(self.pos..).unwrap_or_default();
-        let Some(header) = rest.get(..self.layout.header) else {
+        let Some(header) = rest.get(..Self::LAYOUT.header) else {
             return Err(Error::truncated(
                 Encoding::GroupVarInt,
                 "group lengths",
-                self.layout.header,
+                Self::LAYOUT.header,
                 rest.len(),
             ));
         };
-        let lens = self.layout.lengths(header);
-        let total = self.layout.header + lens.iter().sum::<usize>();
+        let lens = Self::LAYOUT.lengths(header);
+        let total = Self::LAYOUT.header + lens.iter().sum::<usize>();
         if total > rest.len() {
             return Err(Error::truncated(
                 Encoding::GroupVarInt,
@@ -83,17 +82,24 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
                 rest.len(),
             ));
         }
-        Ok((lens, self.pos + self.layout.header, self.pos + total))
+        Ok(self.pos + total)
     }
 
-    /// Decodes the group at `self.pos` into `out` (`layout.values` long) and moves past it.
-    #[inline]
+    /// Decodes the group at `self.pos` into `out` (`LAYOUT.values` long) and moves past it.
+    #[inline(always)]
     fn decode_group(&mut self, out: &mut [T::Int]) -> Result<()> {
-        let (lens, mut at, end) = self.group_at()?;
-        for (value, &len) in out.iter_mut().zip(&lens) {
-            *value = T::Int::from_u64_bits(load(self.data, at, len));
-            at += len;
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        if let Some(win) = rest.first_chunk::<WINDOW>() {
+            self.pos += decode_window(Self::LAYOUT, win, out);
+            return Ok(());
         }
+        // Near the end of the page: check the group's length first, then pad its bytes.
+        let end = self.group_end()?;
+        let mut win = [0u8; WINDOW];
+        for (w, &b) in win.iter_mut().zip(rest) {
+            *w = b;
+        }
+        decode_window(Self::LAYOUT, &win, out);
         self.pos = end;
         Ok(())
     }
@@ -101,10 +107,10 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
     /// Decodes the group at `self.pos` into `self.group`, to be read from its start.
     fn buffer_group(&mut self) -> Result<()> {
         let mut group = self.group;
-        self.decode_group(&mut group[..self.layout.values])?;
+        self.decode_group(&mut group[..Self::LAYOUT.values])?;
         self.group = group;
         self.group_pos = 0;
-        self.group_end = self.layout.values;
+        self.group_end = Self::LAYOUT.values;
         Ok(())
     }
 
@@ -125,7 +131,7 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
         n: usize,
         done: &mut usize,
     ) -> Result<()> {
-        let g = self.layout.values;
+        let g = Self::LAYOUT.values;
         *done += self.drain_buffered(out, n);
         let mut buf = [T::Int::default(); CHUNK_GROUPS * MAX_GROUP];
         while n - *done >= g {
@@ -151,23 +157,6 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
     }
 }
 
-/// The `len` (1 to 8) bytes at `at` as a little-endian integer; `at + len` is within `data`.
-#[inline(always)]
-fn load(data: &[u8], at: usize, len: usize) -> u64 {
-    let mask = u64::MAX >> (64 - 8 * len.clamp(1, 8));
-    match data.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
-        Some(word) => u64::from_le_bytes(*word) & mask,
-        None => {
-            let mut word = [0u8; 8];
-            let bytes = data.get(at..).unwrap_or_default();
-            for (w, &b) in word.iter_mut().zip(bytes) {
-                *w = b;
-            }
-            u64::from_le_bytes(word) & mask
-        }
-    }
-}
-
 impl<T: Integer> Decoder<T> for GroupVarIntDecoder<'_, T> {
     fn remaining(&self) -> usize {
         self.remaining
@@ -187,13 +176,13 @@ impl<T: Integer> Decoder<T> for GroupVarIntDecoder<'_, T> {
 
     fn skip(&mut self, n: usize) -> Result<usize> {
         let n = n.min(self.remaining);
-        let g = self.layout.values;
+        let g = Self::LAYOUT.values;
         let buffered = (self.group_end - self.group_pos).min(n);
         self.group_pos += buffered;
         self.remaining -= buffered;
         let mut left = n - buffered;
         while left >= g {
-            let (_, _, end) = self.group_at()?;
+            let end = self.group_end()?;
             self.pos = end;
             self.remaining -= g;
             left -= g;

@@ -110,8 +110,7 @@ struct Layout {
 }
 
 impl Layout {
-    #[inline]
-    fn of<I: IntegerNative>() -> Layout {
+    const fn of<I: IntegerNative>() -> Layout {
         if I::BITS == 32 {
             Layout {
                 values: 4,
@@ -168,6 +167,33 @@ impl Layout {
             word.to_be_bytes()
         }
     }
+}
+
+/// Bytes from a group's start that cover its longest form (2 + 5 * 8 = 42 bytes) and every
+/// 8-byte load of its values: with this many bytes left, a group needs no checks.
+const WINDOW: usize = 48;
+
+/// The low `len` (1 to 8) bytes of a 64-bit word.
+#[inline(always)]
+fn byte_mask(len: usize) -> u64 {
+    u64::MAX >> (64 - 8 * len.clamp(1, 8))
+}
+
+/// Decodes the group at the start of `win` into `out` (`layout.values` long) and returns the
+/// group's length in bytes.
+#[inline(always)]
+fn decode_window<I: IntegerNative>(layout: Layout, win: &[u8; WINDOW], out: &mut [I]) -> usize {
+    let lens = layout.lengths(win.get(..layout.header).unwrap_or_default());
+    let mut at = layout.header;
+    for (value, &len) in out.iter_mut().zip(&lens) {
+        let word = win
+            .get(at..)
+            .and_then(|w| w.first_chunk::<8>())
+            .map_or(0, |w| u64::from_le_bytes(*w));
+        *value = I::from_u64_bits(word & byte_mask(len));
+        at += len;
+    }
+    at
 }
 
 /// Bytes needed to write `bits` (at least 1).

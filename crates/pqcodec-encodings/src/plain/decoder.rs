@@ -135,23 +135,43 @@ pub(super) fn read_bits<S: Sink<bool> + ?Sized>(
         ));
     };
     out.reserve(n);
+    let bit_at = |bit: usize| {
+        bytes
+            .get(bit / 8)
+            .is_some_and(|b| (b >> (bit % 8)) & 1 == 1)
+    };
     let mut buf = [false; CHUNK];
     // `bit` counts from the start of `bytes`.
     let mut bit = *pos % 8;
-    let mut left = n;
-    while left > 0 {
-        let count = left.min(CHUNK);
-        let chunk = bytes.get(bit / 8..).unwrap_or_default();
-        let shift = bit % 8;
-        for (i, slot) in buf[..count].iter_mut().enumerate() {
-            let b = shift + i;
-            *slot = chunk
-                .get(b / 8)
-                .is_some_and(|byte| (byte >> (b % 8)) & 1 == 1);
+    let end = bit + n;
+    // The bits before the first whole byte.
+    let head = ((8 - bit % 8) % 8).min(n);
+    if head > 0 {
+        for (i, slot) in buf[..head].iter_mut().enumerate() {
+            *slot = bit_at(bit + i);
         }
-        out.extend_from_slice(&buf[..count]);
-        bit += count;
-        left -= count;
+        out.extend_from_slice(&buf[..head]);
+        bit += head;
+    }
+    // Whole bytes, eight values each, a chunk at a time.
+    while end - bit >= 8 {
+        let whole = ((end - bit) / 8).min(CHUNK / 8);
+        let src = bytes.get(bit / 8..bit / 8 + whole).unwrap_or_default();
+        for (slots, &byte) in buf.chunks_exact_mut(8).zip(src) {
+            for (j, slot) in slots.iter_mut().enumerate() {
+                *slot = (byte >> j) & 1 == 1;
+            }
+        }
+        out.extend_from_slice(&buf[..whole * 8]);
+        bit += whole * 8;
+    }
+    // The bits of the last, partial byte.
+    let tail = end - bit;
+    if tail > 0 {
+        for (i, slot) in buf[..tail].iter_mut().enumerate() {
+            *slot = bit_at(bit + i);
+        }
+        out.extend_from_slice(&buf[..tail]);
     }
     *pos += n;
     Ok(())

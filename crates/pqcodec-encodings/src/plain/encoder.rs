@@ -88,48 +88,67 @@ impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
     }
 }
 
-/// Appends booleans as bits, LSB first, after the `start` bits `buf` already holds.
+/// Appends booleans as bits, LSB first, after the `start` bits `buf` already holds; bits are
+/// gathered 64 at a time.
 pub(super) fn put_bits<'v>(
     buf: &mut Vec<u8>,
     start: usize,
     values: impl IntoIterator<Item = &'v bool>,
 ) -> usize {
-    let mut bit = start % 8;
-    let mut byte = if bit == 0 {
+    let mut values = values.into_iter();
+    buf.reserve(values.size_hint().0 / 8 + 1);
+    let mut bit = (start % 8) as u32;
+    let mut word = if bit == 0 {
         0
     } else {
-        buf.pop().unwrap_or_default()
+        u64::from(buf.pop().unwrap_or_default())
     };
     let mut count = 0;
-    for &v in values {
-        byte |= u8::from(v) << bit;
-        bit += 1;
-        count += 1;
-        if bit == 8 {
-            buf.push(byte);
-            byte = 0;
-            bit = 0;
+    loop {
+        let room = 64 - bit as usize;
+        let mut got = 0;
+        for (j, &v) in values.by_ref().take(room).enumerate() {
+            word |= u64::from(v) << (bit as usize + j);
+            got += 1;
         }
+        count += got;
+        if got < room {
+            bit += got as u32;
+            break;
+        }
+        buf.extend_from_slice(&word.to_le_bytes());
+        word = 0;
+        bit = 0;
     }
-    if bit > 0 {
-        buf.push(byte);
-    }
+    let bytes = bit.div_ceil(8) as usize;
+    buf.extend_from_slice(&word.to_le_bytes()[..bytes]);
     count
 }
 
-/// Appends fixed-width values little endian.
+/// Bytes of values put together on the stack before they are appended at once.
+const STACK_BYTES: usize = 4096;
+
+/// Appends fixed-width values little endian, a stack chunk at a time.
 pub(crate) fn put_natives<'v, N: NativeType>(
     buf: &mut Vec<u8>,
     values: impl IntoIterator<Item = &'v N>,
 ) -> usize {
-    let values = values.into_iter();
+    let mut values = values.into_iter();
     buf.reserve(values.size_hint().0.saturating_mul(N::SIZE));
+    let mut chunk = [0u8; STACK_BYTES];
     let mut count = 0;
-    for v in values {
-        buf.extend_from_slice(v.to_le_bytes().as_ref());
-        count += 1;
+    loop {
+        let mut len = 0;
+        for (slot, v) in chunk.chunks_exact_mut(N::SIZE).zip(values.by_ref()) {
+            slot.copy_from_slice(v.to_le_bytes().as_ref());
+            len += N::SIZE;
+        }
+        if len == 0 {
+            return count;
+        }
+        buf.extend_from_slice(&chunk[..len]);
+        count += len / N::SIZE;
     }
-    count
 }
 
 /// Appends byte arrays, each after its 4-byte little-endian length.

@@ -1,23 +1,23 @@
 //! Encoding dictionary pages and dictionary-encoded data pages, with fallback to PLAIN.
 
 use std::hash::BuildHasher;
-use std::iter;
+use std::marker::PhantomData;
 
 use pqcodec_core::{Encoder, Encoding, Error, PhysicalType, Result};
 
 use super::MAX_INDEX_BIT_WIDTH;
 use crate::kernels::bitpack::bit_width;
-use crate::plain::{PlainEncoder, PlainType};
+use crate::plain::PlainType;
 use crate::rle::RleEncoder;
 
 const ENCODING: Encoding = Encoding::RleDictionary;
 
 /// Marks an empty slot of the hash table.
-const EMPTY: u32 = u32::MAX;
+const EMPTY: u64 = u64::MAX;
 
-/// Most entries a dictionary holds: indices are at most 32 bits and `u32::MAX` marks empty
-/// slots.
-const MAX_ENTRIES: usize = EMPTY as usize;
+/// Most entries a dictionary holds: indices are at most 32 bits, and `u32::MAX` in a slot's
+/// index half could be mistaken for an empty slot.
+const MAX_ENTRIES: usize = u32::MAX as usize;
 
 /// Limits after which a [`DictionaryEncoder`] stops growing its dictionary and falls back to
 /// PLAIN.
@@ -52,7 +52,7 @@ impl Default for DictionaryLimits {
 /// column chunk's data pages.
 ///
 /// Fallback: once adding a new distinct value would pass a limit, the dictionary stops
-/// growing, and that value and every later one go to a PLAIN encoder. The indices already
+/// growing, and that value and every later one go to a PLAIN page. The indices already
 /// buffered still form a dictionary-encoded page: the next `flush_into` writes them
 /// ([`DictionaryEncoder::page_encoding`] says [`Encoding::RleDictionary`]), and every flush
 /// after that writes a PLAIN page ([`Encoding::Plain`]). So after a fallback two pages may be
@@ -60,51 +60,70 @@ impl Default for DictionaryLimits {
 /// the next flush writes, and a caller finishing a column chunk flushes while `num_values()`
 /// is not 0, reading `page_encoding()` before each flush. The dictionary page is still needed
 /// for the dictionary-encoded pages written before the fallback.
+///
+/// A value that cannot be encoded (a FIXED_LEN_BYTE_ARRAY of the wrong length, a BYTE_ARRAY
+/// over 4 GiB) fails the [`Encoder::put`] with [`Error::Value`] and leaves the encoder as it
+/// was before the call.
 #[derive(Debug, Clone)]
 pub struct DictionaryEncoder<T: PlainType> {
     type_length: usize,
     limits: DictionaryLimits,
     seed: u64,
-    /// The PLAIN bytes of each entry, back to back, in index order.
+    /// The PLAIN bytes of each entry (one byte 0 or 1 for BOOLEAN), back to back, in index
+    /// order.
     keys: Vec<u8>,
-    /// `len + 1` offsets into `keys`.
+    /// Where each entry starts in `keys`, and where the last one ends (variable-length keys);
+    /// unused when every key is `stride` bytes.
     offsets: Vec<usize>,
-    /// The hash of each entry.
-    hashes: Vec<u64>,
-    /// Open-addressing table of entry indices, a power of two long (or empty).
-    slots: Vec<u32>,
+    /// The length of every key for fixed-width types, 0 for BYTE_ARRAY.
+    stride: usize,
+    /// Number of entries.
+    len: usize,
+    /// Open-addressing table, a power of two long (or empty): `EMPTY`, or the entry's hash in
+    /// the high 32 bits and its index in the low 32.
+    slots: Vec<u64>,
     /// Indices of the values of the page being built.
     indices: Vec<u32>,
-    /// The PLAIN encoder values go to after the fallback.
-    fallback: Option<PlainEncoder<T>>,
-    /// Reused for the PLAIN bytes of one value.
+    /// The PLAIN page values go to after the fallback, and how many values it holds.
+    plain: Option<(Vec<u8>, usize)>,
+    /// The PLAIN bytes of the batch being put.
     scratch: Vec<u8>,
+    _type: PhantomData<T>,
 }
 
 impl<T: PlainType> DictionaryEncoder<T> {
     /// An empty encoder; `type_length` is the value length of a FIXED_LEN_BYTE_ARRAY column
     /// and is ignored for the other types.
     pub fn new(type_length: usize, limits: DictionaryLimits) -> Self {
+        let stride = match T::TYPE {
+            PhysicalType::Boolean => 1,
+            PhysicalType::Int32 | PhysicalType::Float => 4,
+            PhysicalType::Int64 | PhysicalType::Double => 8,
+            PhysicalType::Int96 => 12,
+            PhysicalType::FixedLenByteArray => type_length,
+            PhysicalType::ByteArray => 0,
+        };
         DictionaryEncoder {
             type_length,
             limits,
             seed: std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64),
             keys: Vec::new(),
             offsets: vec![0],
-            hashes: Vec::new(),
+            stride,
+            len: 0,
             slots: Vec::new(),
             indices: Vec::new(),
-            fallback: None,
+            plain: None,
             scratch: Vec::new(),
+            _type: PhantomData,
         }
     }
 
     /// The dictionary page: the PLAIN bytes of the dictionary's values, in index order.
     pub fn dictionary_page(&self) -> Result<Vec<u8>> {
         if T::TYPE == PhysicalType::Boolean {
-            // Each entry's key is one PLAIN byte of one boolean (0 or 1); the page packs them
-            // a bit each.
-            let mut page = vec![0u8; self.hashes.len().div_ceil(8)];
+            // Each entry's key is one byte, 0 or 1; the page packs them a bit each.
+            let mut page = vec![0u8; self.len.div_ceil(8)];
             for (i, &key) in self.keys.iter().enumerate() {
                 if let Some(byte) = page.get_mut(i / 8) {
                     *byte |= (key & 1) << (i % 8);
@@ -117,12 +136,12 @@ impl<T: PlainType> DictionaryEncoder<T> {
 
     /// Number of values in the dictionary.
     pub fn dictionary_len(&self) -> usize {
-        self.hashes.len()
+        self.len
     }
 
     /// Whether the encoder has fallen back to PLAIN.
     pub fn has_fallen_back(&self) -> bool {
-        self.fallback.is_some()
+        self.plain.is_some()
     }
 
     /// The encoding of the page the next flush writes: [`Encoding::RleDictionary`] while
@@ -137,224 +156,273 @@ impl<T: PlainType> DictionaryEncoder<T> {
 
     /// Whether the next flush writes a page of indices.
     fn writes_indices(&self) -> bool {
-        self.fallback.is_none() || !self.indices.is_empty()
+        self.plain.is_none() || !self.indices.is_empty()
     }
 
     /// The bit width indices into the current dictionary are written at: enough for the
     /// largest index (0 for a dictionary of one value, as arrow-rs and parquet-java write).
     fn index_bit_width(&self) -> u32 {
-        let largest = self.hashes.len().saturating_sub(1) as u64;
-        bit_width(largest).min(MAX_INDEX_BIT_WIDTH)
+        bit_width(self.len.saturating_sub(1) as u64).min(MAX_INDEX_BIT_WIDTH)
     }
 
+    /// The key of entry `index`.
+    #[inline]
     fn key(&self, index: usize) -> &[u8] {
-        // offsets has len + 1 increasing entries within keys.
-        &self.keys[self.offsets[index]..self.offsets[index + 1]]
-    }
-
-    /// The index of the entry with `key` (hashing to `hash`), or the free slot to put it in.
-    fn find(&self, key: &[u8], hash: u64) -> std::result::Result<u32, usize> {
-        let mask = self.slots.len() - 1;
-        let mut slot = hash as usize & mask;
-        loop {
-            let entry = self.slots[slot];
-            if entry == EMPTY {
-                return Err(slot);
+        let range = if self.stride > 0 {
+            index * self.stride..(index + 1) * self.stride
+        } else {
+            match (self.offsets.get(index), self.offsets.get(index + 1)) {
+                (Some(&a), Some(&b)) => a..b,
+                _ => 0..0,
             }
-            if self.hashes[entry as usize] == hash && self.key(entry as usize) == key {
-                return Ok(entry);
-            }
-            slot = (slot + 1) & mask;
-        }
+        };
+        self.keys.get(range).unwrap_or(&[])
     }
 
     /// Rebuilds the table with `size` (a power of two) slots.
     fn rehash(&mut self, size: usize) {
-        self.slots.clear();
-        self.slots.resize(size, EMPTY);
+        let mut slots = vec![EMPTY; size];
         let mask = size - 1;
-        for (entry, &hash) in self.hashes.iter().enumerate() {
-            let mut slot = hash as usize & mask;
-            while self.slots[slot] != EMPTY {
+        for entry in 0..self.len {
+            let hash = hash_key(self.key(entry), self.seed);
+            let mut slot = (hash as usize) & mask;
+            while slots[slot] != EMPTY {
                 slot = (slot + 1) & mask;
             }
-            self.slots[slot] = entry as u32;
+            slots[slot] = (hash & TAG) | entry as u64;
         }
+        self.slots = slots;
     }
 
-    /// Whether one more entry of `key_len` bytes stays within the limits.
-    fn fits(&self, key_len: usize) -> bool {
-        let len = self.hashes.len();
-        len < self.limits.max_distinct_values.min(MAX_ENTRIES)
+    /// The index of `key`, adding it to the dictionary if new; `None` if adding it would pass
+    /// a limit.
+    #[inline]
+    fn intern(&mut self, key: &[u8]) -> Option<u32> {
+        let hash = hash_key(key, self.seed);
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut slot = (hash as usize) & mask;
+        while let Some(&entry) = self.slots.get(slot) {
+            if entry == EMPTY {
+                break;
+            }
+            if entry & TAG == hash & TAG && key_eq(self.key((entry & !TAG) as usize), key) {
+                return Some(entry as u32);
+            }
+            slot = (slot + 1) & mask;
+        }
+        // A new entry.
+        let fits = self.len < self.limits.max_distinct_values.min(MAX_ENTRIES)
             && self
                 .keys
                 .len()
-                .checked_add(key_len)
-                .is_some_and(|size| size <= self.limits.max_dictionary_bytes)
-    }
-
-    /// Puts values until one would pass a limit; returns that one, if any, for the PLAIN
-    /// encoder along with the values after it.
-    fn put_dictionary<'v, I>(
-        &mut self,
-        values: &mut I,
-        first: usize,
-    ) -> Result<Option<&'v T::Value>>
-    where
-        I: Iterator<Item = &'v T::Value>,
-        T::Value: 'v,
-    {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let result = (|| {
-            for (i, value) in values.by_ref().enumerate() {
-                scratch.clear();
-                T::put_plain(
-                    &mut scratch,
-                    0,
-                    self.type_length,
-                    ENCODING,
-                    iter::once(value),
-                )
-                .map_err(|e| reindex(e, first + i))?;
-                let hash = hash_bytes(&scratch, self.seed);
-                if self.slots.is_empty() {
-                    self.rehash(64);
-                }
-                let index = match self.find(&scratch, hash) {
-                    Ok(index) => index,
-                    Err(slot) => {
-                        if !self.fits(scratch.len()) {
-                            return Ok(Some(value));
-                        }
-                        let index = self.hashes.len() as u32;
-                        self.slots[slot] = index;
-                        self.hashes.push(hash);
-                        self.keys.extend_from_slice(&scratch);
-                        self.offsets.push(self.keys.len());
-                        if self.hashes.len() * 2 > self.slots.len() {
-                            self.rehash(self.slots.len() * 2);
-                        }
-                        index
-                    }
-                };
-                self.indices.push(index);
-            }
-            Ok(None)
-        })();
-        self.scratch = scratch;
-        result
-    }
-
-    /// Undoes a failed put: back to `indices` indices and `entries` dictionary entries, and
-    /// no fallback if there was none.
-    fn roll_back(&mut self, indices: usize, entries: usize, had_fallback: bool) {
-        self.indices.truncate(indices);
-        if self.hashes.len() != entries {
-            self.hashes.truncate(entries);
-            self.offsets.truncate(entries + 1);
-            self.keys
-                .truncate(self.offsets.last().copied().unwrap_or(0));
-            self.rehash(self.slots.len());
+                .checked_add(key.len())
+                .is_some_and(|size| size <= self.limits.max_dictionary_bytes);
+        if !fits {
+            return None;
         }
-        if !had_fallback {
-            self.fallback = None;
+        let index = self.len;
+        self.keys.extend_from_slice(key);
+        if self.stride == 0 {
+            self.offsets.push(self.keys.len());
+        }
+        self.len += 1;
+        if self.len * 4 > self.slots.len() {
+            self.rehash((self.slots.len() * 2).max(64));
+        } else if let Some(s) = self.slots.get_mut(slot) {
+            *s = (hash & TAG) | index as u64;
+        }
+        Some(index as u32)
+    }
+
+    /// Interns the keys of the batch in `scratch` (`count` values), pushing their indices;
+    /// returns the value at which a limit was reached and the byte (or, for BOOLEAN, bit)
+    /// where its PLAIN bytes start, if one was.
+    fn intern_batch(&mut self, scratch: &[u8], count: usize) -> Option<(usize, usize)> {
+        self.indices.reserve(count);
+        match T::TYPE {
+            PhysicalType::Boolean => {
+                for i in 0..count {
+                    let bit = scratch.get(i / 8).map_or(0, |b| (b >> (i % 8)) & 1);
+                    match self.intern(&[bit]) {
+                        Some(index) => self.indices.push(index),
+                        None => return Some((i, i)),
+                    }
+                }
+            }
+            PhysicalType::ByteArray => {
+                let mut at = 0;
+                for i in 0..count {
+                    let len = scratch
+                        .get(at..at + 4)
+                        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+                    let key = scratch.get(at..at + 4 + len).unwrap_or(&[]);
+                    match self.intern(key) {
+                        Some(index) => self.indices.push(index),
+                        None => return Some((i, at)),
+                    }
+                    at += 4 + len;
+                }
+            }
+            _ => {
+                let stride = self.stride.max(1);
+                for (i, key) in scratch.chunks_exact(stride).enumerate() {
+                    match self.intern(key) {
+                        Some(index) => self.indices.push(index),
+                        None => return Some((i, i * stride)),
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// High 32 bits of a slot: the entry's hash.
+const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+
+/// Whether two keys are equal; the common fixed lengths compare as integers.
+#[inline(always)]
+fn key_eq(a: &[u8], b: &[u8]) -> bool {
+    match (a.len(), b.len()) {
+        (4, 4) => load(a, 0, 4) == load(b, 0, 4),
+        (8, 8) => load(a, 0, 8) == load(b, 0, 8),
+        (12, 12) => load(a, 0, 8) == load(b, 0, 8) && load(a, 8, 4) == load(b, 8, 4),
+        _ => a == b,
+    }
+}
+
+/// The `n` (4 or 8) bytes of `bytes` at `at` as a little-endian integer (0 if out of range).
+#[inline(always)]
+fn load(bytes: &[u8], at: usize, n: usize) -> u64 {
+    match (n, bytes.get(at..at + n)) {
+        (4, Some(b)) => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        (8, Some(b)) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        _ => 0,
+    }
+}
+
+/// Multiplies as 128 bits and folds the halves: a fast, well-mixing step.
+#[inline(always)]
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+const K1: u64 = 0x9E37_79B9_7F4A_7C15;
+const K2: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// A 64-bit hash of `key`, keyed by `seed` (not meant to resist chosen collisions).
+#[inline(always)]
+fn hash_key(key: &[u8], seed: u64) -> u64 {
+    match key.len() {
+        4 => fold_mul(load(key, 0, 4) ^ seed, K1),
+        8 => fold_mul(load(key, 0, 8) ^ seed, K1),
+        12 => fold_mul(load(key, 0, 8) ^ seed, load(key, 8, 4) ^ K1),
+        n => {
+            let mut h = seed ^ (n as u64).wrapping_mul(K2);
+            let mut chunks = key.chunks_exact(16);
+            for c in &mut chunks {
+                h = fold_mul(load(c, 0, 8) ^ h, load(c, 8, 8) ^ K1);
+            }
+            let rest = chunks.remainder();
+            let mut b = [0u8; 16];
+            if let Some(dst) = b.get_mut(..rest.len()) {
+                dst.copy_from_slice(rest);
+            }
+            fold_mul(load(&b, 0, 8) ^ h, load(&b, 8, 8) ^ K2)
         }
     }
 }
 
-/// Puts the right index on a value error from encoding one value alone.
-fn reindex(error: Error, index: usize) -> Error {
+/// Appends bits `from..to` of `bits` (LSB first) to the PLAIN BOOLEAN page `buf` holding
+/// `count` values.
+fn append_bits(buf: &mut Vec<u8>, count: usize, bits: &[u8], from: usize, to: usize) {
+    for (k, i) in (from..to).enumerate() {
+        let bit = bits.get(i / 8).map_or(0, |b| (b >> (i % 8)) & 1);
+        let at = count + k;
+        if at.is_multiple_of(8) {
+            buf.push(0);
+        }
+        if let Some(last) = buf.last_mut() {
+            *last |= bit << (at % 8);
+        }
+    }
+}
+
+/// Puts the right index on a value error.
+fn reindex(error: Error, offset: usize) -> Error {
     match error {
         Error::Value {
-            encoding, reason, ..
-        } => Error::Value {
             encoding,
             index,
+            reason,
+        } => Error::Value {
+            encoding,
+            index: index + offset,
             reason,
         },
         other => other,
     }
 }
 
-/// A 64-bit hash of `bytes`, 8 at a time, keyed by `seed`.
-#[inline]
-fn hash_bytes(bytes: &[u8], seed: u64) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = seed ^ (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let word = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h ^ word).wrapping_mul(K).rotate_left(29);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut b = [0u8; 8];
-        b[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(K).rotate_left(29);
-    }
-    // murmur3's finaliser
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-    h ^ (h >> 33)
-}
-
 impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
-    /// Appends values; a value that cannot be encoded (a FIXED_LEN_BYTE_ARRAY of the wrong
-    /// length) fails with [`Error::Value`] and leaves the encoder as it was before the call.
     fn put<'v, I>(&mut self, values: I) -> Result<()>
     where
         I: IntoIterator<Item = &'v T::Value>,
         T::Value: 'v,
     {
-        let (indices, entries) = (self.indices.len(), self.hashes.len());
-        let had_fallback = self.fallback.is_some();
-        let mut values = values.into_iter();
-        let result = match self.fallback {
-            Some(ref mut plain) => plain.put(values),
-            None => match self.put_dictionary(&mut values, 0) {
-                Ok(Some(first)) => {
-                    let plain = self.fallback.insert(PlainEncoder::new(self.type_length));
-                    let done = self.indices.len() - indices;
-                    plain
-                        .put(iter::once(first).chain(values))
-                        .map_err(|e| match e {
-                            Error::Value {
-                                encoding,
-                                index,
-                                reason,
-                            } => Error::Value {
-                                encoding,
-                                index: index + done,
-                                reason,
-                            },
-                            other => other,
-                        })
+        if let Some((buf, count)) = &mut self.plain {
+            // After the fallback: straight to the PLAIN page.
+            let (len, last) = (buf.len(), buf.last().copied());
+            match T::put_plain(buf, *count, self.type_length, Encoding::Plain, values) {
+                Ok(n) => *count += n,
+                Err(e) => {
+                    buf.truncate(len);
+                    if let (Some(byte), Some(slot)) = (last, buf.last_mut()) {
+                        *slot = byte;
+                    }
+                    return Err(e);
                 }
-                Ok(None) => Ok(()),
-                Err(e) => Err(e),
-            },
-        };
-        if result.is_err() {
-            self.roll_back(indices, entries, had_fallback);
+            }
+            return Ok(());
         }
-        result
+        // The batch's PLAIN bytes first: a value that cannot be encoded fails here, before
+        // anything changes.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let count = match T::put_plain(&mut scratch, 0, self.type_length, ENCODING, values) {
+            Ok(count) => count,
+            Err(e) => {
+                self.scratch = scratch;
+                return Err(reindex(e, self.indices.len()));
+            }
+        };
+        if let Some((i, at)) = self.intern_batch(&scratch, count) {
+            let mut buf = Vec::new();
+            if T::TYPE == PhysicalType::Boolean {
+                append_bits(&mut buf, 0, &scratch, at, count);
+            } else {
+                buf.extend_from_slice(scratch.get(at..).unwrap_or(&[]));
+            }
+            self.plain = Some((buf, count - i));
+        }
+        self.scratch = scratch;
+        Ok(())
     }
 
     /// Values in the page the next flush writes: pending indices, or after those the values
-    /// given to the PLAIN encoder since the fallback.
+    /// put since the fallback.
     fn num_values(&self) -> usize {
-        match &self.fallback {
-            Some(plain) if self.indices.is_empty() => plain.num_values(),
+        match &self.plain {
+            Some((_, count)) if self.indices.is_empty() => *count,
             _ => self.indices.len(),
         }
     }
 
     /// Estimated size of the page the next flush writes.
     fn estimated_size(&self) -> usize {
-        match &self.fallback {
-            Some(plain) if self.indices.is_empty() => plain.estimated_size(),
+        match &self.plain {
+            Some((buf, _)) if self.indices.is_empty() => buf.len(),
             _ => {
                 let n = self.indices.len();
                 1 + (n * self.index_bit_width() as usize).div_ceil(8) + n.div_ceil(504)
@@ -366,19 +434,17 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
     /// PLAIN page after the fallback; see [`DictionaryEncoder`].
     fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
         if !self.writes_indices() {
-            if let Some(plain) = &mut self.fallback {
-                plain.flush_into(out)?;
+            if let Some((buf, count)) = &mut self.plain {
+                out.extend_from_slice(buf);
+                buf.clear();
+                *count = 0;
             }
             return Ok(());
         }
         let width = self.index_bit_width();
         out.push(width as u8);
         let mut rle = RleEncoder::new(width);
-        for run in self.indices.chunk_by(|a, b| a == b) {
-            if let Some(&index) = run.first() {
-                rle.put_repeated(index, run.len());
-            }
-        }
+        rle.put_slice(&self.indices);
         rle.flush_into(out);
         self.indices.clear();
         Ok(())

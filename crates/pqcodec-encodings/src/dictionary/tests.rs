@@ -234,7 +234,8 @@ fn a_failed_put_changes_nothing() {
     let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(2, DictionaryLimits::default());
     e.put([&b"ab"[..], b"cd"]).unwrap();
     let err = e.put([&b"ab"[..], b"ef", b"xyz"]).unwrap_err();
-    assert!(matches!(err, Error::Value { index: 2, .. }), "{err:?}");
+    // The index is the value's position in the page.
+    assert!(matches!(err, Error::Value { index: 4, .. }), "{err:?}");
     assert_eq!(e.dictionary_len(), 2);
     assert_eq!(e.num_values(), 2);
     e.put([&b"gh"[..], b"ab"]).unwrap();
@@ -254,10 +255,21 @@ fn a_failed_put_changes_nothing() {
     let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(2, limits);
     e.put([&b"ab"[..]]).unwrap();
     let err = e.put([&b"ab"[..], b"cd", b"ef", b"g"]).unwrap_err();
-    assert!(matches!(err, Error::Value { index: 3, .. }), "{err:?}");
+    assert!(matches!(err, Error::Value { index: 4, .. }), "{err:?}");
     assert!(!e.has_fallen_back());
     assert_eq!(e.num_values(), 1);
     assert_eq!(e.dictionary_len(), 1);
+    // After a fallback, a failed put leaves the PLAIN page as it was.
+    e.put([&b"cd"[..], b"ef"]).unwrap();
+    assert!(e.has_fallen_back());
+    assert_eq!(e.flush().unwrap(), [1, 0x03, 0b10]);
+    assert!(matches!(
+        e.put([&b"gh"[..], b"i"]),
+        Err(Error::Value { index: 2, .. })
+    ));
+    e.put([&b"jk"[..]]).unwrap();
+    assert_eq!(e.num_values(), 2);
+    assert_eq!(e.flush().unwrap(), b"efjk");
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use pqcodec_core::{BooleanType, Encoder, Encoding, Error, Result};
 
+use super::unpack::{Pack8, pack8_for};
 use super::{MAX_BIT_WIDTH, MAX_RUN_LEN};
-use crate::kernels::bitpack::pack32;
 use crate::kernels::varint::write_uleb128;
 
 /// Groups of 8 in one bit-packed run, so that its header `(63 << 1) | 1` fits in the one byte
@@ -17,9 +17,11 @@ const MAX_RLE_RUN: usize = MAX_RUN_LEN as usize;
 /// An encoder of values of up to 32 bits into the RLE / bit-packing hybrid's `<encoded-data>`
 /// (no length prefix).
 ///
-/// The strategy is the usual one: 8 or more equal values in a row become an RLE run, anything
-/// else goes into bit-packed runs of whole groups of 8 (the last group of the page padded with
-/// zeros). Runs never pass 2^31-1 values.
+/// The strategy is the usual one: values are grouped 8 at a time from the start; a group of 8
+/// equal values starts an RLE run that lasts as long as the value repeats, other groups go into
+/// bit-packed runs (of at most 63 groups). The last group of the page is padded with zeros, or
+/// written as an RLE run if its values are equal and that is smaller. Runs never pass 2^31-1
+/// values.
 ///
 /// The bit width is clamped to 32 and bits of a value above the bit width are dropped: callers
 /// pass values that fit (levels up to the column's maximum, indices below the dictionary size).
@@ -27,22 +29,23 @@ const MAX_RLE_RUN: usize = MAX_RUN_LEN as usize;
 pub struct RleEncoder {
     bit_width: u32,
     mask: u32,
+    /// Packs a group at `bit_width`.
+    pack8: Pack8,
     /// Finished runs, then the open bit-packed run's groups.
     buf: Vec<u8>,
     /// Where the open bit-packed run's header byte sits in `buf`.
     packed_header: Option<usize>,
     /// Groups written to the open bit-packed run.
     packed_groups: usize,
-    /// Values after the open bit-packed run's groups, fewer than 8, then `repeat_len` copies of
-    /// `repeat_value`.
+    /// Values of the group being filled (the first `num_pending`).
     pending: [u32; 8],
     num_pending: usize,
-    repeat_value: u32,
-    repeat_len: usize,
-    /// Whether the repeat is being written as an RLE run (then `num_pending` is 0 and no
-    /// bit-packed run is open).
-    in_rle: bool,
-    num_values: usize,
+    /// The open RLE run: `rle_len` (0 if none) copies of `rle_value`; while it is open
+    /// `num_pending` is 0 and no bit-packed run is open.
+    rle_value: u32,
+    rle_len: usize,
+    /// Values written to `buf` (a padded last group counts 8).
+    written: usize,
 }
 
 impl RleEncoder {
@@ -51,6 +54,7 @@ impl RleEncoder {
         let bit_width = bit_width.min(MAX_BIT_WIDTH);
         RleEncoder {
             bit_width,
+            pack8: pack8_for(bit_width),
             mask: if bit_width == 32 {
                 u32::MAX
             } else {
@@ -61,10 +65,9 @@ impl RleEncoder {
             packed_groups: 0,
             pending: [0; 8],
             num_pending: 0,
-            repeat_value: 0,
-            repeat_len: 0,
-            in_rle: false,
-            num_values: 0,
+            rle_value: 0,
+            rle_len: 0,
+            written: 0,
         }
     }
 
@@ -76,57 +79,100 @@ impl RleEncoder {
     /// Appends one value.
     #[inline]
     pub fn put(&mut self, value: u32) {
-        self.put_repeated(value, 1);
+        let value = value & self.mask;
+        if self.rle_len > 0 {
+            if value == self.rle_value && self.rle_len < MAX_RLE_RUN {
+                self.rle_len += 1;
+                return;
+            }
+            self.end_rle_run();
+        }
+        self.pending[self.num_pending & 7] = value;
+        self.num_pending += 1;
+        if self.num_pending == 8 {
+            self.end_group();
+        }
     }
 
     /// Appends `count` copies of `value`.
     pub fn put_repeated(&mut self, value: u32, count: usize) {
+        let value = value & self.mask;
+        let mut count = count;
+        // Complete the pending group one value at a time (this may start an RLE run).
+        while count > 0 && self.num_pending != 0 {
+            self.put(value);
+            count -= 1;
+        }
         if count == 0 {
             return;
         }
-        let value = value & self.mask;
-        self.num_values = self.num_values.saturating_add(count);
-        if self.repeat_len == 0 || value != self.repeat_value {
-            self.end_repeat();
-            self.repeat_value = value;
+        if self.rle_len > 0 && self.rle_value != value {
+            self.end_rle_run();
         }
-        self.repeat_len = self.repeat_len.saturating_add(count);
-        if !self.in_rle {
-            // The pending values need this many copies to complete their group of 8; with 8
-            // more after those, the rest of the repeat becomes an RLE run.
-            let fill = (8 - self.num_pending) % 8;
-            if self.repeat_len >= fill + 8 {
-                for _ in 0..fill {
-                    self.push_pending(value);
-                }
-                self.close_packed_run();
-                self.repeat_len -= fill;
-                self.in_rle = true;
+        if self.rle_len == 0 && count < 8 {
+            for _ in 0..count {
+                self.put(value);
             }
+            return;
         }
-        if self.in_rle {
-            while self.repeat_len > MAX_RLE_RUN {
-                self.write_rle_run(value, MAX_RLE_RUN);
-                self.repeat_len -= MAX_RLE_RUN;
+        // At a group boundary with 8 or more values: an RLE run, or more of the open one.
+        self.close_packed_run();
+        self.rle_value = value;
+        while count > 0 {
+            let room = MAX_RLE_RUN - self.rle_len;
+            if count < room {
+                self.rle_len += count;
+                break;
+            }
+            self.write_rle_run(value, MAX_RLE_RUN);
+            self.rle_len = 0;
+            count -= room;
+        }
+    }
+
+    /// Appends `values`; the same bytes as [`RleEncoder::put`] of each, faster over runs.
+    pub fn put_slice(&mut self, values: &[u32]) {
+        let mask = self.mask;
+        let mut rest = values;
+        while !rest.is_empty() {
+            if self.rle_len > 0 {
+                let v = self.rle_value;
+                let same = rest.iter().take_while(|&&x| x & mask == v).count();
+                if same > 0 {
+                    self.put_repeated(v, same);
+                    rest = rest.get(same..).unwrap_or(&[]);
+                    continue;
+                }
+                self.end_rle_run();
+            }
+            let n = self.num_pending;
+            let take = (8 - n).min(rest.len());
+            let (head, tail) = rest.split_at(take);
+            for (slot, &x) in self.pending.iter_mut().skip(n).zip(head) {
+                *slot = x & mask;
+            }
+            self.num_pending += take;
+            rest = tail;
+            if self.num_pending == 8 {
+                self.end_group();
             }
         }
     }
 
     /// Values put since the last flush.
     pub fn num_values(&self) -> usize {
-        self.num_values
+        self.written + self.num_pending + self.rle_len
     }
 
     /// About how many bytes [`RleEncoder::flush_into`] would write now.
     pub fn estimated_size(&self) -> usize {
         let width_bytes = self.bit_width.div_ceil(8) as usize;
-        let tail = if self.in_rle {
+        let tail = if self.rle_len > 0 {
             5 + width_bytes
+        } else if self.num_pending > 0 {
+            self.bit_width as usize + 1
         } else {
-            // pending values and repeats bit-packed, one header byte per run of 63 groups
-            let values = self.num_pending + self.repeat_len;
-            let groups = values.div_ceil(8);
-            groups * self.bit_width as usize + groups.div_ceil(MAX_GROUPS_PER_RUN) + 1
+            0
         };
         self.buf.len() + tail
     }
@@ -137,77 +183,70 @@ impl RleEncoder {
         self.finish();
         out.extend_from_slice(&self.buf);
         self.buf.clear();
-        self.num_values = 0;
+        self.written = 0;
     }
 
-    /// Writes out the pending values and repeat, closing every run.
+    /// Writes out the open runs and the pending values.
     fn finish(&mut self) {
-        if self.in_rle {
-            self.write_rle_run(self.repeat_value, self.repeat_len);
-        } else if self.repeat_len > 0 && self.num_pending == 0 {
-            // A short repeat at the end: an RLE run unless bit-packing it is smaller.
-            let rle = 1 + self.bit_width.div_ceil(8) as usize;
-            let packed = self.repeat_len.div_ceil(8) * self.bit_width as usize
-                + usize::from(self.packed_header.is_none());
-            if rle <= packed {
-                self.close_packed_run();
-                self.write_rle_run(self.repeat_value, self.repeat_len);
-            } else {
-                self.repeat_into_pending();
-            }
-        } else {
-            self.repeat_into_pending();
+        if self.rle_len > 0 {
+            self.end_rle_run();
         }
-        self.repeat_len = 0;
-        self.in_rle = false;
-        if self.num_pending > 0 {
-            // The page's last group: pad with zeros.
-            while self.num_pending > 0 {
-                self.push_pending(0);
+        let n = self.num_pending;
+        if n > 0 {
+            let first = self.pending[0];
+            let equal = self.pending[..n].iter().all(|&v| v == first);
+            let rle = 1 + self.bit_width.div_ceil(8) as usize;
+            let packed = self.bit_width as usize + usize::from(self.packed_header.is_none());
+            if equal && rle <= packed {
+                self.close_packed_run();
+                self.write_rle_run(first, n);
+            } else {
+                // The page's last group: padded with zeros.
+                self.pending[n..].fill(0);
+                self.pack_group();
             }
+            self.num_pending = 0;
         }
         self.close_packed_run();
     }
 
-    /// The current repeat ends: write it as an RLE run, or move it to the pending values.
-    fn end_repeat(&mut self) {
-        if self.in_rle {
-            self.write_rle_run(self.repeat_value, self.repeat_len);
-            self.in_rle = false;
-        } else {
-            self.repeat_into_pending();
-        }
-        self.repeat_len = 0;
-    }
-
-    /// Moves the (short, fewer than 16) repeat into the pending values.
-    fn repeat_into_pending(&mut self) {
-        for _ in 0..self.repeat_len {
-            self.push_pending(self.repeat_value);
-        }
-        self.repeat_len = 0;
-    }
-
-    /// Appends a value to the pending group, writing the group when it has 8.
+    /// The pending group has 8 values: it starts an RLE run if they are equal, else it joins
+    /// the open bit-packed run.
     #[inline]
-    fn push_pending(&mut self, value: u32) {
-        self.pending[self.num_pending] = value;
-        self.num_pending += 1;
-        if self.num_pending == 8 {
-            self.num_pending = 0;
-            if self.packed_header.is_none() {
-                self.packed_header = Some(self.buf.len());
-                self.buf.push(0);
-            }
-            pack32(&self.pending, self.bit_width, &mut self.buf);
-            self.packed_groups += 1;
-            if self.packed_groups == MAX_GROUPS_PER_RUN {
-                self.close_packed_run();
-            }
+    fn end_group(&mut self) {
+        self.num_pending = 0;
+        let first = self.pending[0];
+        if self.pending.iter().all(|&v| v == first) {
+            self.close_packed_run();
+            self.rle_value = first;
+            self.rle_len = 8;
+        } else {
+            self.pack_group();
         }
+    }
+
+    /// Writes the 8 pending values to the open bit-packed run, opening one if needed.
+    fn pack_group(&mut self) {
+        if self.packed_header.is_none() {
+            self.packed_header = Some(self.buf.len());
+            self.buf.push(0);
+        }
+        (self.pack8)(&self.pending, &mut self.buf);
+        self.written += 8;
+        self.packed_groups += 1;
+        if self.packed_groups == MAX_GROUPS_PER_RUN {
+            self.close_packed_run();
+        }
+    }
+
+    /// Writes the open RLE run.
+    fn end_rle_run(&mut self) {
+        self.write_rle_run(self.rle_value, self.rle_len);
+        self.rle_len = 0;
     }
 
     /// Writes the open bit-packed run's header, if one is open.
+    #[inline]
     fn close_packed_run(&mut self) {
         if let Some(at) = self.packed_header.take() {
             // packed_groups <= 63: the header is one byte.
@@ -223,10 +262,13 @@ impl RleEncoder {
         if count == 0 {
             return;
         }
+        self.written += count;
         write_uleb128(&mut self.buf, (count as u64) << 1);
         let width_bytes = self.bit_width.div_ceil(8) as usize;
-        self.buf
-            .extend_from_slice(&value.to_le_bytes()[..width_bytes]);
+        // A fixed-size append then a cut: no variable-length copy.
+        let len = self.buf.len();
+        self.buf.extend_from_slice(&value.to_le_bytes());
+        self.buf.truncate(len + width_bytes);
     }
 }
 
@@ -257,9 +299,19 @@ impl Encoder<BooleanType> for RleBooleanEncoder {
     where
         I: IntoIterator<Item = &'v bool>,
     {
+        let mut chunk = [0u32; 256];
+        let mut n = 0;
         for &v in values {
-            self.inner.put(u32::from(v));
+            if let Some(slot) = chunk.get_mut(n) {
+                *slot = u32::from(v);
+                n += 1;
+            }
+            if n == chunk.len() {
+                self.inner.put_slice(&chunk);
+                n = 0;
+            }
         }
+        self.inner.put_slice(chunk.get(..n).unwrap_or(&[]));
         Ok(())
     }
 

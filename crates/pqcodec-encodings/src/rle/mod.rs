@@ -51,6 +51,7 @@ mod decoder;
 mod encoder;
 #[cfg(test)]
 mod tests;
+mod unpack;
 
 pub(crate) use decoder::RunVisitor;
 pub use decoder::{RleBooleanDecoder, RleDecoder};

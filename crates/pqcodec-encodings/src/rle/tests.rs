@@ -430,7 +430,17 @@ proptest! {
         }
         let mut out = Vec::new();
         e.flush_into(&mut out);
-        prop_assert_eq!(out, encode(width, &values));
+        let expected = encode(width, &values);
+        prop_assert_eq!(&out, &expected);
+        // put_slice too, in pieces.
+        let mut e = RleEncoder::new(width);
+        for piece in values.chunks(37) {
+            e.put_slice(piece);
+        }
+        prop_assert_eq!(e.num_values(), values.len());
+        let mut out = Vec::new();
+        e.flush_into(&mut out);
+        prop_assert_eq!(&out, &expected);
     }
 
     /// Streams built run by run, as other writers might (any mix of run kinds and lengths,

@@ -20,7 +20,7 @@ trait Case: DynamicType {
 
 const DICT: [Encoding; 2] = [Encoding::PlainDictionary, Encoding::RleDictionary];
 
-fn fixed_bytes<N: NativeType>(b: &Vec<N>) -> Vec<Vec<u8>> {
+fn fixed_bytes<N: NativeType>(b: &[N]) -> Vec<Vec<u8>> {
     b.iter()
         .map(|v| v.to_le_bytes().as_ref().to_vec())
         .collect()
@@ -337,7 +337,7 @@ fn fixed_len_byte_array() {
 
 #[test]
 fn boundary_lengths_and_extremes() {
-    for n in [0, 1, 7, 8, 9, 31, 32, 33, 127, 128, 129, 4097] {
+    for n in [0usize, 1, 7, 8, 9, 31, 32, 33, 127, 128, 129, 4097] {
         let raw: Vec<Vec<u8>> = (0..n)
             .map(|i| match i % 3 {
                 0 => i32::MIN.to_le_bytes().to_vec(),

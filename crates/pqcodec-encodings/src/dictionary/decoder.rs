@@ -3,11 +3,11 @@
 
 use std::marker::PhantomData;
 
-use pqcodec_core::{Decoder, Encoding, Error, Result, Sink, ValueBuffer};
+use pqcodec_core::{Decoder, Encoding, Error, FixedWidth, NativeType, Result, Sink, ValueBuffer};
 
 use super::MAX_INDEX_BIT_WIDTH;
 use crate::plain::PlainType;
-use crate::rle::{RleDecoder, RunVisitor};
+use crate::rle::{CHUNK, RleDecoder, RunVisitor};
 
 const ENCODING: Encoding = Encoding::RleDictionary;
 
@@ -175,6 +175,61 @@ impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for Gather<'_, T, S> {
             self.out.push(value);
         }
         Ok(())
+    }
+}
+
+/// Looks fixed-width indices up a chunk at a time into a stack buffer and hands the values
+/// over as slices.
+struct GatherFixed<'s, N, S: ?Sized> {
+    out: &'s mut S,
+    dictionary: &'s [N],
+}
+
+impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
+    #[inline]
+    fn run(&mut self, index: u32, count: usize) -> Result<()> {
+        let value = self
+            .dictionary
+            .get(index as usize)
+            .ok_or_else(|| out_of_range(index, self.dictionary.len()))?;
+        self.out.push_repeated(value, count);
+        Ok(())
+    }
+
+    #[inline]
+    fn values(&mut self, indices: &[u32]) -> Result<()> {
+        let len = self.dictionary.len();
+        let max = indices.iter().copied().max().unwrap_or(0);
+        if max as usize >= len {
+            return Err(out_of_range(max, len));
+        }
+        let mut buf = [N::default(); CHUNK];
+        for (slot, &index) in buf.iter_mut().zip(indices) {
+            // Every index was checked against the length above.
+            if let Some(&v) = self.dictionary.get(index as usize) {
+                *slot = v;
+            }
+        }
+        self.out
+            .extend_from_slice(buf.get(..indices.len()).unwrap_or(&[]));
+        Ok(())
+    }
+}
+
+impl<'a, T: PlainType + FixedWidth> DictionaryDecoder<'a, T> {
+    /// [`Decoder::read`] for the fixed-width types, faster: values are gathered a chunk at a
+    /// time into a stack buffer and handed over with one [`Sink::extend_from_slice`] per chunk.
+    pub fn read_fixed<S: Sink<T::Native> + ?Sized>(
+        &mut self,
+        out: &mut S,
+        max: usize,
+    ) -> Result<usize> {
+        out.reserve(max.min(self.remaining()));
+        let mut gather = GatherFixed {
+            out,
+            dictionary: self.dictionary.as_slice(),
+        };
+        self.indices.inner.visit(&mut gather, max)
     }
 }
 

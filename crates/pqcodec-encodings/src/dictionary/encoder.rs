@@ -1,23 +1,16 @@
 //! Encoding dictionary pages and dictionary-encoded data pages, with fallback to PLAIN.
 
-use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
 use pqcodec_core::{Encoder, Encoding, Error, PhysicalType, Result};
 
 use super::MAX_INDEX_BIT_WIDTH;
+use super::interner::Interner;
 use crate::kernels::bitpack::bit_width;
 use crate::plain::PlainType;
 use crate::rle::RleEncoder;
 
 const ENCODING: Encoding = Encoding::RleDictionary;
-
-/// Marks an empty slot of the hash table.
-const EMPTY: u64 = u64::MAX;
-
-/// Most entries a dictionary holds: indices are at most 32 bits, and `u32::MAX` in a slot's
-/// index half could be mistaken for an empty slot.
-const MAX_ENTRIES: usize = u32::MAX as usize;
 
 /// Limits after which a [`DictionaryEncoder`] stops growing its dictionary and falls back to
 /// PLAIN.
@@ -67,21 +60,9 @@ impl Default for DictionaryLimits {
 #[derive(Debug, Clone)]
 pub struct DictionaryEncoder<T: PlainType> {
     type_length: usize,
-    limits: DictionaryLimits,
-    seed: u64,
-    /// The PLAIN bytes of each entry (one byte 0 or 1 for BOOLEAN), back to back, in index
-    /// order.
-    keys: Vec<u8>,
-    /// Where each entry starts in `keys`, and where the last one ends (variable-length keys);
-    /// unused when every key is `stride` bytes.
-    offsets: Vec<usize>,
-    /// The length of every key for fixed-width types, 0 for BYTE_ARRAY.
-    stride: usize,
-    /// Number of entries.
-    len: usize,
-    /// Open-addressing table, a power of two long (or empty): `EMPTY`, or the entry's hash in
-    /// the high 32 bits and its index in the low 32.
-    slots: Vec<u64>,
+    /// The dictionary: each distinct value's PLAIN bytes (one byte 0 or 1 for BOOLEAN) and
+    /// its index.
+    interner: Interner,
     /// Indices of the values of the page being built.
     indices: Vec<u32>,
     /// The PLAIN page values go to after the fallback, and how many values it holds.
@@ -105,13 +86,11 @@ impl<T: PlainType> DictionaryEncoder<T> {
         };
         DictionaryEncoder {
             type_length,
-            limits,
-            seed: std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64),
-            keys: Vec::new(),
-            offsets: vec![0],
-            stride,
-            len: 0,
-            slots: Vec::new(),
+            interner: Interner::new(
+                stride,
+                limits.max_distinct_values,
+                limits.max_dictionary_bytes,
+            ),
             indices: Vec::new(),
             plain: None,
             scratch: Vec::new(),
@@ -121,22 +100,23 @@ impl<T: PlainType> DictionaryEncoder<T> {
 
     /// The dictionary page: the PLAIN bytes of the dictionary's values, in index order.
     pub fn dictionary_page(&self) -> Result<Vec<u8>> {
+        let keys = self.interner.keys();
         if T::TYPE == PhysicalType::Boolean {
             // Each entry's key is one byte, 0 or 1; the page packs them a bit each.
-            let mut page = vec![0u8; self.len.div_ceil(8)];
-            for (i, &key) in self.keys.iter().enumerate() {
+            let mut page = vec![0u8; keys.len().div_ceil(8)];
+            for (i, &key) in keys.iter().enumerate() {
                 if let Some(byte) = page.get_mut(i / 8) {
                     *byte |= (key & 1) << (i % 8);
                 }
             }
             return Ok(page);
         }
-        Ok(self.keys.clone())
+        Ok(keys.to_vec())
     }
 
     /// Number of values in the dictionary.
     pub fn dictionary_len(&self) -> usize {
-        self.len
+        self.interner.len()
     }
 
     /// Whether the encoder has fallen back to PLAIN.
@@ -162,175 +142,25 @@ impl<T: PlainType> DictionaryEncoder<T> {
     /// The bit width indices into the current dictionary are written at: enough for the
     /// largest index (0 for a dictionary of one value, as arrow-rs and parquet-java write).
     fn index_bit_width(&self) -> u32 {
-        bit_width(self.len.saturating_sub(1) as u64).min(MAX_INDEX_BIT_WIDTH)
+        bit_width(self.interner.len().saturating_sub(1) as u64).min(MAX_INDEX_BIT_WIDTH)
     }
 
-    /// The key of entry `index`.
-    #[inline]
-    fn key(&self, index: usize) -> &[u8] {
-        let range = if self.stride > 0 {
-            index * self.stride..(index + 1) * self.stride
-        } else {
-            match (self.offsets.get(index), self.offsets.get(index + 1)) {
-                (Some(&a), Some(&b)) => a..b,
-                _ => 0..0,
+    /// Interns the batch whose PLAIN bytes are `scratch` (`count` values), pushing their
+    /// indices; returns the value at which a limit was reached and the byte (or, for BOOLEAN,
+    /// bit) where its PLAIN bytes start, if one was.
+    fn intern_batch(&mut self, scratch: &[u8], count: usize) -> Option<(usize, usize)> {
+        if T::TYPE == PhysicalType::Boolean {
+            self.indices.reserve(count);
+            for i in 0..count {
+                let bit = scratch.get(i / 8).map_or(0, |b| (b >> (i % 8)) & 1);
+                match self.interner.intern_bytes(&[bit]) {
+                    Some(index) => self.indices.push(index),
+                    None => return Some((i, i)),
+                }
             }
-        };
-        self.keys.get(range).unwrap_or(&[])
-    }
-
-    /// Rebuilds the table with `size` (a power of two) slots.
-    fn rehash(&mut self, size: usize) {
-        let mut slots = vec![EMPTY; size];
-        let mask = size - 1;
-        for entry in 0..self.len {
-            let hash = hash_key(self.key(entry), self.seed);
-            let mut slot = (hash as usize) & mask;
-            while slots[slot] != EMPTY {
-                slot = (slot + 1) & mask;
-            }
-            slots[slot] = (hash & TAG) | entry as u64;
-        }
-        self.slots = slots;
-    }
-
-    /// The index of `key`, adding it to the dictionary if new; `None` if adding it would pass
-    /// a limit.
-    #[inline]
-    fn intern(&mut self, key: &[u8]) -> Option<u32> {
-        let hash = hash_key(key, self.seed);
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut slot = (hash as usize) & mask;
-        while let Some(&entry) = self.slots.get(slot) {
-            if entry == EMPTY {
-                break;
-            }
-            if entry & TAG == hash & TAG && key_eq(self.key((entry & !TAG) as usize), key) {
-                return Some(entry as u32);
-            }
-            slot = (slot + 1) & mask;
-        }
-        // A new entry.
-        let fits = self.len < self.limits.max_distinct_values.min(MAX_ENTRIES)
-            && self
-                .keys
-                .len()
-                .checked_add(key.len())
-                .is_some_and(|size| size <= self.limits.max_dictionary_bytes);
-        if !fits {
             return None;
         }
-        let index = self.len;
-        self.keys.extend_from_slice(key);
-        if self.stride == 0 {
-            self.offsets.push(self.keys.len());
-        }
-        self.len += 1;
-        if self.len * 4 > self.slots.len() {
-            self.rehash((self.slots.len() * 2).max(64));
-        } else if let Some(s) = self.slots.get_mut(slot) {
-            *s = (hash & TAG) | index as u64;
-        }
-        Some(index as u32)
-    }
-
-    /// Interns the keys of the batch in `scratch` (`count` values), pushing their indices;
-    /// returns the value at which a limit was reached and the byte (or, for BOOLEAN, bit)
-    /// where its PLAIN bytes start, if one was.
-    fn intern_batch(&mut self, scratch: &[u8], count: usize) -> Option<(usize, usize)> {
-        self.indices.reserve(count);
-        match T::TYPE {
-            PhysicalType::Boolean => {
-                for i in 0..count {
-                    let bit = scratch.get(i / 8).map_or(0, |b| (b >> (i % 8)) & 1);
-                    match self.intern(&[bit]) {
-                        Some(index) => self.indices.push(index),
-                        None => return Some((i, i)),
-                    }
-                }
-            }
-            PhysicalType::ByteArray => {
-                let mut at = 0;
-                for i in 0..count {
-                    let len = scratch
-                        .get(at..at + 4)
-                        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
-                    let key = scratch.get(at..at + 4 + len).unwrap_or(&[]);
-                    match self.intern(key) {
-                        Some(index) => self.indices.push(index),
-                        None => return Some((i, at)),
-                    }
-                    at += 4 + len;
-                }
-            }
-            _ => {
-                let stride = self.stride.max(1);
-                for (i, key) in scratch.chunks_exact(stride).enumerate() {
-                    match self.intern(key) {
-                        Some(index) => self.indices.push(index),
-                        None => return Some((i, i * stride)),
-                    }
-                }
-            }
-        }
-        None
-    }
-}
-
-/// High 32 bits of a slot: the entry's hash.
-const TAG: u64 = 0xFFFF_FFFF_0000_0000;
-
-/// Whether two keys are equal; the common fixed lengths compare as integers.
-#[inline(always)]
-fn key_eq(a: &[u8], b: &[u8]) -> bool {
-    match (a.len(), b.len()) {
-        (4, 4) => load(a, 0, 4) == load(b, 0, 4),
-        (8, 8) => load(a, 0, 8) == load(b, 0, 8),
-        (12, 12) => load(a, 0, 8) == load(b, 0, 8) && load(a, 8, 4) == load(b, 8, 4),
-        _ => a == b,
-    }
-}
-
-/// The `n` (4 or 8) bytes of `bytes` at `at` as a little-endian integer (0 if out of range).
-#[inline(always)]
-fn load(bytes: &[u8], at: usize, n: usize) -> u64 {
-    match (n, bytes.get(at..at + n)) {
-        (4, Some(b)) => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        (8, Some(b)) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-        _ => 0,
-    }
-}
-
-/// Multiplies as 128 bits and folds the halves: a fast, well-mixing step.
-#[inline(always)]
-fn fold_mul(a: u64, b: u64) -> u64 {
-    let p = u128::from(a) * u128::from(b);
-    (p as u64) ^ ((p >> 64) as u64)
-}
-
-const K1: u64 = 0x9E37_79B9_7F4A_7C15;
-const K2: u64 = 0xD6E8_FEB8_6659_FD93;
-
-/// A 64-bit hash of `key`, keyed by `seed` (not meant to resist chosen collisions).
-#[inline(always)]
-fn hash_key(key: &[u8], seed: u64) -> u64 {
-    match key.len() {
-        4 => fold_mul(load(key, 0, 4) ^ seed, K1),
-        8 => fold_mul(load(key, 0, 8) ^ seed, K1),
-        12 => fold_mul(load(key, 0, 8) ^ seed, load(key, 8, 4) ^ K1),
-        n => {
-            let mut h = seed ^ (n as u64).wrapping_mul(K2);
-            let mut chunks = key.chunks_exact(16);
-            for c in &mut chunks {
-                h = fold_mul(load(c, 0, 8) ^ h, load(c, 8, 8) ^ K1);
-            }
-            let rest = chunks.remainder();
-            let mut b = [0u8; 16];
-            if let Some(dst) = b.get_mut(..rest.len()) {
-                dst.copy_from_slice(rest);
-            }
-            fold_mul(load(&b, 0, 8) ^ h, load(&b, 8, 8) ^ K2)
-        }
+        self.interner.intern_all(scratch, count, &mut self.indices)
     }
 }
 

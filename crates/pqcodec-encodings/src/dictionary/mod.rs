@@ -44,6 +44,7 @@
 
 mod decoder;
 mod encoder;
+mod interner;
 #[cfg(test)]
 mod tests;
 

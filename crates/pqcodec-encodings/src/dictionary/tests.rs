@@ -1,7 +1,8 @@
 use super::*;
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
-    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Sink, ValueBuffer,
+    FixedLenByteArrayType, FixedWidth, FloatType, Int32Type, Int64Type, Int96, Int96Type, Sink,
+    ValueBuffer,
 };
 use proptest::prelude::*;
 
@@ -71,6 +72,26 @@ fn index_decoder_checks_every_index() {
     assert_eq!(out, [0, 1, 2, 3, 4, 5, 6]);
     let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
     assert_eq!(d.skip(8).unwrap(), 8);
+    // The fixed-width gather checks them too, in runs and in chunks.
+    let dict: Vec<i32> = (0..7).collect();
+    let mut d = DictionaryDecoder::<Int32Type>::new(&data, 8, &dict).unwrap();
+    assert!(matches!(
+        d.read_fixed(&mut Vec::new(), 8),
+        Err(Error::DictionaryIndex {
+            index: 7,
+            len: 7,
+            ..
+        })
+    ));
+    let mut d = DictionaryDecoder::<Int32Type>::new(&[3, 4 << 1, 7], 4, &dict).unwrap();
+    assert!(matches!(
+        d.read_fixed(&mut Vec::new(), 8),
+        Err(Error::DictionaryIndex {
+            index: 7,
+            len: 7,
+            ..
+        })
+    ));
     // An empty dictionary has no valid index.
     let values = decode_plain_page::<Int32Type>(&[], 0, 0).unwrap();
     let mut d = DictionaryDecoder::<Int32Type>::new(&[0, 2, 0], 1, &values).unwrap();
@@ -304,6 +325,49 @@ fn index_bit_width_grows_with_the_dictionary() {
     assert_eq!(got, (0..300).collect::<Vec<_>>());
 }
 
+#[test]
+fn tables_grow_and_keep_every_key() {
+    // Many distinct keys of every kind of table, each seen twice.
+    let n = 5000usize;
+    let plan = Plan {
+        batches: vec![777],
+        flush_after: vec![false, true],
+        steps: vec![(true, 1000), (false, 3), (true, 1)],
+        limits: DictionaryLimits {
+            max_dictionary_bytes: usize::MAX,
+            max_distinct_values: usize::MAX,
+        },
+    };
+    let i32s: Vec<i32> = (0..2 * n).map(|i| (i % n) as i32 * 65_537).collect();
+    round_trip::<Int32Type>(&i32s, 0, &plan).unwrap();
+    let i64s: Vec<i64> = (0..2 * n)
+        .map(|i| (i % n) as i64 * -4_294_967_311)
+        .collect();
+    round_trip::<Int64Type>(&i64s, 0, &plan).unwrap();
+    let i96s: Vec<Int96> = (0..2 * n)
+        .map(|i| Int96([7, (i % n) as u32, (i % n % 3) as u32]))
+        .collect();
+    round_trip::<Int96Type>(&i96s, 0, &plan).unwrap();
+    let strings: Vec<String> = (0..2 * n)
+        .map(|i| "x".repeat(i % n % 40) + &(i % n).to_string())
+        .collect();
+    let bytes: ByteArrays = strings.iter().map(|s| s.as_bytes()).collect();
+    round_trip::<ByteArrayType>(&bytes, 0, &plan).unwrap();
+    let fixed: ByteArrays = (0..2 * n)
+        .map(|i| ((i % n) as u64).to_le_bytes())
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|b| &b[..5])
+        .collect();
+    round_trip::<FixedLenByteArrayType>(&fixed, 5, &plan).unwrap();
+    let mut e = DictionaryEncoder::<Int96Type>::new(0, DictionaryLimits::default());
+    e.put(&i96s).unwrap();
+    assert_eq!(e.dictionary_len(), n);
+    let mut e = DictionaryEncoder::<ByteArrayType>::new(0, plan.limits);
+    e.put(bytes.iter()).unwrap();
+    assert_eq!(e.dictionary_len(), n);
+}
+
 /// What a round trip does: put `values` in batches, flushing at some points, then decode every
 /// page (dictionary pages with reads and skips interleaved) and compare with what was not
 /// skipped.
@@ -429,6 +493,39 @@ fn round_trip<T: PlainType>(
     Ok(())
 }
 
+/// [`DictionaryDecoder::read_fixed`] with skips gives what [`Decoder::read`] does.
+fn read_fixed_matches<T: PlainType + FixedWidth>(
+    values: &[T::Native],
+    steps: &[(bool, usize)],
+) -> std::result::Result<(), TestCaseError>
+where
+    T::Native: PartialEq,
+{
+    let mut e = DictionaryEncoder::<T>::new(0, DictionaryLimits::default());
+    e.put(values).unwrap();
+    let page = e.flush().unwrap();
+    let dict =
+        decode_plain_page::<T>(&e.dictionary_page().unwrap(), e.dictionary_len(), 0).unwrap();
+    let mut a = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
+    let mut b = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
+    let (mut got_a, mut got_b): (Vec<T::Native>, Vec<T::Native>) = (Vec::new(), Vec::new());
+    for &(read, k) in steps.iter().cycle().take(200) {
+        if read {
+            let n = a.read_fixed(&mut got_a, k).unwrap();
+            prop_assert_eq!(n, b.read(&mut got_b, k).unwrap());
+        } else {
+            prop_assert_eq!(a.skip(k).unwrap(), b.skip(k).unwrap());
+        }
+    }
+    a.read_fixed(&mut got_a, usize::MAX).unwrap();
+    b.read(&mut got_b, usize::MAX).unwrap();
+    prop_assert_eq!(
+        plain_bytes::<T>(got_a.iter(), 0),
+        plain_bytes::<T>(got_b.iter(), 0)
+    );
+    Ok(())
+}
+
 /// `len` values drawn from a pool of `pool` distinct-ish values of `value`.
 fn pooled<V: std::fmt::Debug + Clone + 'static>(
     value: impl Strategy<Value = V> + Clone,
@@ -470,26 +567,31 @@ proptest! {
     #[test]
     fn round_trip_int32(values in pooled(prop_oneof![any::<i32>(), Just(i32::MIN), Just(i32::MAX)]), plan in plan()) {
         round_trip::<Int32Type>(&values, 0, &plan)?;
+        read_fixed_matches::<Int32Type>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_int64(values in pooled(prop_oneof![any::<i64>(), Just(i64::MIN), Just(i64::MAX)]), plan in plan()) {
         round_trip::<Int64Type>(&values, 0, &plan)?;
+        read_fixed_matches::<Int64Type>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_int96(values in pooled(any::<[u32; 3]>().prop_map(Int96)), plan in plan()) {
         round_trip::<Int96Type>(&values, 0, &plan)?;
+        read_fixed_matches::<Int96Type>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_float(values in pooled(float_bits()), plan in plan()) {
         round_trip::<FloatType>(&values, 0, &plan)?;
+        read_fixed_matches::<FloatType>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_double(values in pooled(double_bits()), plan in plan()) {
         round_trip::<DoubleType>(&values, 0, &plan)?;
+        read_fixed_matches::<DoubleType>(&values, &plan.steps)?;
     }
 
     #[test]

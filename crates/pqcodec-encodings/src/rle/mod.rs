@@ -53,7 +53,7 @@ mod encoder;
 mod tests;
 mod unpack;
 
-pub(crate) use decoder::RunVisitor;
+pub(crate) use decoder::{CHUNK, RunVisitor};
 pub use decoder::{RleBooleanDecoder, RleDecoder};
 pub use encoder::{RleBooleanEncoder, RleEncoder};
 

@@ -1,0 +1,429 @@
+//! The dictionary encoder's hash table: each distinct key (a value's PLAIN bytes) gets the
+//! next index.
+//!
+//! Open addressing with linear probing, kept at most a quarter full so that probe sequences
+//! stay short and predictable. Keys of 4 bytes live in the slots
+//! themselves (`key << 32 | index` in a `u64`), and so do keys of 8 or 12 bytes (in a `u128`):
+//! a lookup reads one slot and compares integers. Other keys (BYTE_ARRAY, other
+//! FIXED_LEN_BYTE_ARRAY lengths, BOOLEAN) keep 32 bits of their hash in the slot next to
+//! their index and are compared as bytes when those match.
+
+use std::hash::BuildHasher;
+
+/// Most entries: indices are 32-bit and an index of `u32::MAX` marks an empty slot.
+const MAX_ENTRIES: usize = u32::MAX as usize;
+
+/// Slots of a table before its first growth.
+const MIN_SLOTS: usize = 64;
+
+/// A slot holding a key inline next to its index.
+trait Inline: Copy + PartialEq {
+    /// An empty slot (its index half is `u32::MAX`).
+    const EMPTY: Self;
+    fn pack(key: u128, index: u32) -> Self;
+    fn key(self) -> u128;
+    fn index(self) -> u32;
+    /// Takes this kind of slots out of `table` (none if it holds another kind).
+    fn take(table: &mut Table) -> Vec<Self>;
+    /// Puts slots of this kind in `table`.
+    fn store(table: &mut Table, slots: Vec<Self>);
+}
+
+impl Inline for u64 {
+    const EMPTY: Self = u64::MAX;
+    #[inline(always)]
+    fn pack(key: u128, index: u32) -> Self {
+        ((key as u64) << 32) | u64::from(index)
+    }
+    #[inline(always)]
+    fn key(self) -> u128 {
+        u128::from(self >> 32)
+    }
+    #[inline(always)]
+    fn index(self) -> u32 {
+        self as u32
+    }
+    fn take(table: &mut Table) -> Vec<Self> {
+        match table {
+            Table::Narrow(slots) => std::mem::take(slots),
+            _ => Vec::new(),
+        }
+    }
+    fn store(table: &mut Table, slots: Vec<Self>) {
+        *table = Table::Narrow(slots);
+    }
+}
+
+impl Inline for u128 {
+    const EMPTY: Self = u128::MAX;
+    #[inline(always)]
+    fn pack(key: u128, index: u32) -> Self {
+        (key << 32) | u128::from(index)
+    }
+    #[inline(always)]
+    fn key(self) -> u128 {
+        self >> 32
+    }
+    #[inline(always)]
+    fn index(self) -> u32 {
+        self as u32
+    }
+    fn take(table: &mut Table) -> Vec<Self> {
+        match table {
+            Table::Wide(slots) => std::mem::take(slots),
+            _ => Vec::new(),
+        }
+    }
+    fn store(table: &mut Table, slots: Vec<Self>) {
+        *table = Table::Wide(slots);
+    }
+}
+
+/// The slots, by how keys are held.
+#[derive(Debug, Clone)]
+enum Table {
+    /// 4-byte keys inline.
+    Narrow(Vec<u64>),
+    /// 8- or 12-byte keys inline.
+    Wide(Vec<u128>),
+    /// Other keys: hash in the high 32 bits, index in the low 32 (`u64::MAX` is empty).
+    Bytes(Vec<u64>),
+}
+
+/// The keys' bytes, in index order.
+#[derive(Debug, Clone)]
+struct KeyStore {
+    /// Every key's bytes, back to back.
+    bytes: Vec<u8>,
+    /// Where each key starts in `bytes`, and where the last ends, when keys vary in length.
+    offsets: Vec<usize>,
+    /// The length of every key, or 0 if they vary.
+    stride: usize,
+    len: usize,
+}
+
+impl KeyStore {
+    /// Records a new key and returns its index.
+    #[inline]
+    fn push(&mut self, key: &[u8]) -> u32 {
+        let index = self.len as u32;
+        self.bytes.extend_from_slice(key);
+        if self.stride == 0 {
+            self.offsets.push(self.bytes.len());
+        }
+        self.len += 1;
+        index
+    }
+
+    /// The bytes of key `index`.
+    #[inline]
+    fn get(&self, index: usize) -> &[u8] {
+        let range = if self.stride > 0 {
+            index * self.stride..(index + 1) * self.stride
+        } else {
+            match (self.offsets.get(index), self.offsets.get(index + 1)) {
+                (Some(&a), Some(&b)) => a..b,
+                _ => 0..0,
+            }
+        };
+        self.bytes.get(range).unwrap_or(&[])
+    }
+}
+
+/// Distinct keys and their indices, within limits.
+#[derive(Debug, Clone)]
+pub(super) struct Interner {
+    seed: u64,
+    store: KeyStore,
+    max_len: usize,
+    max_bytes: usize,
+    table: Table,
+}
+
+/// Multiplies as 128 bits and folds the halves: a fast, well-mixing step.
+#[inline(always)]
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+const K1: u64 = 0x9E37_79B9_7F4A_7C15;
+const K2: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// The hash of an inline key.
+#[inline(always)]
+fn hash_inline(key: u128, seed: u64) -> u64 {
+    fold_mul((key as u64) ^ seed, ((key >> 64) as u64) ^ K1)
+}
+
+/// The `N` bytes of `bytes` at `at` as a little-endian integer (0 if out of range).
+#[inline(always)]
+fn le<const N: usize>(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    if let (Some(dst), Some(src)) = (b.get_mut(..N), bytes.get(at..at + N)) {
+        dst.copy_from_slice(src);
+    }
+    u64::from_le_bytes(b)
+}
+
+/// The hash of a key held as bytes (not meant to resist chosen collisions).
+#[inline]
+fn hash_bytes(key: &[u8], seed: u64) -> u64 {
+    let n = key.len();
+    let mut h = seed ^ (n as u64).wrapping_mul(K2);
+    if n <= 16 {
+        // Two possibly overlapping reads cover the key.
+        let (a, b) = if n >= 8 {
+            (le::<8>(key, 0), le::<8>(key, n - 8))
+        } else if n >= 4 {
+            (le::<4>(key, 0), le::<4>(key, n - 4))
+        } else {
+            let first = key.first().map_or(0, |&x| u64::from(x));
+            let mid = key.get(n / 2).map_or(0, |&x| u64::from(x));
+            let last = key.last().map_or(0, |&x| u64::from(x));
+            ((first << 16) | (mid << 8) | last, 0)
+        };
+        return fold_mul(a ^ h, b ^ K1);
+    }
+    let mut chunks = key.chunks_exact(16);
+    for c in &mut chunks {
+        h = fold_mul(le::<8>(c, 0) ^ h, le::<8>(c, 8) ^ K1);
+    }
+    // The last 16 bytes, overlapping what came before.
+    fold_mul(le::<8>(key, n - 16) ^ h, le::<8>(key, n - 8) ^ K2)
+}
+
+impl Interner {
+    /// An empty interner of keys `stride` bytes long (0: of varying length), holding at most
+    /// `max_len` keys of `max_bytes` bytes in all.
+    pub(super) fn new(stride: usize, max_len: usize, max_bytes: usize) -> Self {
+        let table = match stride {
+            4 => Table::Narrow(Vec::new()),
+            8 | 12 => Table::Wide(Vec::new()),
+            _ => Table::Bytes(Vec::new()),
+        };
+        Interner {
+            seed: std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64),
+            store: KeyStore {
+                bytes: Vec::new(),
+                offsets: vec![0],
+                stride,
+                len: 0,
+            },
+            max_len: max_len.min(MAX_ENTRIES),
+            max_bytes,
+            table,
+        }
+    }
+
+    /// Number of keys.
+    pub(super) fn len(&self) -> usize {
+        self.store.len
+    }
+
+    /// Every key's bytes, back to back, in index order.
+    pub(super) fn keys(&self) -> &[u8] {
+        &self.store.bytes
+    }
+
+    /// Whether one more key of `n` bytes stays within the limits.
+    #[inline]
+    fn fits(store: &KeyStore, max_len: usize, max_bytes: usize, n: usize) -> bool {
+        store.len < max_len
+            && store
+                .bytes
+                .len()
+                .checked_add(n)
+                .is_some_and(|size| size <= max_bytes)
+    }
+
+    /// Interns each `stride`-byte key of `bytes` (each of `count` keys of varying length,
+    /// after its 4-byte length, if `stride` is 0) and pushes its index to `indices`; stops at
+    /// the first key that would pass a limit and returns its position and byte offset.
+    pub(super) fn intern_all(
+        &mut self,
+        bytes: &[u8],
+        count: usize,
+        indices: &mut Vec<u32>,
+    ) -> Option<(usize, usize)> {
+        indices.reserve(count);
+        match self.store.stride {
+            4 => self.intern_inline::<u64, 4>(bytes, indices),
+            8 => self.intern_inline::<u128, 8>(bytes, indices),
+            12 => self.intern_inline::<u128, 12>(bytes, indices),
+            0 => {
+                let mut at = 0;
+                for i in 0..count {
+                    let len = le::<4>(bytes, at) as usize;
+                    let end = at.saturating_add(4).saturating_add(len);
+                    let key = bytes.get(at..end).unwrap_or(&[]);
+                    match self.intern_bytes(key) {
+                        Some(index) => indices.push(index),
+                        None => return Some((i, at)),
+                    }
+                    at = end;
+                }
+                None
+            }
+            stride => {
+                for (i, key) in bytes.chunks_exact(stride).enumerate() {
+                    match self.intern_bytes(key) {
+                        Some(index) => indices.push(index),
+                        None => return Some((i, i * stride)),
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// [`Interner::intern_all`] for keys of `N` (4, 8 or 12) bytes held inline in `S` slots.
+    fn intern_inline<S: Inline, const N: usize>(
+        &mut self,
+        bytes: &[u8],
+        indices: &mut Vec<u32>,
+    ) -> Option<(usize, usize)> {
+        let mut slots = S::take(&mut self.table);
+        let mut result = None;
+        for (i, chunk) in bytes.chunks_exact(N).enumerate() {
+            let key = if N == 12 {
+                u128::from(le::<8>(chunk, 0)) | (u128::from(le::<4>(chunk, 8)) << 64)
+            } else {
+                u128::from(le::<N>(chunk, 0))
+            };
+            if slots.is_empty() {
+                slots = vec![S::EMPTY; MIN_SLOTS];
+            }
+            let hash = hash_inline(key, self.seed);
+            let mask = slots.len() - 1;
+            let mut pos = hash as usize & mask;
+            let found = loop {
+                match slots.get(pos) {
+                    Some(&s) if s == S::EMPTY => break None,
+                    Some(&s) if s.key() == key => break Some(s.index()),
+                    Some(_) => pos = (pos + 1) & mask,
+                    None => break None,
+                }
+            };
+            let index = match found {
+                Some(index) => index,
+                None => {
+                    if !Self::fits(&self.store, self.max_len, self.max_bytes, N) {
+                        result = Some((i, i * N));
+                        break;
+                    }
+                    let index = self.store.push(chunk);
+                    if let Some(s) = slots.get_mut(pos) {
+                        *s = S::pack(key, index);
+                    }
+                    if self.store.len * 4 > slots.len() {
+                        slots = self.grow_inline(&slots);
+                    }
+                    index
+                }
+            };
+            indices.push(index);
+        }
+        S::store(&mut self.table, slots);
+        result
+    }
+
+    /// The inline table `slots` moved to twice as many slots.
+    fn grow_inline<S: Inline>(&self, slots: &[S]) -> Vec<S> {
+        let mut grown = vec![S::EMPTY; slots.len() * 2];
+        let mask = grown.len() - 1;
+        for &s in slots {
+            if s == S::EMPTY {
+                continue;
+            }
+            let mut pos = hash_inline(s.key(), self.seed) as usize & mask;
+            while grown.get(pos).is_some_and(|&g| g != S::EMPTY) {
+                pos = (pos + 1) & mask;
+            }
+            if let Some(g) = grown.get_mut(pos) {
+                *g = s;
+            }
+        }
+        grown
+    }
+
+    /// The index of `key` in a table of keys held as bytes, adding it if new; `None` if adding
+    /// it would pass a limit.
+    #[inline]
+    pub(super) fn intern_bytes(&mut self, key: &[u8]) -> Option<u32> {
+        const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+        let Interner {
+            seed,
+            store,
+            max_len,
+            max_bytes,
+            table,
+        } = self;
+        if !matches!(table, Table::Bytes(_)) {
+            *table = Table::Bytes(Vec::new());
+        }
+        let Table::Bytes(slots) = table else {
+            return None;
+        };
+        if slots.is_empty() {
+            *slots = vec![u64::MAX; MIN_SLOTS];
+        }
+        let hash = hash_bytes(key, *seed);
+        let mask = slots.len() - 1;
+        let mut pos = hash as usize & mask;
+        while let Some(&s) = slots.get(pos) {
+            if s == u64::MAX {
+                break;
+            }
+            if s & TAG == hash & TAG && bytes_eq(store.get(s as u32 as usize), key) {
+                return Some(s as u32);
+            }
+            pos = (pos + 1) & mask;
+        }
+        if !Self::fits(store, *max_len, *max_bytes, key.len()) {
+            return None;
+        }
+        let index = store.push(key);
+        if let Some(s) = slots.get_mut(pos) {
+            *s = (hash & TAG) | u64::from(index);
+        }
+        if store.len * 4 > slots.len() {
+            // Rebuild from the keys.
+            let mut grown = vec![u64::MAX; slots.len() * 2];
+            let mask = grown.len() - 1;
+            for entry in 0..store.len {
+                let hash = hash_bytes(store.get(entry), *seed);
+                let mut pos = hash as usize & mask;
+                while grown.get(pos).is_some_and(|&g| g != u64::MAX) {
+                    pos = (pos + 1) & mask;
+                }
+                if let Some(g) = grown.get_mut(pos) {
+                    *g = (hash & TAG) | entry as u64;
+                }
+            }
+            *slots = grown;
+        }
+        Some(index)
+    }
+}
+
+/// Whether two keys are equal, comparing 8 bytes at a time.
+#[inline(always)]
+fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        return a == b;
+    }
+    // Words at 0, 8, ..., then the last 8 bytes (overlapping).
+    let mut at = 0;
+    while at + 8 < n {
+        if le::<8>(a, at) != le::<8>(b, at) {
+            return false;
+        }
+        at += 8;
+    }
+    le::<8>(a, n - 8) == le::<8>(b, n - 8)
+}

@@ -45,7 +45,7 @@ fn spec_example_both_directions() {
 }
 
 #[test]
-fn thirty_two_bit_levels_take_eight_bytes() {
+fn thirty_values_of_two_bits_take_eight_bytes() {
     // The spec: 30 values of 2 bits are 60 bits, 8 bytes.
     let values: Vec<u32> = (0..30).map(|i| i % 4).collect();
     let data = encode(2, &values);

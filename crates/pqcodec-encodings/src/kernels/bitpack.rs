@@ -34,12 +34,27 @@ fn mask(width: u32) -> u64 {
     }
 }
 
-/// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`.
+/// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`, with the
+/// width-specialised kernels of [`bitpack32`](super::bitpack32).
 ///
 /// # Panics
 /// If `width > 32` or `packed` is shorter than [`packed_len`]`(out.len(), width)`: callers
 /// validate both against the page first.
 pub fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
+    assert!(width <= 32, "bit width {width} over 32");
+    assert!(
+        packed.len() >= packed_len(out.len(), width),
+        "packed data too short"
+    );
+    super::bitpack32::unpack(packed, width, out);
+}
+
+/// The scalar reference of [`unpack32`]: one value at a time, any width from 0 to 32. The
+/// fast kernels use it for their tails and are tested against it.
+///
+/// # Panics
+/// As [`unpack32`].
+pub fn unpack32_scalar(packed: &[u8], width: u32, out: &mut [u32]) {
     assert!(width <= 32, "bit width {width} over 32");
     assert!(
         packed.len() >= packed_len(out.len(), width),

@@ -2,7 +2,9 @@
 //! cursor over page bytes.
 
 pub mod bitpack;
+mod bitpack32;
 mod reader;
 pub mod varint;
 
+pub use bitpack32::{Pack8, pack8_for};
 pub use reader::ByteReader;

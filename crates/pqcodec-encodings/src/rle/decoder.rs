@@ -3,7 +3,6 @@
 
 use pqcodec_core::{BooleanType, Decoder, Encoding, Error, Result, Sink};
 
-use super::unpack::unpack;
 use super::{MAX_BIT_WIDTH, MAX_RUN_LEN, split_length_prefix};
 use crate::kernels::ByteReader;
 use crate::kernels::bitpack::{packed_len, unpack32};
@@ -290,7 +289,7 @@ fn unpack_range<V: RunVisitor + ?Sized>(
         // pos is a multiple of 8 here: its values start on a byte boundary.
         let src = bytes.get(pos / 8 * w..).unwrap_or(&[]);
         let out = &mut buf[..n];
-        unpack(src, width, out);
+        unpack32(src, width, out);
         visitor.values(out)?;
         pos += n;
     }

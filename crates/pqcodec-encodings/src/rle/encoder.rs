@@ -3,9 +3,9 @@
 
 use pqcodec_core::{BooleanType, Encoder, Encoding, Error, Result};
 
-use super::unpack::{Pack8, pack8_for};
 use super::{MAX_BIT_WIDTH, MAX_RUN_LEN};
 use crate::kernels::varint::write_uleb128;
+use crate::kernels::{Pack8, pack8_for};
 
 /// Groups of 8 in one bit-packed run, so that its header `(63 << 1) | 1` fits in the one byte
 /// reserved for it before the groups are written.

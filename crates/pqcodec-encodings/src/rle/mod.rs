@@ -51,7 +51,6 @@ mod decoder;
 mod encoder;
 #[cfg(test)]
 mod tests;
-mod unpack;
 
 pub(crate) use decoder::{CHUNK, RunVisitor};
 pub use decoder::{RleBooleanDecoder, RleDecoder};

@@ -1,11 +1,12 @@
-//! Fast LSB-first unpacking and packing of whole blocks, one function body per bit width.
+//! Width-specialised LSB-first unpacking and packing of values up to 32 bits, one function
+//! body per bit width: what [`unpack32`](super::bitpack::unpack32) runs.
 //!
 //! [`unpack`] handles any number of values: blocks of 32 (`4 * width` bytes) go through a
 //! kernel instantiated for each width 0 to 32, whose loop the compiler unrolls with every
-//! shift and byte offset a constant; the tail goes through the generic
-//! [`kernels::bitpack::unpack32`](crate::kernels::bitpack::unpack32).
+//! shift and byte offset a constant; the tail goes through the scalar reference
+//! [`unpack32_scalar`], which the tests also hold every width against.
 
-use crate::kernels::bitpack::unpack32;
+use super::bitpack::unpack32_scalar;
 
 /// Values in one block of the width-specialised kernel.
 const BLOCK: usize = 32;
@@ -175,7 +176,7 @@ pub(crate) fn unpack(packed: &[u8], width: u32, out: &mut [u32]) {
     {
         // done is a multiple of 8: the tail starts on a byte boundary.
         let from = done / 8 * width as usize;
-        unpack32(packed.get(from..).unwrap_or(&[]), width, tail);
+        unpack32_scalar(packed.get(from..).unwrap_or(&[]), width, tail);
     }
 }
 
@@ -213,10 +214,10 @@ fn pack8_w<const W: usize>(values: &[u32; 8], out: &mut Vec<u8>) {
 }
 
 /// A function appending 8 values packed at one bit width.
-pub(crate) type Pack8 = fn(&[u32; 8], &mut Vec<u8>);
+pub type Pack8 = fn(&[u32; 8], &mut Vec<u8>);
 
 /// The [`Pack8`] for `width` (0 to 32; wider is treated as 32).
-pub(crate) fn pack8_for(width: u32) -> Pack8 {
+pub fn pack8_for(width: u32) -> Pack8 {
     macro_rules! table {
         ($($w:literal)*) => {
             match width {
@@ -231,13 +232,13 @@ pub(crate) fn pack8_for(width: u32) -> Pack8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::bitpack::pack32;
+    use crate::kernels::bitpack::{pack32, unpack32_scalar};
     use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
-        /// The specialised kernels agree with the generic ones, for every width and length.
+        /// The specialised kernels agree with the scalar reference, for every width and length.
         #[test]
         fn matches_generic_kernels(width in 0u32..=32, raw in prop::collection::vec(any::<u32>(), 0..300)) {
             let mask = if width == 32 { u32::MAX } else { (1u32 << width) - 1 };
@@ -247,6 +248,9 @@ mod tests {
             let mut out = vec![0u32; values.len()];
             unpack(&packed, width, &mut out);
             prop_assert_eq!(&out, &values);
+            let mut scalar = vec![0u32; values.len()];
+            unpack32_scalar(&packed, width, &mut scalar);
+            prop_assert_eq!(&scalar, &values);
             // pack8_for writes the same bytes as the generic packer, group by group.
             let mut ours = Vec::new();
             let pack8 = pack8_for(width);

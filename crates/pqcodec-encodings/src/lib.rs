@@ -5,6 +5,30 @@
 //! [`Decoder<T>`](pqcodec_core::Decoder) for the physical types its encoding applies to and
 //! each encoder [`Encoder<T>`](pqcodec_core::Encoder); the bounds say which types those are.
 //! [`dynamic`] picks one at run time from what a page header says.
+//!
+//! ```
+//! use pqcodec_core::{Decoder, Encoder, Int64Type};
+//! use pqcodec_encodings::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
+//!
+//! let mut encoder = DeltaBinaryPackedEncoder::<Int64Type>::new();
+//! encoder.put(&[10, 11, 13, i64::MIN])?;
+//! let page = encoder.flush()?;
+//! let mut decoder = DeltaBinaryPackedDecoder::<Int64Type>::new(&page, 4)?;
+//! let mut values = Vec::new();
+//! decoder.skip(1)?;
+//! decoder.read(&mut values, 10)?;
+//! assert_eq!(values, [11, 13, i64::MIN]);
+//! # Ok::<(), pqcodec_core::Error>(())
+//! ```
+//!
+//! An encoding that does not apply to a type does not compile:
+//!
+//! ```compile_fail
+//! use pqcodec_core::DoubleType;
+//! use pqcodec_encodings::delta_binary_packed::DeltaBinaryPackedDecoder;
+//!
+//! let decoder = DeltaBinaryPackedDecoder::<DoubleType>::new(&[], 0);
+//! ```
 
 pub mod bit_packed;
 pub mod byte_stream_split;

@@ -35,7 +35,7 @@ fn mask(width: u32) -> u64 {
 }
 
 /// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`, with the
-/// width-specialised kernels of [`bitpack32`](super::bitpack32).
+/// width-specialised kernels (one unrolled body per width, 32 values a block).
 ///
 /// # Panics
 /// If `width > 32` or `packed` is shorter than [`packed_len`]`(out.len(), width)`: callers

@@ -77,7 +77,7 @@ impl<'a> IndexDecoder<'a> {
     /// the page. An RLE run is one [`Sink::push_repeated`]; an index out of the dictionary's
     /// range fails with [`Error::DictionaryIndex`].
     pub fn read<S: Sink<u32> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
-        out.reserve(max.min(self.remaining()));
+        out.reserve(self.inner.reserve_hint(max));
         let mut visitor = CheckedIndices {
             out,
             len: self.dictionary_len,
@@ -224,7 +224,7 @@ impl<'a, T: PlainType + FixedWidth> DictionaryDecoder<'a, T> {
         out: &mut S,
         max: usize,
     ) -> Result<usize> {
-        out.reserve(max.min(self.remaining()));
+        out.reserve(self.indices.inner.reserve_hint(max));
         let mut gather = GatherFixed {
             out,
             dictionary: self.dictionary.as_slice(),
@@ -239,7 +239,7 @@ impl<T: PlainType> Decoder<T> for DictionaryDecoder<'_, T> {
     }
 
     fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
-        out.reserve(max.min(self.remaining()));
+        out.reserve(self.indices.inner.reserve_hint(max));
         let mut gather = Gather::<T, S> {
             out,
             dictionary: self.dictionary,

@@ -639,3 +639,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_huge_claimed_count_does_not_reserve_for_it() {
+    // Width 0, one bit-packed group of zero bytes, into an empty dictionary, in a page claiming
+    // 2^31 values: found by fuzzing, it used to reserve 2 GiB before looking at an index.
+    let data = [0, 0x03];
+    let claimed = 1usize << 31;
+    let mut out: Vec<u32> = Vec::new();
+    let mut d = IndexDecoder::new(&data, claimed, 0).unwrap();
+    assert_eq!(
+        d.read(&mut out, claimed),
+        Err(Error::DictionaryIndex {
+            encoding: Encoding::RleDictionary,
+            index: 0,
+            len: 0
+        })
+    );
+    assert!(out.capacity() < 1 << 16, "reserved {}", out.capacity());
+    let empty: Vec<i64> = Vec::new();
+    let mut values: Vec<i64> = Vec::new();
+    let mut d = DictionaryDecoder::<Int64Type>::new(&data, claimed, &empty).unwrap();
+    assert!(matches!(
+        Decoder::read(&mut d, &mut values, claimed),
+        Err(Error::DictionaryIndex { .. })
+    ));
+    assert!(
+        values.capacity() < 1 << 16,
+        "reserved {}",
+        values.capacity()
+    );
+    let mut values: Vec<i64> = Vec::new();
+    let mut d = DictionaryDecoder::<Int64Type>::new(&data, claimed, &empty).unwrap();
+    assert!(d.read_fixed(&mut values, claimed).is_err());
+    assert!(
+        values.capacity() < 1 << 16,
+        "reserved {}",
+        values.capacity()
+    );
+}

@@ -105,10 +105,21 @@ impl<'a> RleDecoder<'a> {
         self.remaining
     }
 
+    /// How many values a read of up to `max` may reserve room for up front: never more than
+    /// the bytes left could hold at one bit a value (plus a chunk), so a page claiming 2^31
+    /// values, or a bit width of 0, cannot make a huge allocation; the sink still grows as
+    /// values really arrive.
+    pub(crate) fn reserve_hint(&self, max: usize) -> usize {
+        max.min(self.remaining)
+            .min(crate::delta_binary_packed::reserve_bound(
+                self.reader.remaining(),
+            ))
+    }
+
     /// Appends up to `max` values to `out` and returns how many: fewer only at the end of the
     /// page. Each RLE run is one [`Sink::push_repeated`].
     pub fn read<S: Sink<u32> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
-        out.reserve(max.min(self.remaining));
+        out.reserve(self.reserve_hint(max));
         self.visit(&mut PlainVisitor(out), max)
     }
 
@@ -355,7 +366,7 @@ impl Decoder<BooleanType> for RleBooleanDecoder<'_> {
     }
 
     fn read<S: Sink<bool> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
-        out.reserve(max.min(self.inner.remaining()));
+        out.reserve(self.inner.reserve_hint(max));
         self.inner.visit(&mut BoolVisitor(out), max)
     }
 

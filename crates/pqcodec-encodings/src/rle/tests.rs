@@ -521,3 +521,26 @@ proptest! {
         prop_assert_eq!(&d.read_all().unwrap()[..], &values[pos..]);
     }
 }
+
+#[test]
+fn a_huge_claimed_count_does_not_reserve_for_it() {
+    // One RLE run of a single width-0 value, in a page claiming 2^31 values: the read
+    // reserves by the bytes present, then stops with the header missing for the next run.
+    let data = [0x02];
+    let claimed = 1usize << 31;
+    let mut out: Vec<u32> = Vec::new();
+    let mut d = RleDecoder::new(&data, 0, claimed).unwrap();
+    assert!(matches!(
+        d.read(&mut out, claimed),
+        Err(Error::Truncated {
+            encoding: Encoding::Rle,
+            ..
+        })
+    ));
+    assert!(out.capacity() < 1 << 16, "reserved {}", out.capacity());
+    let mut bools: Vec<bool> = Vec::new();
+    let prefixed = [2, 0, 0, 0, 0x02, 0x01];
+    let mut b = RleBooleanDecoder::new(&prefixed, claimed).unwrap();
+    assert!(b.read(&mut bools, claimed).is_err());
+    assert!(bools.capacity() < 1 << 16, "reserved {}", bools.capacity());
+}

@@ -226,6 +226,19 @@ impl FilePages {
             let chunk = row_group.columns().get(self.column).ok_or_else(|| {
                 ParquetError::General(format!("row group has no column {}", self.column))
             })?;
+            // The parquet crate asserts on these (ColumnChunkMetaData::byte_range): check
+            // them first so a corrupt footer is an error, not a panic.
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or(chunk.data_page_offset());
+            if start < 0 || chunk.compressed_size() < 0 {
+                return Err(ParquetError::General(format!(
+                    "column {} of row group {}: negative page offset {start} or compressed size {}",
+                    self.column,
+                    self.row_group - 1,
+                    chunk.compressed_size()
+                )));
+            }
             let rows = usize::try_from(row_group.num_rows()).unwrap_or(0);
             let bytes = Arc::new((*self.data).clone());
             self.current = Some(SerializedPageReader::new(bytes, chunk, rows, None)?);
@@ -238,5 +251,33 @@ impl Iterator for FilePages {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.next_page().transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_chunk_offset_is_an_error_not_a_panic() {
+        // Two flipped bits in the footer (found by fuzzing `pqcodec cat`) make a column chunk's
+        // page offset or size negative; the parquet crate asserts on them.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/pyarrow_plain_allnull_v2.parquet"
+        );
+        let mut bytes = std::fs::read(path).unwrap();
+        assert_eq!((bytes[1265], bytes[4135]), (0x3c, 0x41));
+        bytes[1265] = 0x3d;
+        bytes[4135] = 0x43;
+        let file = ParquetFile::from_bytes(Bytes::from(bytes)).unwrap();
+        let errors: Vec<String> = (0..file.column_descs().len())
+            .filter_map(|c| file.pages(c).find_map(|p| p.err()))
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.iter().any(|e| e.contains("negative page offset")),
+            "{errors:?}"
+        );
     }
 }

@@ -52,6 +52,17 @@ pub fn inspect(path: &Path) -> Result<String, Box<dyn Error>> {
                 column.compressed_size(),
                 column.uncompressed_size(),
             )?;
+            // The parquet crate asserts on these (ColumnChunkMetaData::byte_range).
+            let start = column
+                .dictionary_page_offset()
+                .unwrap_or(column.data_page_offset());
+            if start < 0 || column.compressed_size() < 0 {
+                return Err(format!(
+                    "row group {g} column {c}: negative page offset {start} or compressed size {}",
+                    column.compressed_size()
+                )
+                .into());
+            }
             for (p, page) in row_group.get_column_page_reader(c)?.enumerate() {
                 let page = page?;
                 let line = match &page {

@@ -57,7 +57,37 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // Bad input must give an error, never a panic: pqcodec's own crates return errors, and a
+    // panic left in the parquet crate's framing (footer, page headers, decompression) is
+    // caught here and reported as an error instead of a backtrace.
+    let location = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let hook_location = std::sync::Arc::clone(&location);
+    std::panic::set_hook(Box::new(move |info| {
+        if let (Some(at), Ok(mut slot)) = (info.location(), hook_location.lock()) {
+            *slot = at.to_string();
+        }
+    }));
+    let result = std::panic::catch_unwind(|| run(cli)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown panic");
+        let at = location.lock().map(|s| s.clone()).unwrap_or_default();
+        Err(format!("malformed input made a dependency panic: {message} (at {at})").into())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pqcodec: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one command.
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    match cli.command {
         Command::Encode(args) => codec::encode(&args),
         Command::Decode(args) => codec::decode(&args),
         Command::Cat { file, columns } => {
@@ -71,12 +101,5 @@ fn main() -> ExitCode {
             println!("rows {} seconds {:.6}", r.rows, r.elapsed.as_secs_f64());
         }),
         Command::Inspect { file } => inspect::inspect(&file).map(|text| print!("{text}")),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("pqcodec: error: {e}");
-            ExitCode::FAILURE
-        }
     }
 }

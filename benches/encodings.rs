@@ -1,0 +1,512 @@
+//! Decode and encode throughput per encoding x physical type, pqcodec side by side with arrow-rs
+//! (the `parquet` crate), both on the same page bytes: pages of 64 Ki values.
+//!
+//! Groups are named `decode/ENCODING/TYPE` and `encode/ENCODING/TYPE`, with the functions
+//! `pqcodec` and `arrow-rs`; throughput is in values. Decoding reads the whole page into a
+//! buffer reused across iterations on both sides; encoding puts the whole page and flushes it
+//! (for the dictionary encodings: the dictionary page and the indices page).
+//!
+//! Run with `cargo bench --bench encodings` (optionally a filter, e.g. `-- decode/PLAIN`).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use bytes::Bytes;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use parquet::basic::{Encoding as ArrowEncoding, Type as ParquetType};
+use parquet::data_type::{self as pt, DataType};
+use parquet::encodings::decoding::{
+    Decoder as ArrowDecoder, DictDecoder, PlainDecoder as ArrowPlainDecoder, get_decoder,
+};
+use parquet::encodings::encoding::{DictEncoder, Encoder as ArrowEncoder, get_encoder};
+use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor, ColumnPath, Type};
+use pqcodec::core::{
+    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding,
+    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Sink, ValueBuffer,
+};
+use pqcodec::encodings::dynamic::DynamicType;
+use pqcodec::encodings::plain::decode_plain_page;
+
+/// Values per page.
+const N: usize = 64 * 1024;
+/// FIXED_LEN_BYTE_ARRAY width.
+const FLBA_LEN: usize = 16;
+
+/// A required column of `physical` type, as arrow-rs's encoders and decoders want it.
+fn descr(physical: ParquetType, type_length: usize) -> ColumnDescPtr {
+    let mut builder = Type::primitive_type_builder("c", physical)
+        .with_repetition(parquet::basic::Repetition::REQUIRED);
+    if physical == ParquetType::FIXED_LEN_BYTE_ARRAY {
+        builder = builder.with_length(type_length as i32);
+    }
+    let tp = builder.build().expect("valid column type");
+    std::sync::Arc::new(ColumnDescriptor::new(
+        std::sync::Arc::new(tp),
+        0,
+        0,
+        ColumnPath::from("c"),
+    ))
+}
+
+/// A deterministic pseudo-random stream (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// One benchmarked page: the values on both sides and the encodings' names.
+struct Case<'a, T: DynamicType, A: DataType> {
+    name: &'a str,
+    ours: Encoding,
+    arrow: ArrowEncoding,
+    type_length: usize,
+    values: &'a T::Buffer,
+    arrow_values: &'a [A::T],
+}
+
+fn group_name(dir: &str, name: &str, physical: ParquetType) -> String {
+    format!("{dir}/{name}/{physical}")
+}
+
+/// Decode and encode benchmarks of one non-dictionary encoding.
+fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
+    let Case {
+        name,
+        ours,
+        arrow,
+        type_length,
+        values,
+        arrow_values,
+    } = case;
+    let physical = A::get_physical_type();
+    let column = descr(physical, type_length);
+    let n = values.len();
+
+    // The page both sides decode: pqcodec's encoding of the values (the oracle tests check that
+    // both libraries write and read the same bytes).
+    let mut e = T::encoder(ours, type_length).expect("pqcodec has this encoder");
+    e.put(values.values()).expect("pqcodec encodes");
+    let mut page = Vec::new();
+    e.flush_into(&mut page).expect("pqcodec flushes");
+    let page_bytes = Bytes::from(page.clone());
+
+    let mut g = c.benchmark_group(group_name("decode", name, physical));
+    g.throughput(Throughput::Elements(n as u64));
+    let mut out = T::Buffer::default();
+    g.bench_function("pqcodec", |b| {
+        b.iter(|| {
+            out.clear();
+            let mut d = T::decoder(ours, black_box(&page), n, type_length, None)
+                .expect("pqcodec takes the page");
+            assert_eq!(d.read(&mut out, n).expect("pqcodec decodes"), n);
+            black_box(out.len())
+        })
+    });
+    let mut arrow_out = vec![A::T::default(); n];
+    g.bench_function("arrow-rs", |b| {
+        b.iter(|| {
+            let mut d = get_decoder::<A>(column.clone(), arrow).expect("arrow-rs has this decoder");
+            d.set_data(black_box(page_bytes.clone()), n)
+                .expect("arrow-rs takes the page");
+            assert_eq!(d.get(&mut arrow_out).expect("arrow-rs decodes"), n);
+            black_box(arrow_out.len())
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(group_name("encode", name, physical));
+    g.throughput(Throughput::Elements(n as u64));
+    let mut buf = Vec::new();
+    g.bench_function("pqcodec", |b| {
+        b.iter(|| {
+            buf.clear();
+            let mut e = T::encoder(ours, type_length).expect("pqcodec has this encoder");
+            e.put(black_box(values).values()).expect("pqcodec encodes");
+            e.flush_into(&mut buf).expect("pqcodec flushes");
+            black_box(buf.len())
+        })
+    });
+    g.bench_function("arrow-rs", |b| {
+        b.iter(|| {
+            let mut e = get_encoder::<A>(arrow, &column).expect("arrow-rs has this encoder");
+            e.put(black_box(arrow_values)).expect("arrow-rs encodes");
+            black_box(e.flush_buffer().expect("arrow-rs flushes").len())
+        })
+    });
+    g.finish();
+}
+
+/// Decode and encode benchmarks of RLE_DICTIONARY.
+fn bench_dictionary<T: DynamicType, A: DataType>(
+    c: &mut Criterion,
+    type_length: usize,
+    values: &T::Buffer,
+    arrow_values: &[A::T],
+) {
+    let physical = A::get_physical_type();
+    let column = descr(physical, type_length);
+    let n = values.len();
+
+    // The pages both sides decode: arrow-rs's dictionary page and indices page.
+    let mut e = DictEncoder::<A>::new(column.clone());
+    e.put(arrow_values).expect("arrow-rs encodes");
+    let dict_page = e.write_dict().expect("arrow-rs writes the dictionary");
+    let entries = e.num_entries();
+    let data_page = e.write_indices().expect("arrow-rs writes the indices");
+
+    let mut g = c.benchmark_group(group_name("decode", "RLE_DICTIONARY", physical));
+    g.throughput(Throughput::Elements(n as u64));
+    let mut out = T::Buffer::default();
+    g.bench_function("pqcodec", |b| {
+        b.iter(|| {
+            out.clear();
+            let dict = decode_plain_page::<T>(black_box(&dict_page), entries, type_length)
+                .expect("pqcodec decodes the dictionary");
+            let mut d = T::decoder(
+                Encoding::RleDictionary,
+                black_box(&data_page),
+                n,
+                type_length,
+                Some(&dict),
+            )
+            .expect("pqcodec takes the page");
+            assert_eq!(d.read(&mut out, n).expect("pqcodec decodes"), n);
+            black_box(out.len())
+        })
+    });
+    let mut arrow_out = vec![A::T::default(); n];
+    g.bench_function("arrow-rs", |b| {
+        b.iter(|| {
+            let mut dict = ArrowPlainDecoder::<A>::new(type_length as i32);
+            dict.set_data(black_box(dict_page.clone()), entries)
+                .expect("arrow-rs takes the dictionary");
+            let mut d = DictDecoder::<A>::new();
+            d.set_dict(Box::new(dict))
+                .expect("arrow-rs decodes the dictionary");
+            d.set_data(black_box(data_page.clone()), n)
+                .expect("arrow-rs takes the page");
+            assert_eq!(d.get(&mut arrow_out).expect("arrow-rs decodes"), n);
+            black_box(arrow_out.len())
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(group_name("encode", "RLE_DICTIONARY", physical));
+    g.throughput(Throughput::Elements(n as u64));
+    let mut buf = Vec::new();
+    g.bench_function("pqcodec", |b| {
+        b.iter(|| {
+            buf.clear();
+            let mut e =
+                T::encoder(Encoding::RleDictionary, type_length).expect("pqcodec has this encoder");
+            e.put(black_box(values).values()).expect("pqcodec encodes");
+            e.flush_into(&mut buf).expect("pqcodec flushes");
+            let dict = T::dictionary_page(&e)
+                .expect("a dictionary encoder")
+                .expect("pqcodec writes the dictionary");
+            black_box((buf.len(), dict.len()))
+        })
+    });
+    g.bench_function("arrow-rs", |b| {
+        b.iter(|| {
+            let mut e = DictEncoder::<A>::new(column.clone());
+            e.put(black_box(arrow_values)).expect("arrow-rs encodes");
+            let indices = e.write_indices().expect("arrow-rs writes the indices");
+            let dict = e.write_dict().expect("arrow-rs writes the dictionary");
+            black_box((indices.len(), dict.len()))
+        })
+    });
+    g.finish();
+}
+
+fn booleans(c: &mut Criterion) {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    // Runs of random length, so RLE has both runs and bit-packed groups to handle.
+    let mut values = Vec::with_capacity(N);
+    while values.len() < N {
+        let v = rng.next() & 1 == 1;
+        let run = if rng.next().is_multiple_of(4) {
+            rng.next() % 64
+        } else {
+            1
+        } as usize;
+        for _ in 0..run.min(N - values.len()).max(1) {
+            values.push(v);
+        }
+    }
+    values.truncate(N);
+    for (name, ours, arrow) in [
+        ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+        ("RLE", Encoding::Rle, ArrowEncoding::RLE),
+    ] {
+        bench_case::<BooleanType, pt::BoolType>(
+            c,
+            Case {
+                name,
+                ours,
+                arrow,
+                type_length: 0,
+                values: &values,
+                arrow_values: &values,
+            },
+        );
+    }
+}
+
+/// PLAIN, DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT and RLE_DICTIONARY of one integer type.
+macro_rules! integers {
+    ($fn:ident, $ours:ty, $arrow:ty, $native:ty) => {
+        fn $fn(c: &mut Criterion) {
+            let mut rng = Rng(0x0123_4567_89AB_CDEF);
+            // A slowly drifting series with noise: what DELTA_BINARY_PACKED is meant for.
+            let mut x: $native = 0;
+            let values: Vec<$native> = (0..N)
+                .map(|_| {
+                    x = x.wrapping_add((rng.next() % 1000) as $native);
+                    x
+                })
+                .collect();
+            for (name, ours, arrow) in [
+                ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+                (
+                    "DELTA_BINARY_PACKED",
+                    Encoding::DeltaBinaryPacked,
+                    ArrowEncoding::DELTA_BINARY_PACKED,
+                ),
+                (
+                    "BYTE_STREAM_SPLIT",
+                    Encoding::ByteStreamSplit,
+                    ArrowEncoding::BYTE_STREAM_SPLIT,
+                ),
+            ] {
+                bench_case::<$ours, $arrow>(
+                    c,
+                    Case {
+                        name,
+                        ours,
+                        arrow,
+                        type_length: 0,
+                        values: &values,
+                        arrow_values: &values,
+                    },
+                );
+            }
+            // 1000 distinct values.
+            let pool: Vec<$native> = (0..1000).map(|_| rng.next() as $native).collect();
+            let values: Vec<$native> = (0..N).map(|_| pool[(rng.next() % 1000) as usize]).collect();
+            bench_dictionary::<$ours, $arrow>(c, 0, &values, &values);
+        }
+    };
+}
+
+integers!(int32, Int32Type, pt::Int32Type, i32);
+integers!(int64, Int64Type, pt::Int64Type, i64);
+
+/// PLAIN, BYTE_STREAM_SPLIT and RLE_DICTIONARY of one float type.
+macro_rules! floats {
+    ($fn:ident, $ours:ty, $arrow:ty, $native:ty) => {
+        fn $fn(c: &mut Criterion) {
+            let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+            let values: Vec<$native> = (0..N)
+                .map(|_| (rng.next() % 1_000_000) as $native / 100.0)
+                .collect();
+            for (name, ours, arrow) in [
+                ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+                (
+                    "BYTE_STREAM_SPLIT",
+                    Encoding::ByteStreamSplit,
+                    ArrowEncoding::BYTE_STREAM_SPLIT,
+                ),
+            ] {
+                bench_case::<$ours, $arrow>(
+                    c,
+                    Case {
+                        name,
+                        ours,
+                        arrow,
+                        type_length: 0,
+                        values: &values,
+                        arrow_values: &values,
+                    },
+                );
+            }
+            let pool: Vec<$native> = (0..1000).map(|i| i as $native * 0.25).collect();
+            let values: Vec<$native> = (0..N).map(|_| pool[(rng.next() % 1000) as usize]).collect();
+            bench_dictionary::<$ours, $arrow>(c, 0, &values, &values);
+        }
+    };
+}
+
+floats!(float, FloatType, pt::FloatType, f32);
+floats!(double, DoubleType, pt::DoubleType, f64);
+
+fn int96(c: &mut Criterion) {
+    let mut rng = Rng(0x1357_9BDF_2468_ACE0);
+    let to_arrow = |v: &Int96| {
+        let mut out = pt::Int96::new();
+        out.set_data(v.0[0], v.0[1], v.0[2]);
+        out
+    };
+    let values: Vec<Int96> = (0..N)
+        .map(|_| {
+            let r = rng.next();
+            Int96([r as u32, (r >> 32) as u32, 2_440_000 + (r % 1000) as u32])
+        })
+        .collect();
+    let arrow_values: Vec<pt::Int96> = values.iter().map(to_arrow).collect();
+    bench_case::<Int96Type, pt::Int96Type>(
+        c,
+        Case {
+            name: "PLAIN",
+            ours: Encoding::Plain,
+            arrow: ArrowEncoding::PLAIN,
+            type_length: 0,
+            values: &values,
+            arrow_values: &arrow_values,
+        },
+    );
+    let pool: Vec<Int96> = (0..1000u32).map(|i| Int96([i, !i, 2_440_000])).collect();
+    let values: Vec<Int96> = (0..N).map(|_| pool[(rng.next() % 1000) as usize]).collect();
+    let arrow_values: Vec<pt::Int96> = values.iter().map(to_arrow).collect();
+    bench_dictionary::<Int96Type, pt::Int96Type>(c, 0, &values, &arrow_values);
+}
+
+/// Strings of 4..=36 bytes sharing prefixes, as sorted keys do.
+fn strings(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = (0..n)
+        .map(|_| {
+            let r = rng.next();
+            let len = 4 + (r % 33) as usize;
+            let mut s = format!("key-{:016x}-{:016x}", r % 50_000, rng.next()).into_bytes();
+            s.truncate(len);
+            s
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn to_buffer(values: &[Vec<u8>]) -> ByteArrays {
+    let mut out = ByteArrays::new();
+    for v in values {
+        out.push(v.as_slice());
+    }
+    out
+}
+
+fn byte_array(c: &mut Criterion) {
+    let mut rng = Rng(0xA5A5_5A5A_1234_5678);
+    let raw = strings(&mut rng, N);
+    let values = to_buffer(&raw);
+    let arrow_values: Vec<pt::ByteArray> =
+        raw.iter().map(|v| pt::ByteArray::from(v.clone())).collect();
+    for (name, ours, arrow) in [
+        ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+        (
+            "DELTA_LENGTH_BYTE_ARRAY",
+            Encoding::DeltaLengthByteArray,
+            ArrowEncoding::DELTA_LENGTH_BYTE_ARRAY,
+        ),
+        (
+            "DELTA_BYTE_ARRAY",
+            Encoding::DeltaByteArray,
+            ArrowEncoding::DELTA_BYTE_ARRAY,
+        ),
+    ] {
+        bench_case::<ByteArrayType, pt::ByteArrayType>(
+            c,
+            Case {
+                name,
+                ours,
+                arrow,
+                type_length: 0,
+                values: &values,
+                arrow_values: &arrow_values,
+            },
+        );
+    }
+    let pool = strings(&mut rng, 1000);
+    let raw: Vec<Vec<u8>> = (0..N)
+        .map(|_| pool[(rng.next() % 1000) as usize].clone())
+        .collect();
+    let values = to_buffer(&raw);
+    let arrow_values: Vec<pt::ByteArray> =
+        raw.iter().map(|v| pt::ByteArray::from(v.clone())).collect();
+    bench_dictionary::<ByteArrayType, pt::ByteArrayType>(c, 0, &values, &arrow_values);
+}
+
+fn fixed_len_byte_array(c: &mut Criterion) {
+    let mut rng = Rng(0x0F0F_F0F0_8765_4321);
+    let fixed = |raw: &[Vec<u8>]| -> (ByteArrays, Vec<pt::FixedLenByteArray>) {
+        let raw: Vec<Vec<u8>> = raw
+            .iter()
+            .map(|v| {
+                let mut v = v.clone();
+                v.resize(FLBA_LEN, b'_');
+                v
+            })
+            .collect();
+        let arrow = raw
+            .iter()
+            .map(|v| pt::FixedLenByteArray::from(pt::ByteArray::from(v.clone())))
+            .collect();
+        (to_buffer(&raw), arrow)
+    };
+    let (values, arrow_values) = fixed(&strings(&mut rng, N));
+    for (name, ours, arrow) in [
+        ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+        (
+            "DELTA_BYTE_ARRAY",
+            Encoding::DeltaByteArray,
+            ArrowEncoding::DELTA_BYTE_ARRAY,
+        ),
+        (
+            "BYTE_STREAM_SPLIT",
+            Encoding::ByteStreamSplit,
+            ArrowEncoding::BYTE_STREAM_SPLIT,
+        ),
+    ] {
+        bench_case::<FixedLenByteArrayType, pt::FixedLenByteArrayType>(
+            c,
+            Case {
+                name,
+                ours,
+                arrow,
+                type_length: FLBA_LEN,
+                values: &values,
+                arrow_values: &arrow_values,
+            },
+        );
+    }
+    let pool = strings(&mut rng, 1000);
+    let raw: Vec<Vec<u8>> = (0..N)
+        .map(|_| pool[(rng.next() % 1000) as usize].clone())
+        .collect();
+    let (values, arrow_values) = fixed(&raw);
+    bench_dictionary::<FixedLenByteArrayType, pt::FixedLenByteArrayType>(
+        c,
+        FLBA_LEN,
+        &values,
+        &arrow_values,
+    );
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500))
+        .sample_size(10)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = booleans, int32, int64, int96, float, double, byte_array, fixed_len_byte_array
+}
+criterion_main!(benches);

@@ -8,7 +8,8 @@ use pqcodec_encodings::byte_stream_split::{
 };
 use proptest::prelude::*;
 
-use crate::plain::{F32, F64, Flba, I32, I64, Pair, arrow_decode, arrow_encode};
+use crate::common::{arrow_decode, arrow_encode};
+use crate::plain::{F32, F64, Flba, I32, I64, Pair};
 
 /// Both directions of BYTE_STREAM_SPLIT for `values`.
 fn check<P: Pair>(values: &<P::O as Physical>::Buffer, type_length: usize)

@@ -3,11 +3,8 @@
 //! arrow-rs's bytes decoded by pqcodec (whole, in batches, after skips) and pqcodec's decoded by
 //! arrow-rs give the values put; with the same block layout both write the same bytes.
 
-use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
-use parquet::data_type::{self as pq, DataType};
-use parquet::encodings::decoding::get_decoder;
-use parquet::encodings::encoding::get_encoder;
+use parquet::data_type as pq;
 use pqcodec_core::{
     ByteArrayType, ByteArrays, Decoder, Encoder, FixedLenByteArrayType, Int32Type, Int64Type,
 };
@@ -18,37 +15,7 @@ use pqcodec_encodings::delta_length_byte_array::{
 };
 use proptest::prelude::*;
 
-use crate::common::descr;
-
-fn arrow_encode<A: DataType>(encoding: PqEncoding, type_length: usize, values: &[A::T]) -> Vec<u8> {
-    let descr = descr(A::get_physical_type(), type_length as i32);
-    let mut enc = get_encoder::<A>(encoding, &descr).expect("arrow-rs has this encoder");
-    enc.put(values).expect("arrow-rs encodes");
-    enc.flush_buffer().expect("arrow-rs flushes").to_vec()
-}
-
-/// arrow-rs's decoding of `n` values of `bytes`, in batches of `batch`.
-fn arrow_decode<A: DataType>(
-    encoding: PqEncoding,
-    type_length: usize,
-    bytes: &[u8],
-    n: usize,
-    batch: usize,
-) -> Vec<A::T> {
-    let descr = descr(A::get_physical_type(), type_length as i32);
-    let mut dec = get_decoder::<A>(descr, encoding).expect("arrow-rs has this decoder");
-    dec.set_data(Bytes::copy_from_slice(bytes), n)
-        .expect("arrow-rs takes the page");
-    let mut out = vec![A::T::default(); n];
-    let mut got = 0;
-    while got < n {
-        let end = (got + batch.max(1)).min(n);
-        let k = dec.get(&mut out[got..end]).expect("arrow-rs decodes");
-        assert!(k > 0, "arrow-rs stopped at {got} of {n}");
-        got += k;
-    }
-    out
-}
+use crate::common::{arrow_decode, arrow_encode};
 
 /// Decodes `bytes` with `new` three ways (at once, in batches of `batch`, after skipping a
 /// third) and checks each against `expected`.

@@ -2,11 +2,8 @@
 //! by pqcodec and pqcodec's decoded by arrow-rs give the values put, and both write the same
 //! bytes.
 
-use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
 use parquet::data_type::{self as pq, DataType};
-use parquet::encodings::decoding::get_decoder;
-use parquet::encodings::encoding::get_encoder;
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, FixedLenByteArrayType,
     FloatType, Int32Type, Int64Type, Int96, Int96Type, NativeType, Physical, ValueBuffer,
@@ -14,42 +11,7 @@ use pqcodec_core::{
 use pqcodec_encodings::plain::{PlainDecoder, PlainEncoder, PlainType};
 use proptest::prelude::*;
 
-use crate::common::descr;
-
-/// arrow-rs's `encoding` bytes of `values`.
-pub(crate) fn arrow_encode<A: DataType>(
-    encoding: PqEncoding,
-    type_length: usize,
-    values: &[A::T],
-) -> Vec<u8> {
-    let descr = descr(A::get_physical_type(), type_length as i32);
-    let mut enc = get_encoder::<A>(encoding, &descr).expect("arrow-rs has this encoder");
-    enc.put(values).expect("arrow-rs encodes");
-    enc.flush_buffer().expect("arrow-rs flushes").to_vec()
-}
-
-/// arrow-rs's decoding of `n` values from `bytes`, in batches of `batch`.
-pub(crate) fn arrow_decode<A: DataType>(
-    encoding: PqEncoding,
-    type_length: usize,
-    bytes: &[u8],
-    n: usize,
-    batch: usize,
-) -> Vec<A::T> {
-    let descr = descr(A::get_physical_type(), type_length as i32);
-    let mut dec = get_decoder::<A>(descr, encoding).expect("arrow-rs has this decoder");
-    dec.set_data(Bytes::copy_from_slice(bytes), n)
-        .expect("arrow-rs takes the page");
-    let mut out = vec![A::T::default(); n];
-    let mut got = 0;
-    while got < n {
-        let end = (got + batch.max(1)).min(n);
-        let k = dec.get(&mut out[got..end]).expect("arrow-rs decodes");
-        assert!(k > 0, "arrow-rs stopped at {got} of {n}");
-        got += k;
-    }
-    out
-}
+use crate::common::{arrow_decode, arrow_encode};
 
 /// A physical type as both libraries see it: how values map across and how to compare them
 /// (by bytes, so NaN payloads and -0.0 count).

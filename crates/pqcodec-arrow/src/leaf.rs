@@ -389,22 +389,22 @@ impl LeafReader {
         levels.pos = 0;
         levels.len = n;
         if let Some(rep) = page.rep.as_mut() {
-            let out = &mut levels.pend_rep;
-            let max = self.desc.max_rep_level;
-            rep.with_mut(|d| -> Result<(), Fault> {
-                let mut sink = LevelSink::new(out, max);
-                d.read_exact(&mut sink, n, LevelKind::Repetition)?;
-                sink.check(d.encoding(), LevelKind::Repetition)
-            })?;
+            read_levels(
+                rep,
+                &mut levels.pend_rep,
+                self.desc.max_rep_level,
+                n,
+                LevelKind::Repetition,
+            )?;
         }
         if let Some(def) = page.def.as_mut() {
-            let out = &mut levels.pend_def;
-            let max = self.desc.max_def_level;
-            def.with_mut(|d| -> Result<(), Fault> {
-                let mut sink = LevelSink::new(out, max);
-                d.read_exact(&mut sink, n, LevelKind::Definition)?;
-                sink.check(d.encoding(), LevelKind::Definition)
-            })?;
+            read_levels(
+                def,
+                &mut levels.pend_def,
+                self.desc.max_def_level,
+                n,
+                LevelKind::Definition,
+            )?;
         }
         page.levels_left -= n;
         Ok(true)
@@ -553,6 +553,21 @@ impl LeafReader {
 }
 
 /// The v1 levels at `offset` of `data`, pinned, and their length in bytes.
+/// Reads exactly `n` levels of `kind`, each at most `max`, from `decoder` into `out`.
+fn read_levels(
+    decoder: &mut Pinned<LevelFamily>,
+    out: &mut Vec<u16>,
+    max: u16,
+    n: usize,
+    kind: LevelKind,
+) -> Result<(), Fault> {
+    decoder.with_mut(|d| {
+        let mut sink = LevelSink::new(out, max);
+        d.read_exact(&mut sink, n, kind)?;
+        sink.check(d.encoding(), kind)
+    })
+}
+
 fn v1_levels(
     data: &Buffer,
     offset: usize,

@@ -27,4 +27,4 @@ pub use physical::{
     Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
-pub use sink::{Sink, ValueBuffer};
+pub use sink::{ByteValue, Sink, ValueBuffer};

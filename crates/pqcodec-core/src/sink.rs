@@ -1,5 +1,24 @@
 use std::fmt::Debug;
 
+use crate::NativeType;
+
+/// Values chunk-converted on the stack by the default [`Sink::extend_from_le_bytes`].
+const CHUNK: usize = 256;
+
+/// The unsized value of the byte-array types: `[u8]`, so that [`Sink::extend_from_lengths`]
+/// is callable on `Sink<[u8]>` only.
+pub trait ByteValue {
+    /// `bytes` as the value.
+    fn from_bytes(bytes: &[u8]) -> &Self;
+}
+
+impl ByteValue for [u8] {
+    #[inline]
+    fn from_bytes(bytes: &[u8]) -> &[u8] {
+        bytes
+    }
+}
+
 /// Where a decoder appends values: a `Vec`, [`ByteArrays`](crate::ByteArrays), or an Arrow
 /// buffer builder in `pqcodec-arrow`.
 ///
@@ -33,6 +52,43 @@ pub trait Sink<V: ?Sized> {
     {
         for v in values {
             self.push(v);
+        }
+    }
+
+    /// Appends the fixed-width values whose little-endian bytes are `bytes` (a whole number
+    /// of values; a trailing partial value is ignored).
+    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    where
+        V: NativeType,
+    {
+        self.reserve(bytes.len() / V::SIZE);
+        let mut buf = [V::default(); CHUNK];
+        for chunk in bytes.chunks(CHUNK * V::SIZE) {
+            let mut count = 0;
+            for (slot, value) in buf.iter_mut().zip(chunk.chunks_exact(V::SIZE)) {
+                *slot = V::from_le_slice(value);
+                count += 1;
+            }
+            self.extend_from_slice(&buf[..count]);
+        }
+    }
+
+    /// Appends byte arrays stored back to back in `data`, value `i` being `lengths[i]`
+    /// bytes long. Callers pass lengths summing to `data.len()`; a length past the end of
+    /// `data` stops the append there.
+    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
+    where
+        V: ByteValue,
+    {
+        self.reserve(lengths.len());
+        self.reserve_bytes(data.len());
+        let mut rest = data;
+        for &len in lengths {
+            let Some((value, tail)) = rest.split_at_checked(len as usize) else {
+                return;
+            };
+            self.push(V::from_bytes(value));
+            rest = tail;
         }
     }
 }
@@ -83,6 +139,18 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: Sized,
     {
         (**self).extend_from_slice(values);
+    }
+    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    where
+        V: NativeType,
+    {
+        (**self).extend_from_le_bytes(bytes);
+    }
+    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
+    where
+        V: ByteValue,
+    {
+        (**self).extend_from_lengths(lengths, data);
     }
 }
 

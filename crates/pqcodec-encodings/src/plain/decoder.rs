@@ -101,20 +101,11 @@ pub(super) fn take<'a>(
     }
 }
 
-/// Appends the little-endian values in `bytes` (a whole number of them) to `out`, a stack chunk
-/// at a time.
+/// Appends the little-endian values in `bytes` (a whole number of them) to `out` in one call,
+/// so that a sink storing little-endian values can copy them as they are.
 #[inline]
 pub(crate) fn read_natives<N: NativeType, S: Sink<N> + ?Sized>(bytes: &[u8], out: &mut S) {
-    out.reserve(bytes.len() / N::SIZE);
-    let mut buf = [N::default(); CHUNK];
-    for chunk in bytes.chunks(CHUNK * N::SIZE) {
-        let mut count = 0;
-        for (slot, value) in buf.iter_mut().zip(chunk.chunks_exact(N::SIZE)) {
-            *slot = N::from_le_slice(value);
-            count += 1;
-        }
-        out.extend_from_slice(&buf[..count]);
-    }
+    out.extend_from_le_bytes(bytes);
 }
 
 /// Appends the `n` bits starting at bit `*pos` of `data` as booleans, LSB first.

@@ -19,13 +19,16 @@ use parquet::encodings::decoding::{
     Decoder as ArrowDecoder, DictDecoder, PlainDecoder as ArrowPlainDecoder, get_decoder,
 };
 use parquet::encodings::encoding::{DictEncoder, Encoder as ArrowEncoder, get_encoder};
+use parquet::encodings::rle::{RleDecoder as ArrowRleDecoder, RleEncoder as ArrowRleEncoder};
 use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor, ColumnPath, Type};
 use pqcodec::core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Sink, ValueBuffer,
 };
+use pqcodec::encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
 use pqcodec::encodings::dynamic::DynamicType;
 use pqcodec::encodings::plain::decode_plain_page;
+use pqcodec::encodings::rle::{RleDecoder, RleEncoder};
 
 /// Values per page.
 const N: usize = 64 * 1024;
@@ -64,7 +67,8 @@ impl Rng {
 struct Case<'a, T: DynamicType, A: DataType> {
     name: &'a str,
     ours: Encoding,
-    arrow: ArrowEncoding,
+    /// arrow-rs's encoding, if arrow-rs implements it (it has no GROUP_VAR_INT).
+    arrow: Option<ArrowEncoding>,
     type_length: usize,
     values: &'a T::Buffer,
     arrow_values: &'a [A::T],
@@ -109,15 +113,18 @@ fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, 
         })
     });
     let mut arrow_out = vec![A::T::default(); n];
-    g.bench_function("arrow-rs", |b| {
-        b.iter(|| {
-            let mut d = get_decoder::<A>(column.clone(), arrow).expect("arrow-rs has this decoder");
-            d.set_data(black_box(page_bytes.clone()), n)
-                .expect("arrow-rs takes the page");
-            assert_eq!(d.get(&mut arrow_out).expect("arrow-rs decodes"), n);
-            black_box(arrow_out.len())
-        })
-    });
+    if let Some(arrow) = arrow {
+        g.bench_function("arrow-rs", |b| {
+            b.iter(|| {
+                let mut d =
+                    get_decoder::<A>(column.clone(), arrow).expect("arrow-rs has this decoder");
+                d.set_data(black_box(page_bytes.clone()), n)
+                    .expect("arrow-rs takes the page");
+                assert_eq!(d.get(&mut arrow_out).expect("arrow-rs decodes"), n);
+                black_box(arrow_out.len())
+            })
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group(group_name("encode", name, physical));
@@ -132,13 +139,15 @@ fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, 
             black_box(buf.len())
         })
     });
-    g.bench_function("arrow-rs", |b| {
-        b.iter(|| {
-            let mut e = get_encoder::<A>(arrow, &column).expect("arrow-rs has this encoder");
-            e.put(black_box(arrow_values)).expect("arrow-rs encodes");
-            black_box(e.flush_buffer().expect("arrow-rs flushes").len())
-        })
-    });
+    if let Some(arrow) = arrow {
+        g.bench_function("arrow-rs", |b| {
+            b.iter(|| {
+                let mut e = get_encoder::<A>(arrow, &column).expect("arrow-rs has this encoder");
+                e.put(black_box(arrow_values)).expect("arrow-rs encodes");
+                black_box(e.flush_buffer().expect("arrow-rs flushes").len())
+            })
+        });
+    }
     g.finish();
 }
 
@@ -242,8 +251,8 @@ fn booleans(c: &mut Criterion) {
     }
     values.truncate(N);
     for (name, ours, arrow) in [
-        ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
-        ("RLE", Encoding::Rle, ArrowEncoding::RLE),
+        ("PLAIN", Encoding::Plain, Some(ArrowEncoding::PLAIN)),
+        ("RLE", Encoding::Rle, Some(ArrowEncoding::RLE)),
     ] {
         bench_case::<BooleanType, pt::BoolType>(
             c,
@@ -273,17 +282,18 @@ macro_rules! integers {
                 })
                 .collect();
             for (name, ours, arrow) in [
-                ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+                ("PLAIN", Encoding::Plain, Some(ArrowEncoding::PLAIN)),
                 (
                     "DELTA_BINARY_PACKED",
                     Encoding::DeltaBinaryPacked,
-                    ArrowEncoding::DELTA_BINARY_PACKED,
+                    Some(ArrowEncoding::DELTA_BINARY_PACKED),
                 ),
                 (
                     "BYTE_STREAM_SPLIT",
                     Encoding::ByteStreamSplit,
-                    ArrowEncoding::BYTE_STREAM_SPLIT,
+                    Some(ArrowEncoding::BYTE_STREAM_SPLIT),
                 ),
+                ("GROUP_VAR_INT", Encoding::GroupVarInt, None),
             ] {
                 bench_case::<$ours, $arrow>(
                     c,
@@ -317,11 +327,11 @@ macro_rules! floats {
                 .map(|_| (rng.next() % 1_000_000) as $native / 100.0)
                 .collect();
             for (name, ours, arrow) in [
-                ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+                ("PLAIN", Encoding::Plain, Some(ArrowEncoding::PLAIN)),
                 (
                     "BYTE_STREAM_SPLIT",
                     Encoding::ByteStreamSplit,
-                    ArrowEncoding::BYTE_STREAM_SPLIT,
+                    Some(ArrowEncoding::BYTE_STREAM_SPLIT),
                 ),
             ] {
                 bench_case::<$ours, $arrow>(
@@ -365,7 +375,7 @@ fn int96(c: &mut Criterion) {
         Case {
             name: "PLAIN",
             ours: Encoding::Plain,
-            arrow: ArrowEncoding::PLAIN,
+            arrow: Some(ArrowEncoding::PLAIN),
             type_length: 0,
             values: &values,
             arrow_values: &arrow_values,
@@ -407,16 +417,16 @@ fn byte_array(c: &mut Criterion) {
     let arrow_values: Vec<pt::ByteArray> =
         raw.iter().map(|v| pt::ByteArray::from(v.clone())).collect();
     for (name, ours, arrow) in [
-        ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+        ("PLAIN", Encoding::Plain, Some(ArrowEncoding::PLAIN)),
         (
             "DELTA_LENGTH_BYTE_ARRAY",
             Encoding::DeltaLengthByteArray,
-            ArrowEncoding::DELTA_LENGTH_BYTE_ARRAY,
+            Some(ArrowEncoding::DELTA_LENGTH_BYTE_ARRAY),
         ),
         (
             "DELTA_BYTE_ARRAY",
             Encoding::DeltaByteArray,
-            ArrowEncoding::DELTA_BYTE_ARRAY,
+            Some(ArrowEncoding::DELTA_BYTE_ARRAY),
         ),
     ] {
         bench_case::<ByteArrayType, pt::ByteArrayType>(
@@ -460,16 +470,16 @@ fn fixed_len_byte_array(c: &mut Criterion) {
     };
     let (values, arrow_values) = fixed(&strings(&mut rng, N));
     for (name, ours, arrow) in [
-        ("PLAIN", Encoding::Plain, ArrowEncoding::PLAIN),
+        ("PLAIN", Encoding::Plain, Some(ArrowEncoding::PLAIN)),
         (
             "DELTA_BYTE_ARRAY",
             Encoding::DeltaByteArray,
-            ArrowEncoding::DELTA_BYTE_ARRAY,
+            Some(ArrowEncoding::DELTA_BYTE_ARRAY),
         ),
         (
             "BYTE_STREAM_SPLIT",
             Encoding::ByteStreamSplit,
-            ArrowEncoding::BYTE_STREAM_SPLIT,
+            Some(ArrowEncoding::BYTE_STREAM_SPLIT),
         ),
     ] {
         bench_case::<FixedLenByteArrayType, pt::FixedLenByteArrayType>(
@@ -497,6 +507,112 @@ fn fixed_len_byte_array(c: &mut Criterion) {
     );
 }
 
+/// The RLE / bit-packing hybrid and BIT_PACKED on their own (levels, dictionary indices), as
+/// `u32` values of several bit widths: runs of random length between bit-packed stretches.
+fn hybrid(c: &mut Criterion) {
+    let mut rng = Rng(0x5151_7A7A_0B0B_C3C3);
+    for width in [1u32, 3, 8, 17] {
+        let max = (1u64 << width) - 1;
+        let mut values = Vec::with_capacity(N);
+        while values.len() < N {
+            let v = (rng.next() & max) as u32;
+            let run = if rng.next().is_multiple_of(4) {
+                1 + rng.next() % 64
+            } else {
+                1
+            } as usize;
+            values.extend(std::iter::repeat_n(v, run.min(N - values.len())));
+        }
+        let as_u64: Vec<u64> = values.iter().map(|&v| u64::from(v)).collect();
+
+        let mut e = RleEncoder::new(width);
+        e.put_slice(&values);
+        let mut rle_page = Vec::new();
+        e.flush_into(&mut rle_page);
+        let rle_bytes = Bytes::from(rle_page.clone());
+
+        let mut g = c.benchmark_group(format!("decode/RLE/u32 width {width}"));
+        g.throughput(Throughput::Elements(N as u64));
+        let mut out: Vec<u32> = Vec::with_capacity(N);
+        g.bench_function("pqcodec", |b| {
+            b.iter(|| {
+                out.clear();
+                let mut d = RleDecoder::new(black_box(&rle_page), width, N).expect("valid page");
+                assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
+                black_box(out.len())
+            })
+        });
+        let mut arrow_out = vec![0u32; N];
+        g.bench_function("arrow-rs", |b| {
+            b.iter(|| {
+                let mut d = ArrowRleDecoder::new(width as u8);
+                d.set_data(black_box(rle_bytes.clone()))
+                    .expect("arrow-rs takes the page");
+                assert_eq!(d.get_batch(&mut arrow_out).expect("arrow-rs decodes"), N);
+                black_box(arrow_out.len())
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("encode/RLE/u32 width {width}"));
+        g.throughput(Throughput::Elements(N as u64));
+        let mut buf = Vec::new();
+        g.bench_function("pqcodec", |b| {
+            b.iter(|| {
+                buf.clear();
+                let mut e = RleEncoder::new(width);
+                e.put_slice(black_box(&values));
+                e.flush_into(&mut buf);
+                black_box(buf.len())
+            })
+        });
+        g.bench_function("arrow-rs", |b| {
+            b.iter(|| {
+                let mut e = ArrowRleEncoder::new(width as u8, 1024);
+                for &v in black_box(&as_u64) {
+                    e.put(v);
+                }
+                black_box(e.consume().len())
+            })
+        });
+        g.finish();
+
+        // BIT_PACKED: arrow-rs no longer implements it.
+        let mut e = BitPackedEncoder::new(width);
+        for &v in &values {
+            e.put(v);
+        }
+        let mut packed_page = Vec::new();
+        e.flush_into(&mut packed_page);
+        let mut g = c.benchmark_group(format!("decode/BIT_PACKED/u32 width {width}"));
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("pqcodec", |b| {
+            b.iter(|| {
+                out.clear();
+                let mut d =
+                    BitPackedDecoder::new(black_box(&packed_page), width, N).expect("valid page");
+                assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
+                black_box(out.len())
+            })
+        });
+        g.finish();
+        let mut g = c.benchmark_group(format!("encode/BIT_PACKED/u32 width {width}"));
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("pqcodec", |b| {
+            b.iter(|| {
+                buf.clear();
+                let mut e = BitPackedEncoder::new(width);
+                for &v in black_box(&values) {
+                    e.put(v);
+                }
+                e.flush_into(&mut buf);
+                black_box(buf.len())
+            })
+        });
+        g.finish();
+    }
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .measurement_time(Duration::from_secs(2))
@@ -507,6 +623,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = booleans, int32, int64, int96, float, double, byte_array, fixed_len_byte_array
+    targets = booleans, hybrid, int32, int64, int96, float, double, byte_array, fixed_len_byte_array
 }
 criterion_main!(benches);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `pqcodec scan` against arrow-rs's ParquetRecordBatchReader (examples/arrow_rs_scan.rs) on every
+# Parquet file in a directory: both sides run alternately RUNS times, each run decoding the file
+# REPEAT times; the table shows the median rows/s of each side, the speedup, and each side's
+# largest peak RSS (GNU time's "Maximum resident set size").
+#
+# Usage: benches/scan.sh DIR [RUNS] [REPEAT]
+# The big files of BENCHMARKS.md come from the shared corpus generator:
+#   python3 ../shared/tools/gen_corpus.py /tmp/big --big --rows 4000000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?usage: benches/scan.sh DIR [RUNS] [REPEAT]}
+runs=${2:-5}
+repeat=${3:-10}
+[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
+
+cargo build -q --release -p pqcodec-cli -p pqcodec --example arrow_rs_scan
+ours=target/release/pqcodec
+theirs=target/release/examples/arrow_rs_scan
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+for f in "$dir"/*.parquet; do
+    for _ in $(seq "$runs"); do
+        for side in pqcodec arrow-rs; do
+            if [ "$side" = pqcodec ]; then cmd=("$ours" scan "$f" --repeat "$repeat");
+            else cmd=("$theirs" "$f" --repeat "$repeat"); fi
+            out=$(/usr/bin/time -f "rss_kb %M" "${cmd[@]}" 2>&1)
+            rows=$(awk '/^rows/ {print $2}' <<<"$out")
+            secs=$(awk '/^rows/ {print $4}' <<<"$out")
+            rss=$(awk '/^rss_kb/ {print $2}' <<<"$out")
+            echo "$(basename "$f") $side $rows $secs $rss" >>"$log"
+        done
+    done
+done
+
+python3 - "$log" <<'EOF'
+import math, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    name, side, rows, secs, rss = line.split()
+    r = runs.setdefault((name, side), {"rate": [], "rss": []})
+    r["rate"].append(int(rows) / float(secs))
+    r["rss"].append(int(rss))
+print("| file | rows/s pqcodec | rows/s arrow-rs | speedup | peak RSS pqcodec | peak RSS arrow-rs |")
+print("|---|---:|---:|---:|---:|---:|")
+speedups = []
+for name in sorted({n for n, _ in runs}):
+    ours, theirs = runs[(name, "pqcodec")], runs[(name, "arrow-rs")]
+    a, b = statistics.median(ours["rate"]), statistics.median(theirs["rate"])
+    speedups.append(a / b)
+    print(f"| {name} | {a / 1e6:.1f} M | {b / 1e6:.1f} M | {a / b:.2f}x "
+          f"| {max(ours['rss']) / 1024:.1f} MiB | {max(theirs['rss']) / 1024:.1f} MiB |")
+geo = math.exp(sum(map(math.log, speedups)) / len(speedups))
+print(f"\nGeometric mean of the speedups over {len(speedups)} files: {geo:.2f}x")
+EOF

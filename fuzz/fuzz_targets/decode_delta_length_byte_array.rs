@@ -1,0 +1,5 @@
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(
+    |data: &[u8]| pqcodec_fuzz::harness::decode_delta_length_byte_array(data)
+);

@@ -13,7 +13,9 @@ use pqcodec_core::{
     ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, FixedLenByteArrayType, FloatType,
     Int32Type, Int64Type, Int96, Int96Type, ValueBuffer,
 };
-use pqcodec_encodings::dictionary::{DictionaryDecoder, DictionaryEncoder, DictionaryLimits};
+use pqcodec_encodings::dictionary::{
+    DictionaryDecoder, DictionaryEncoder, DictionaryLimits, DictionaryValue,
+};
 use pqcodec_encodings::plain::{PlainEncoder, PlainType, decode_plain_page};
 use proptest::prelude::*;
 
@@ -27,7 +29,7 @@ fn plain<T: PlainType>(values: &T::Buffer, type_length: usize) -> Vec<u8> {
 }
 
 /// Both directions for one batch of values, given as pqcodec's buffer and arrow-rs's values.
-fn check<T: PlainType, A: DataType>(
+fn check<T: DictionaryValue, A: DataType>(
     ours: &T::Buffer,
     arrow: &[A::T],
     physical: ParquetType,

@@ -3,7 +3,11 @@
 
 use std::marker::PhantomData;
 
-use pqcodec_core::{Decoder, Encoding, Error, FixedWidth, NativeType, Result, Sink, ValueBuffer};
+use pqcodec_core::{
+    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoding, Error,
+    FixedLenByteArrayType, FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, NativeType,
+    Physical, Result, Sink, ValueBuffer,
+};
 
 use super::MAX_INDEX_BIT_WIDTH;
 use crate::plain::PlainType;
@@ -81,6 +85,7 @@ impl<'a> IndexDecoder<'a> {
         let mut visitor = CheckedIndices {
             out,
             len: self.dictionary_len,
+            fits: width_fits(self.inner.bit_width(), self.dictionary_len),
         };
         self.inner.visit(&mut visitor, max)
     }
@@ -95,6 +100,8 @@ impl<'a> IndexDecoder<'a> {
 struct CheckedIndices<'s, S: ?Sized> {
     out: &'s mut S,
     len: usize,
+    /// Every index the bit width can express is below `len`.
+    fits: bool,
 }
 
 impl<S: Sink<u32> + ?Sized> RunVisitor for CheckedIndices<'_, S> {
@@ -109,9 +116,10 @@ impl<S: Sink<u32> + ?Sized> RunVisitor for CheckedIndices<'_, S> {
 
     #[inline]
     fn values(&mut self, values: &[u32]) -> Result<()> {
-        let max = values.iter().copied().max().unwrap_or(0);
-        if !values.is_empty() && max as usize >= self.len {
-            return Err(out_of_range(max, self.len));
+        if !self.fits
+            && let Some(bad) = first_bad(values, self.len)
+        {
+            return Err(out_of_range(bad, self.len));
         }
         self.out.extend_from_slice(values);
         Ok(())
@@ -148,13 +156,42 @@ impl<'a, T: PlainType> DictionaryDecoder<'a, T> {
     }
 }
 
-/// Looks indices up in the dictionary and hands the values over.
-struct Gather<'s, T: PlainType, S: ?Sized> {
+/// Whether every index a bit width can express is below `len`: then unpacked indices need no
+/// check at all (RLE runs are still checked, once per run).
+fn width_fits(bit_width: u32, len: usize) -> bool {
+    bit_width < usize::BITS && len >> bit_width != 0
+}
+
+/// The largest of `indices` if it is `len` or more.
+#[inline]
+fn first_bad(indices: &[u32], len: usize) -> Option<u32> {
+    // One pass of max (it vectorises), no per-index branch.
+    let max = indices.iter().copied().fold(0, u32::max);
+    (!indices.is_empty() && max as usize >= len).then_some(max)
+}
+
+/// A physical type whose dictionary values [`DictionaryDecoder`] can gather: fixed-width
+/// values a chunk at a time into slices, byte arrays straight from the dictionary's offsets,
+/// booleans one by one.
+pub trait DictionaryValue: PlainType {
+    /// Decodes up to `max` indices from `indices` and appends the values they point at in
+    /// `dictionary` to `out`; returns how many.
+    #[doc(hidden)]
+    fn gather<S: Sink<Self::Value> + ?Sized>(
+        indices: &mut RleDecoder<'_>,
+        dictionary: &Self::Buffer,
+        out: &mut S,
+        max: usize,
+    ) -> Result<usize>;
+}
+
+/// Looks indices up one by one (BOOLEAN dictionaries: a rarity).
+struct GatherEach<'s, T: PlainType, S: ?Sized> {
     out: &'s mut S,
     dictionary: &'s T::Buffer,
 }
 
-impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for Gather<'_, T, S> {
+impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for GatherEach<'_, T, S> {
     #[inline]
     fn run(&mut self, index: u32, count: usize) -> Result<()> {
         let value = self
@@ -178,11 +215,25 @@ impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for Gather<'_, T, S> {
     }
 }
 
+impl DictionaryValue for BooleanType {
+    fn gather<S: Sink<bool> + ?Sized>(
+        indices: &mut RleDecoder<'_>,
+        dictionary: &Vec<bool>,
+        out: &mut S,
+        max: usize,
+    ) -> Result<usize> {
+        out.reserve(indices.reserve_hint(max));
+        indices.visit(&mut GatherEach::<BooleanType, S> { out, dictionary }, max)
+    }
+}
+
 /// Looks fixed-width indices up a chunk at a time into a stack buffer and hands the values
 /// over as slices.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
     dictionary: &'s [N],
+    /// Every index the bit width can express is in the dictionary: no check needed.
+    fits: bool,
 }
 
 impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
@@ -198,53 +249,164 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
 
     #[inline]
     fn values(&mut self, indices: &[u32]) -> Result<()> {
-        let len = self.dictionary.len();
-        let max = indices.iter().copied().max().unwrap_or(0);
-        if max as usize >= len {
-            return Err(out_of_range(max, len));
+        let dictionary = self.dictionary;
+        if !self.fits
+            && let Some(bad) = first_bad(indices, dictionary.len())
+        {
+            return Err(out_of_range(bad, dictionary.len()));
         }
         let mut buf = [N::default(); CHUNK];
+        let n = indices.len().min(CHUNK);
         for (slot, &index) in buf.iter_mut().zip(indices) {
-            // Every index was checked against the length above.
-            if let Some(&v) = self.dictionary.get(index as usize) {
-                *slot = v;
-            }
+            // Every index is below the length (checked above, or by the bit width).
+            *slot = dictionary.get(index as usize).copied().unwrap_or_default();
         }
-        self.out
-            .extend_from_slice(buf.get(..indices.len()).unwrap_or(&[]));
+        self.out.extend_from_slice(&buf[..n]);
         Ok(())
     }
 }
 
+/// Fixed-width gathering, shared by the [`DictionaryValue`] impls and
+/// [`DictionaryDecoder::read_fixed`].
+fn gather_fixed<N: NativeType, S: Sink<N> + ?Sized>(
+    indices: &mut RleDecoder<'_>,
+    dictionary: &[N],
+    out: &mut S,
+    max: usize,
+) -> Result<usize> {
+    out.reserve(indices.reserve_hint(max));
+    let fits = width_fits(indices.bit_width(), dictionary.len());
+    indices.visit(
+        &mut GatherFixed {
+            out,
+            dictionary,
+            fits,
+        },
+        max,
+    )
+}
+
+macro_rules! fixed_dictionary_value {
+    ($($t:ty),*) => {$(
+        impl DictionaryValue for $t {
+            #[inline]
+            fn gather<S: Sink<<$t as Physical>::Value> + ?Sized>(
+                indices: &mut RleDecoder<'_>,
+                dictionary: &Self::Buffer,
+                out: &mut S,
+                max: usize,
+            ) -> Result<usize> {
+                gather_fixed(indices, dictionary.as_slice(), out, max)
+            }
+        }
+    )*};
+}
+fixed_dictionary_value!(Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
+
+/// Looks byte-array indices up in the dictionary's offsets and data directly.
+struct GatherBytes<'s, S: ?Sized> {
+    out: &'s mut S,
+    /// `len + 1` offsets into `data`.
+    offsets: &'s [usize],
+    data: &'s [u8],
+    fits: bool,
+}
+
+impl<S: Sink<[u8]> + ?Sized> GatherBytes<'_, S> {
+    fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+}
+
+/// Value `index` of a dictionary's `offsets` and `data`, `index` known to be below the length;
+/// empty if the offsets were inconsistent (they never are in a [`ByteArrays`]).
+#[inline]
+fn byte_value<'d>(offsets: &[usize], data: &'d [u8], index: usize) -> &'d [u8] {
+    let (Some(&start), Some(&end)) = (offsets.get(index), offsets.get(index + 1)) else {
+        return &[];
+    };
+    data.get(start..end).unwrap_or(&[])
+}
+
+impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
+    #[inline]
+    fn run(&mut self, index: u32, count: usize) -> Result<()> {
+        if index as usize >= self.len() {
+            return Err(out_of_range(index, self.len()));
+        }
+        let value = byte_value(self.offsets, self.data, index as usize);
+        self.out.push_repeated(value, count);
+        Ok(())
+    }
+
+    #[inline]
+    fn values(&mut self, indices: &[u32]) -> Result<()> {
+        if !self.fits
+            && let Some(bad) = first_bad(indices, self.len())
+        {
+            return Err(out_of_range(bad, self.len()));
+        }
+        let (offsets, data) = (self.offsets, self.data);
+        for &index in indices {
+            self.out.push(byte_value(offsets, data, index as usize));
+        }
+        Ok(())
+    }
+}
+
+macro_rules! binary_dictionary_value {
+    ($($t:ty),*) => {$(
+        impl DictionaryValue for $t {
+            fn gather<S: Sink<[u8]> + ?Sized>(
+                indices: &mut RleDecoder<'_>,
+                dictionary: &ByteArrays,
+                out: &mut S,
+                max: usize,
+            ) -> Result<usize> {
+                out.reserve(indices.reserve_hint(max));
+                let offsets = dictionary.offsets();
+                let fits = width_fits(indices.bit_width(), offsets.len().saturating_sub(1));
+                indices.visit(
+                    &mut GatherBytes {
+                        out,
+                        offsets,
+                        data: dictionary.data(),
+                        fits,
+                    },
+                    max,
+                )
+            }
+        }
+    )*};
+}
+binary_dictionary_value!(ByteArrayType, FixedLenByteArrayType);
+
 impl<'a, T: PlainType + FixedWidth> DictionaryDecoder<'a, T> {
-    /// [`Decoder::read`] for the fixed-width types, faster: values are gathered a chunk at a
-    /// time into a stack buffer and handed over with one [`Sink::extend_from_slice`] per chunk.
+    /// [`Decoder::read`] for the fixed-width types into a sink of their native values:
+    /// values are gathered a chunk at a time into a stack buffer and handed over with one
+    /// [`Sink::extend_from_slice`] per chunk.
     pub fn read_fixed<S: Sink<T::Native> + ?Sized>(
         &mut self,
         out: &mut S,
         max: usize,
     ) -> Result<usize> {
-        out.reserve(self.indices.inner.reserve_hint(max));
-        let mut gather = GatherFixed {
+        gather_fixed(
+            &mut self.indices.inner,
+            self.dictionary.as_slice(),
             out,
-            dictionary: self.dictionary.as_slice(),
-        };
-        self.indices.inner.visit(&mut gather, max)
+            max,
+        )
     }
 }
 
-impl<T: PlainType> Decoder<T> for DictionaryDecoder<'_, T> {
+impl<T: DictionaryValue> Decoder<T> for DictionaryDecoder<'_, T> {
     fn remaining(&self) -> usize {
         self.indices.remaining()
     }
 
+    #[inline]
     fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
-        out.reserve(self.indices.inner.reserve_hint(max));
-        let mut gather = Gather::<T, S> {
-            out,
-            dictionary: self.dictionary,
-        };
-        self.indices.inner.visit(&mut gather, max)
+        T::gather(&mut self.indices.inner, self.dictionary, out, max)
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {

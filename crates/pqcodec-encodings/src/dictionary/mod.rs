@@ -48,7 +48,7 @@ mod interner;
 #[cfg(test)]
 mod tests;
 
-pub use decoder::{DictionaryDecoder, IndexDecoder};
+pub use decoder::{DictionaryDecoder, DictionaryValue, IndexDecoder};
 pub use encoder::{DictionaryEncoder, DictionaryLimits};
 
 /// Widest bit width of dictionary indices the spec allows.

@@ -398,7 +398,7 @@ fn plan() -> impl Strategy<Value = Plan> {
         })
 }
 
-fn round_trip<T: PlainType>(
+fn round_trip<T: DictionaryValue>(
     values: &T::Buffer,
     type_length: usize,
     plan: &Plan,
@@ -494,7 +494,7 @@ fn round_trip<T: PlainType>(
 }
 
 /// [`DictionaryDecoder::read_fixed`] with skips gives what [`Decoder::read`] does.
-fn read_fixed_matches<T: PlainType + FixedWidth>(
+fn read_fixed_matches<T: DictionaryValue + FixedWidth>(
     values: &[T::Native],
     steps: &[(bool, usize)],
 ) -> std::result::Result<(), TestCaseError>

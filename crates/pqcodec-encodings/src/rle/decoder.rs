@@ -8,14 +8,40 @@ use crate::kernels::ByteReader;
 use crate::kernels::bitpack::{packed_len, unpack32};
 
 /// Values unpacked at a time from a bit-packed run into a stack buffer.
-pub(crate) const CHUNK: usize = 256;
+pub const CHUNK: usize = 256;
 
-/// Receives what [`RleDecoder::visit`] decodes: RLE runs as runs, bit-packed values in slices.
-pub(crate) trait RunVisitor {
+/// Receives what [`RleDecoder::visit`] decodes, runs as runs: an RLE run as one call, a
+/// stretch of a bit-packed run either still packed ([`RunVisitor::packed`], for visitors that
+/// can take bits as they are, such as validity bitmaps) or unpacked a chunk at a time
+/// ([`RunVisitor::values`], what `packed` does unless overridden).
+pub trait RunVisitor {
     /// `count` (at least 1) copies of `value`.
     fn run(&mut self, value: u32, count: usize) -> Result<()>;
+
     /// Values unpacked from a bit-packed run, at most [`CHUNK`] at a time.
     fn values(&mut self, values: &[u32]) -> Result<()>;
+
+    /// Values `start..end` (`start < end`) of a bit-packed run of `bit_width`-bit values
+    /// packed LSB-first in `packed`, which starts at the run's first value and holds at least
+    /// value `end - 1`'s bits: value `i` is bits `i * bit_width..(i + 1) * bit_width`.
+    ///
+    /// By default they are unpacked a chunk at a time into [`RunVisitor::values`].
+    fn packed(&mut self, packed: &[u8], bit_width: u32, start: usize, end: usize) -> Result<()> {
+        unpack_range(packed, bit_width, start, end, self)
+    }
+}
+
+/// What [`RunVisitor::packed`] does by default: unpacks values `start..end` of a bit-packed
+/// run into `visitor`'s [`RunVisitor::values`] a chunk at a time, for visitors that override
+/// `packed` for some bit widths only. Missing bytes unpack as zeros.
+pub fn unpack_packed<V: RunVisitor + ?Sized>(
+    visitor: &mut V,
+    packed: &[u8],
+    bit_width: u32,
+    start: usize,
+    end: usize,
+) -> Result<()> {
+    unpack_range(packed, bit_width, start, end, visitor)
 }
 
 /// The run being decoded.
@@ -161,12 +187,9 @@ impl<'a> RleDecoder<'a> {
         Ok(done)
     }
 
-    /// Decodes up to `max` values into `visitor`, runs as runs; returns how many.
-    pub(crate) fn visit<V: RunVisitor + ?Sized>(
-        &mut self,
-        visitor: &mut V,
-        max: usize,
-    ) -> Result<usize> {
+    /// Decodes up to `max` values into `visitor`, runs as runs; returns how many (fewer only
+    /// at the end of the page).
+    pub fn visit<V: RunVisitor + ?Sized>(&mut self, visitor: &mut V, max: usize) -> Result<usize> {
         let want = max.min(self.remaining);
         let mut done = 0;
         while done < want {
@@ -182,14 +205,16 @@ impl<'a> RleDecoder<'a> {
                 }
                 Run::Packed { bytes, pos, end } => {
                     let step = (*end - *pos).min(want - done);
-                    unpack_range(
-                        bytes,
-                        self.bit_width,
-                        *pos,
-                        *pos + step,
-                        self.reader.encoding(),
-                        visitor,
-                    )?;
+                    let needed = packed_len(*pos + step, self.bit_width);
+                    if needed > bytes.len() {
+                        return Err(Error::truncated(
+                            self.reader.encoding(),
+                            "bit-packed run",
+                            needed,
+                            bytes.len(),
+                        ));
+                    }
+                    visitor.packed(bytes, self.bit_width, *pos, *pos + step)?;
                     *pos += step;
                     step
                 }
@@ -262,24 +287,15 @@ impl<'a> RleDecoder<'a> {
 }
 
 /// Unpacks values `start..end` of a bit-packed run whose bytes are `bytes` into `visitor`, a
-/// chunk at a time; errors if `bytes` ends before value `end`.
+/// chunk at a time. `bytes` holds at least `packed_len(end, width)` bytes (checked by the
+/// caller; a shorter slice unpacks zeros for the missing values, never panics).
 fn unpack_range<V: RunVisitor + ?Sized>(
     bytes: &[u8],
     width: u32,
     start: usize,
     end: usize,
-    encoding: Encoding,
     visitor: &mut V,
 ) -> Result<()> {
-    let needed = packed_len(end, width);
-    if needed > bytes.len() {
-        return Err(Error::truncated(
-            encoding,
-            "bit-packed run",
-            needed,
-            bytes.len(),
-        ));
-    }
     let w = width as usize;
     let mut buf = [0u32; CHUNK];
     let mut pos = start;
@@ -288,23 +304,31 @@ fn unpack_range<V: RunVisitor + ?Sized>(
     if head != 0 && pos < end {
         let group = pos - head;
         let upto = (group + 8).min(end);
-        let src = bytes.get(group / 8 * w..).unwrap_or(&[]);
         let out = &mut buf[..upto - group];
-        // bytes holds packed_len(end) >= packed_len(upto) bytes, so src is long enough.
-        unpack32(src, width, out);
+        unpack_checked(bytes.get(group / 8 * w..).unwrap_or(&[]), width, out);
         visitor.values(&out[head..])?;
         pos = upto;
     }
     while pos < end {
         let n = (end - pos).min(CHUNK);
         // pos is a multiple of 8 here: its values start on a byte boundary.
-        let src = bytes.get(pos / 8 * w..).unwrap_or(&[]);
         let out = &mut buf[..n];
-        unpack32(src, width, out);
+        unpack_checked(bytes.get(pos / 8 * w..).unwrap_or(&[]), width, out);
         visitor.values(out)?;
         pos += n;
     }
     Ok(())
+}
+
+/// [`unpack32`], or zeros if `src` is too short for `out` (never the case for the ranges
+/// [`RleDecoder::visit`] hands over, whose length it checks first).
+#[inline]
+fn unpack_checked(src: &[u8], width: u32, out: &mut [u32]) {
+    if packed_len(out.len(), width) <= src.len() {
+        unpack32(src, width, out);
+    } else {
+        out.fill(0);
+    }
 }
 
 /// Hands decoded values to a `Sink<u32>` unchanged.
@@ -357,6 +381,52 @@ impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
         }
         self.0.extend_from_slice(&bools[..values.len().min(CHUNK)]);
         Ok(())
+    }
+
+    /// Bits straight to bools, 64 at a time, without unpacking to `u32` first.
+    fn packed(&mut self, packed: &[u8], bit_width: u32, start: usize, end: usize) -> Result<()> {
+        if bit_width != 1 {
+            return unpack_range(packed, bit_width, start, end, self);
+        }
+        let mut bools = [false; CHUNK];
+        let mut pos = start;
+        while pos < end {
+            let n = (end - pos).min(CHUNK);
+            let out = &mut bools[..n];
+            for (k, chunk) in out.chunks_mut(64).enumerate() {
+                let word = load_bits(packed, pos + k * 64);
+                for (i, b) in chunk.iter_mut().enumerate() {
+                    *b = (word >> i) & 1 == 1;
+                }
+            }
+            self.0.extend_from_slice(out);
+            pos += n;
+        }
+        Ok(())
+    }
+}
+
+/// The 64 bits of `packed` (LSB-first) starting at bit `bit`; bits past its end are 0.
+#[inline]
+pub(crate) fn load_bits(packed: &[u8], bit: usize) -> u64 {
+    let byte = bit / 8;
+    let shift = bit % 8;
+    let src = packed.get(byte..).unwrap_or(&[]);
+    let buf = match src.first_chunk::<9>() {
+        Some(whole) => *whole,
+        None => {
+            let mut buf = [0u8; 9];
+            let n = src.len().min(9);
+            buf[..n].copy_from_slice(&src[..n]);
+            buf
+        }
+    };
+    let [b0, b1, b2, b3, b4, b5, b6, b7, b8] = buf;
+    let lo = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
+    if shift == 0 {
+        lo
+    } else {
+        (lo >> shift) | (u64::from(b8) << (64 - shift))
     }
 }
 

@@ -52,7 +52,7 @@ mod encoder;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use decoder::{CHUNK, RunVisitor};
+pub use decoder::{CHUNK, RunVisitor, unpack_packed};
 pub use decoder::{RleBooleanDecoder, RleDecoder};
 pub use encoder::{RleBooleanEncoder, RleEncoder};
 

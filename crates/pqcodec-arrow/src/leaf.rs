@@ -213,7 +213,7 @@ impl LeafReader {
                 // v1 headers do not say how many values are non-null: count them.
                 let mut count = CountSink::new(max);
                 counter.with_mut(|d| -> Result<(), Fault> {
-                    d.read_exact(&mut count, n, LevelKind::Definition)?;
+                    d.visit_exact(&mut count, n, LevelKind::Definition)?;
                     count.check(d.encoding())
                 })?;
                 let (dec, _) = v1_levels(
@@ -351,7 +351,7 @@ impl LeafReader {
             None => n,
             Some(def) if skip => def.with_mut(|d| -> Result<usize, Fault> {
                 let mut count = CountSink::new(1);
-                d.read_exact(&mut count, n, LevelKind::Definition)?;
+                d.visit_exact(&mut count, n, LevelKind::Definition)?;
                 count.check(d.encoding())?;
                 Ok(count.count)
             })?,
@@ -359,7 +359,7 @@ impl LeafReader {
                 let validity = &mut self.validity;
                 def.with_mut(|d| -> Result<usize, Fault> {
                     let mut sink = ValiditySink::new(validity);
-                    d.read_exact(&mut sink, n, LevelKind::Definition)?;
+                    d.visit_exact(&mut sink, n, LevelKind::Definition)?;
                     sink.check(d.encoding())?;
                     Ok(sink.ones)
                 })?

@@ -10,7 +10,7 @@ use arrow_buffer::BooleanBufferBuilder;
 use pqcodec_core::{Encoding, Sink};
 use pqcodec_encodings::bit_packed::BitPackedDecoder;
 use pqcodec_encodings::kernels::bitpack::bit_width;
-use pqcodec_encodings::rle::{RleDecoder, split_length_prefix};
+use pqcodec_encodings::rle::{RleDecoder, RunVisitor, split_length_prefix, unpack_packed};
 
 use crate::error::Fault;
 use crate::pinned::Family;
@@ -96,6 +96,28 @@ impl<'a> LevelDecoder<'a> {
             LevelDecoder::Rle(_) => Encoding::Rle,
             LevelDecoder::BitPacked(_) => Encoding::BitPacked,
         }
+    }
+
+    /// Reads exactly `n` levels into `out`, RLE runs as runs and bit-packed runs still packed
+    /// ([`RunVisitor::packed`]), or fails.
+    pub(crate) fn visit_exact<S: Sink<u32> + RunVisitor>(
+        &mut self,
+        out: &mut S,
+        n: usize,
+        kind: LevelKind,
+    ) -> Result<(), Fault> {
+        let got = match self {
+            LevelDecoder::Rle(d) => d.visit(out, n)?,
+            LevelDecoder::BitPacked(d) => d.read(out, n)?,
+        };
+        if got != n {
+            return Err(Fault::corrupt(
+                self.encoding(),
+                kind.field(),
+                format!("{got} levels where the page header promises {n}"),
+            ));
+        }
+        Ok(())
     }
 
     /// Appends exactly `n` levels to `out`, or fails.
@@ -254,6 +276,68 @@ impl Sink<u32> for ValiditySink<'_> {
     }
 }
 
+impl RunVisitor for ValiditySink<'_> {
+    #[inline]
+    fn run(&mut self, value: u32, count: usize) -> pqcodec_core::Result<()> {
+        self.push_repeated(&value, count);
+        Ok(())
+    }
+    fn values(&mut self, values: &[u32]) -> pqcodec_core::Result<()> {
+        self.extend_from_slice(values);
+        Ok(())
+    }
+    /// Levels of width 1 are the validity bits already: one bit copy, and a popcount.
+    fn packed(
+        &mut self,
+        packed: &[u8],
+        bit_width: u32,
+        start: usize,
+        end: usize,
+    ) -> pqcodec_core::Result<()> {
+        if bit_width != 1 {
+            return unpack_packed(self, packed, bit_width, start, end);
+        }
+        self.bits.append_packed_range(start..end, packed);
+        self.ones += count_ones(packed, start, end);
+        Ok(())
+    }
+}
+
+/// The set bits among bits `start..end` of `packed` (LSB-first); bits past its end count 0.
+pub(crate) fn count_ones(packed: &[u8], start: usize, end: usize) -> usize {
+    let mut ones = 0;
+    let mut bit = start;
+    // Up to the next byte boundary.
+    while bit < end && !bit.is_multiple_of(8) {
+        ones += packed
+            .get(bit / 8)
+            .map_or(0, |&b| usize::from((b >> (bit % 8)) & 1));
+        bit += 1;
+    }
+    let whole = (end - bit) / 8;
+    let bytes = packed.get(bit / 8..).unwrap_or(&[]);
+    let bytes = bytes.get(..whole).unwrap_or(bytes);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        ones += u64::from_le_bytes(w).count_ones() as usize;
+    }
+    ones += words
+        .remainder()
+        .iter()
+        .map(|b| b.count_ones() as usize)
+        .sum::<usize>();
+    bit += whole * 8;
+    if bit < end {
+        let mask = (1u8 << (end - bit)) - 1;
+        ones += packed
+            .get(bit / 8)
+            .map_or(0, |&b| (b & mask).count_ones() as usize);
+    }
+    ones
+}
+
 /// Counts the levels equal to `target` without storing them.
 pub(crate) struct CountSink {
     pub(crate) target: u32,
@@ -308,6 +392,32 @@ impl Sink<u32> for CountSink {
     }
 }
 
+impl RunVisitor for CountSink {
+    #[inline]
+    fn run(&mut self, value: u32, count: usize) -> pqcodec_core::Result<()> {
+        self.push_repeated(&value, count);
+        Ok(())
+    }
+    fn values(&mut self, values: &[u32]) -> pqcodec_core::Result<()> {
+        self.extend_from_slice(values);
+        Ok(())
+    }
+    /// Levels of width 1 counted with a popcount (the maximum level is then 1).
+    fn packed(
+        &mut self,
+        packed: &[u8],
+        bit_width: u32,
+        start: usize,
+        end: usize,
+    ) -> pqcodec_core::Result<()> {
+        if bit_width != 1 || self.target != 1 {
+            return unpack_packed(self, packed, bit_width, start, end);
+        }
+        self.count += count_ones(packed, start, end);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +460,72 @@ mod tests {
         assert_eq!(ones, levels.iter().filter(|&&l| l == 1).count());
         let expect: Vec<bool> = levels.iter().map(|&l| l == 1).collect();
         assert_eq!(bits.iter().collect::<Vec<_>>(), expect);
+    }
+
+    #[test]
+    fn count_ones_matches_a_bit_loop() {
+        let packed: Vec<u8> = (0..40u32).map(|i| (i * 37 + 11) as u8).collect();
+        let bit = |i: usize| packed.get(i / 8).is_some_and(|b| (b >> (i % 8)) & 1 == 1);
+        for start in 0..80 {
+            for end in start..330 {
+                let expect = (start..end).filter(|&i| bit(i)).count();
+                assert_eq!(count_ones(&packed, start, end), expect, "{start}..{end}");
+            }
+        }
+    }
+
+    #[test]
+    fn validity_and_counts_from_packed_runs_match_levels() {
+        // Mostly bit-packed (alternating-ish), with runs between, read in uneven steps.
+        let levels: Vec<u32> = (0..5000u32)
+            .map(|i| match (i / 700) % 3 {
+                0 => u32::from(i.wrapping_mul(2_654_435_761) >> 31 == 1),
+                1 => u32::from(i % 5 != 0),
+                _ => u32::from(i < 4000),
+            })
+            .collect();
+        let data = rle(&levels, 1);
+        for steps in [&[5000usize][..], &[1, 7, 64, 3, 1000, 3925], &[333; 15]] {
+            let mut dec = LevelDecoder::v2(&data, 1, 5000).unwrap();
+            let mut bits = BooleanBufferBuilder::new(0);
+            let mut sink = ValiditySink::new(&mut bits);
+            let mut taken = 0;
+            for &step in steps {
+                let step = step.min(5000 - taken);
+                dec.visit_exact(&mut sink, step, LevelKind::Definition)
+                    .unwrap();
+                taken += step;
+            }
+            let ones = sink.ones;
+            let expect: Vec<bool> = levels[..taken].iter().map(|&l| l == 1).collect();
+            assert_eq!(ones, expect.iter().filter(|&&b| b).count());
+            assert_eq!(bits.finish().iter().collect::<Vec<_>>(), expect);
+
+            let mut dec = LevelDecoder::v2(&data, 1, 5000).unwrap();
+            let mut count = CountSink::new(1);
+            let mut taken = 0;
+            for &step in steps {
+                let step = step.min(5000 - taken);
+                dec.visit_exact(&mut count, step, LevelKind::Definition)
+                    .unwrap();
+                taken += step;
+            }
+            assert_eq!(
+                count.count,
+                levels[..taken].iter().filter(|&&l| l == 1).count()
+            );
+        }
+        // Promising more levels than the bytes hold fails, with either sink.
+        let mut dec = LevelDecoder::v2(&data, 1, 6000).unwrap();
+        let mut bits = BooleanBufferBuilder::new(0);
+        assert!(
+            dec.visit_exact(
+                &mut ValiditySink::new(&mut bits),
+                6000,
+                LevelKind::Definition
+            )
+            .is_err()
+        );
     }
 
     #[test]

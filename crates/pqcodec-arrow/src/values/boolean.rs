@@ -36,7 +36,26 @@ impl Sink<bool> for Booleans {
         self.bits.append_n(count, *value);
     }
     fn extend_from_slice(&mut self, values: &[bool]) {
-        self.bits.append_slice(values);
+        append_bools(&mut self.bits, values);
+    }
+}
+
+/// Appends `values` to `bits` packed 8 at a time (a multiply gathers the low bit of 8 bytes
+/// into one), 256 bits per copy into the builder.
+pub(crate) fn append_bools(bits: &mut BooleanBufferBuilder, values: &[bool]) {
+    let mut packed = [0u8; 32];
+    for chunk in values.chunks(256) {
+        let mut len = 0;
+        for (byte, eight) in packed.iter_mut().zip(chunk.chunks(8)) {
+            let mut lanes = [0u8; 8];
+            for (lane, &b) in lanes.iter_mut().zip(eight) {
+                *lane = u8::from(b);
+            }
+            // Lane i (0 or 1) of the little-endian word lands on bit 56 + i of the product.
+            *byte = (u64::from_le_bytes(lanes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+            len += eight.len();
+        }
+        bits.append_packed_range(0..len, &packed);
     }
 }
 
@@ -61,6 +80,22 @@ impl Builder<BooleanType> for Booleans {
 mod tests {
     use super::*;
     use arrow_array::cast::AsArray;
+
+    #[test]
+    fn append_bools_packs_every_length_and_offset() {
+        let values: Vec<bool> = (0..700u32).map(|i| (i * 7919) % 13 < 5).collect();
+        for offset in [0usize, 1, 3, 8] {
+            for len in [0usize, 1, 7, 8, 9, 63, 64, 65, 255, 256, 257, 600] {
+                let mut bits = BooleanBufferBuilder::new(0);
+                bits.append_n(offset, true);
+                append_bools(&mut bits, &values[..len]);
+                let got: Vec<bool> = bits.finish().iter().collect();
+                let mut expect = vec![true; offset];
+                expect.extend_from_slice(&values[..len]);
+                assert_eq!(got, expect, "offset {offset} len {len}");
+            }
+        }
+    }
 
     #[test]
     fn runs_and_nulls() {

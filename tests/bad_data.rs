@@ -51,6 +51,9 @@ const HUGE: usize = 1 << 31;
 const BATCH: usize = 1000;
 /// Rows per read through the Arrow adapter.
 const ARROW_BATCH: usize = 8192;
+/// Values a path decodes at most: a page that really holds more (an RLE run of 2^31 - 1
+/// values is legitimate) is not read to its end.
+const VALUE_LIMIT: usize = 1 << 20;
 /// How long one path of one case may take (debug builds, 2 shared cores).
 const TIME_LIMIT: Duration = Duration::from_secs(20);
 
@@ -1410,6 +1413,9 @@ fn drain<T: DynamicType>(case: &Case, skip: bool) -> Result<usize, Error> {
             return Ok(total);
         }
         total += n;
+        if total >= VALUE_LIMIT {
+            return Ok(total);
+        }
     }
 }
 
@@ -1475,6 +1481,9 @@ fn run_levels(case: &Case) -> Result<(), String> {
                             return Ok(total);
                         }
                         total += n;
+                        if total >= VALUE_LIMIT {
+                            return Ok(total);
+                        }
                     }
                 }
                 Target::BitPackedLevels(width) => {
@@ -1490,6 +1499,9 @@ fn run_levels(case: &Case) -> Result<(), String> {
                             return Ok(total);
                         }
                         total += n;
+                        if total >= VALUE_LIMIT {
+                            return Ok(total);
+                        }
                     }
                 }
                 Target::Values => unreachable!(),
@@ -1534,6 +1546,9 @@ fn arrow_read(
             return Ok(rows);
         }
         rows += array.len();
+        if rows >= VALUE_LIMIT {
+            return Ok(rows);
+        }
     }
 }
 
@@ -1724,6 +1739,16 @@ fn dict_page(data: Vec<u8>, num_values: usize, encoding: Encoding) -> Result<Pag
         num_values,
         encoding,
     }))
+}
+
+/// `n` distinct short strings, PLAIN.
+fn plain_strings(n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|i| {
+            let s = format!("v{i}");
+            [&(s.len() as u32).to_le_bytes()[..], s.as_bytes()].concat()
+        })
+        .collect()
 }
 
 fn i32s(values: &[i32]) -> Vec<u8> {
@@ -2040,6 +2065,41 @@ fn arrow_cases() -> Vec<ArrowCase> {
             None,
         ),
         base(
+            "Decimal128 from BYTE_ARRAY: a value of 20 bytes",
+            ColumnDesc::flat("c", P::ByteArray, 0, false),
+            Field::new("c", DataType::Decimal128(38, 0), false),
+            vec![v1(cat(&[&[20, 0, 0, 0], &[1; 20]]), 1, Plain)],
+            ArrowVariant::Corrupt(Plain, "values"),
+            Some(0),
+        ),
+        base(
+            "Dictionary(Int8, Utf8): a dictionary page of 300 values",
+            ColumnDesc::flat("c", P::ByteArray, 0, false),
+            Field::new(
+                "c",
+                DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8)),
+                false,
+            ),
+            vec![
+                dict_page(plain_strings(300), 300, Plain),
+                v1(vec![9, 0x02, 0xC8, 0x00], 1, RleDictionary),
+            ],
+            ArrowVariant::Corrupt(RleDictionary, "indices"),
+            Some(1),
+        ),
+        base(
+            "Dictionary(UInt8, Int32): 300 distinct PLAIN values",
+            req(),
+            Field::new(
+                "c",
+                DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Int32)),
+                false,
+            ),
+            vec![v1(i32s(&(0..300).collect::<Vec<_>>()), 300, Plain)],
+            ArrowVariant::Corrupt(RleDictionary, "indices"),
+            Some(0),
+        ),
+        base(
             "the page source fails",
             req(),
             int(false),
@@ -2146,6 +2206,239 @@ fn every_malformed_column_gives_its_arrow_error() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutated pages: valid pages of every pair, bytes flipped, overwritten or cut, counts changed;
+// every path must end in `Ok` or an error, never a panic or a hang.
+
+/// Values of `physical` made from `raw` bytes (small integers, so that the delta and
+/// dictionary encodings see repeats and small deltas).
+fn values_from(physical: PhysicalType, raw: &[u8]) -> dynamic::Values {
+    use dynamic::Values as V;
+    let bytes = |w: usize| raw.chunks(w).map(|c| c.to_vec()).collect::<Vec<_>>();
+    let arrays = |w: usize| {
+        let mut b = pqcodec::core::ByteArrays::default();
+        for c in raw.chunks(w) {
+            pqcodec::core::Sink::<[u8]>::push(&mut b, c);
+        }
+        b
+    };
+    match physical {
+        P::Boolean => V::Boolean(raw.iter().map(|b| b & 1 == 1).collect()),
+        P::Int32 => V::Int32(raw.iter().map(|&b| i32::from(b as i8)).collect()),
+        P::Int64 => V::Int64(raw.iter().map(|&b| i64::from(b as i8) << 20).collect()),
+        P::Int96 => V::Int96(
+            bytes(3)
+                .iter()
+                .map(|c| pqcodec::core::Int96([u32::from(c[0]), 0, c.len() as u32]))
+                .collect(),
+        ),
+        P::Float => V::Float(raw.iter().map(|&b| f32::from(b) / 4.0).collect()),
+        P::Double => V::Double(raw.iter().map(|&b| f64::from(b) / 8.0).collect()),
+        P::ByteArray => V::ByteArray(arrays(3)),
+        P::FixedLenByteArray => V::FixedLenByteArray({
+            let mut b = pqcodec::core::ByteArrays::default();
+            for c in raw.chunks_exact(4) {
+                pqcodec::core::Sink::<[u8]>::push(&mut b, c);
+            }
+            b
+        }),
+    }
+}
+
+/// The (encoding, physical type) pairs that apply.
+fn pairs() -> Vec<(Encoding, PhysicalType)> {
+    Encoding::ALL
+        .into_iter()
+        .flat_map(|e| ALL_TYPES.into_iter().map(move |p| (e, p)))
+        .filter(|&(e, p)| applies(e, p))
+        .collect()
+}
+
+/// A mutation of page bytes.
+#[derive(Debug, Clone)]
+enum Mutation {
+    Flip(usize, u8),
+    Set(usize, u8),
+    Int(usize, u32),
+    Cut(usize),
+}
+
+fn mutate(bytes: &mut Vec<u8>, m: &Mutation) {
+    if bytes.is_empty() {
+        return;
+    }
+    let n = bytes.len();
+    match *m {
+        Mutation::Flip(i, bit) => bytes[i % n] ^= 1 << (bit % 8),
+        Mutation::Set(i, v) => bytes[i % n] = v,
+        Mutation::Int(i, v) => {
+            let i = i % n;
+            for (k, b) in v.to_le_bytes().into_iter().enumerate() {
+                if let Some(slot) = bytes.get_mut(i + k) {
+                    *slot = b;
+                }
+            }
+        }
+        Mutation::Cut(i) => bytes.truncate(i % n),
+    }
+}
+
+fn mutation() -> impl proptest::strategy::Strategy<Value = Mutation> {
+    use proptest::prelude::*;
+    prop_oneof![
+        (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
+        (
+            any::<usize>(),
+            prop_oneof![Just(0u8), Just(0xFF), Just(0x80), Just(0x7F), any::<u8>()]
+        )
+            .prop_map(|(i, v)| Mutation::Set(i, v)),
+        (
+            any::<usize>(),
+            prop_oneof![
+                Just(u32::MAX),
+                Just(1 << 31),
+                Just(i32::MAX as u32),
+                any::<u32>()
+            ]
+        )
+            .prop_map(|(i, v)| Mutation::Int(i, v)),
+        any::<usize>().prop_map(Mutation::Cut),
+    ]
+}
+
+proptest::proptest! {
+    // BAD_DATA_CASES=100000 for a longer hunt.
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+        std::env::var("BAD_DATA_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn mutated_pages_end_in_ok_or_an_error(
+        pair in 0usize..64,
+        raw in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        mutations in proptest::collection::vec(mutation(), 1..4),
+        mutate_dictionary in proptest::prelude::any::<bool>(),
+        count in 0usize..5,
+    ) {
+        let pairs = pairs();
+        let (encoding, physical) = pairs[pair % pairs.len()];
+        let values = values_from(physical, &raw);
+        let page = dynamic::encode(encoding, &values, 4).unwrap();
+        let mut bytes = page.data.clone();
+        let mut dictionary = page.dictionary.clone();
+        for m in &mutations {
+            match dictionary.as_mut() {
+                Some(d) if mutate_dictionary => mutate(d, m),
+                _ => mutate(&mut bytes, m),
+            }
+        }
+        let n = values.len();
+        let num_values = [n, n + 1, n / 2, 2 * n + 8, HUGE][count];
+        let c = Case {
+            bytes,
+            dictionary,
+            num_values,
+            ..case(format!("mutated {encoding} {physical}"), encoding, physical, 0, vec![], Expect::Unsupported(encoding, physical))
+        };
+        let outcome = {
+            let c = c.clone();
+            guarded(&c.name.clone(), move || {
+                with_type!(c.physical, T => {
+                    let _ = drain::<T>(&c, false);
+                    let _ = drain::<T>(&c, true);
+                });
+                if c.num_values < HUGE {
+                    let _ = dynamic::decode(c.encoding, c.physical, &c.bytes, c.num_values, c.type_length, c.dictionary.as_deref());
+                }
+                Ok(())
+            })
+        };
+        proptest::prop_assert_eq!(outcome, Ok(()), "{:?}", c);
+        let outcome = {
+            let c = c.clone();
+            guarded(&c.name.clone(), move || {
+                // The dictionary page's count as the page header would give it.
+                let mut pages = Vec::new();
+                if let Some(d) = &c.dictionary {
+                    let count = plain_value_count(c.physical, d, c.type_length).unwrap_or(0);
+                    pages.push(Page::Dictionary(DictionaryPage {
+                        data: Buffer::from_vec(d.clone()),
+                        num_values: count,
+                        encoding: Plain,
+                    }));
+                }
+                pages.push(Page::DataV1(DataPageV1 {
+                    data: Buffer::from_vec(c.bytes.clone()),
+                    num_values: c.num_values,
+                    encoding: c.encoding,
+                    def_level_encoding: Rle,
+                    rep_level_encoding: Rle,
+                }));
+                let desc = ColumnDesc::flat("c", c.physical, c.type_length, false);
+                let _ = arrow_read(desc, arrow_type(c.physical, c.type_length), false, pages);
+                Ok(())
+            })
+        };
+        proptest::prop_assert_eq!(outcome, Ok(()), "{:?}", c);
+    }
+
+    #[test]
+    fn mutated_levels_end_in_ok_or_an_error(
+        raw in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+        width in 0u32..=32,
+        num_values in proptest::prop_oneof![0usize..2000, proptest::strategy::Just(HUGE)],
+    ) {
+        for target in [Target::RleLevels(width), Target::BitPackedLevels(width)] {
+            let c = case("mutated levels", Rle, P::Int32, num_values, raw.clone(), Expect::Unsupported(Rle, P::Int32)).target(target);
+            let outcome = guarded("levels", move || {
+                let _ = run_levels(&c);
+                Ok(())
+            });
+            proptest::prop_assert_eq!(outcome, Ok(()));
+        }
+    }
+}
+
+/// Two leaves of one struct whose pages hold different numbers of rows.
+#[test]
+fn struct_leaves_of_different_lengths_are_an_error() {
+    let leaf = |name: &str| ColumnDesc {
+        path: format!("s.{name}"),
+        physical: P::Int32,
+        type_length: 0,
+        max_def_level: 0,
+        max_rep_level: 0,
+    };
+    let field = Field::new(
+        "s",
+        DataType::Struct(
+            vec![
+                Field::new("a", DataType::Int32, false),
+                Field::new("b", DataType::Int32, false),
+            ]
+            .into(),
+        ),
+        false,
+    );
+    let pages = |n: i32| {
+        vec![v1(i32s(&(0..n).collect::<Vec<_>>()), n as usize, Plain)]
+            .into_iter()
+            .map(|p| p.map_err(std::io::Error::other))
+    };
+    let mut decoder = ArrayDecoder::try_new(
+        Arc::new(field),
+        vec![
+            Column::new(leaf("a"), pages(3)),
+            Column::new(leaf("b"), pages(2)),
+        ],
+    )
+    .unwrap();
+    let e = decoder.read(ARROW_BATCH).unwrap_err();
+    assert!(matches!(e, ArrowError::Schema(_)), "{e:?}");
+    assert!(e.to_string().contains("\"s\""), "{e}");
+    assert!(e.to_string().contains("3 and 2"), "{e}");
 }
 
 /// The runner itself: a wrong expectation, a panic and a missing error are all reported.

@@ -5,6 +5,7 @@
 mod common;
 
 mod byte_stream_split;
+mod dbp;
 mod delta;
 mod dictionary;
 mod plain;

@@ -1,8 +1,12 @@
+use std::any::Any;
+use std::ops::Range;
+
 use pqcodec_core::{Decoder, Encoding, Error, Integer, IntegerNative, Result, Sink};
 
 use super::{CHUNK, Layout};
 use crate::kernels::ByteReader;
 use crate::kernels::bitpack::{packed_len, unpack32, unpack64};
+use crate::kernels::simd::{Isa, delta32, delta64};
 
 /// Streaming DELTA_BINARY_PACKED decoder of INT32 or INT64 values.
 ///
@@ -327,14 +331,13 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
                 Err(_) if filled > 0 => break,
                 Err(e) => return Err(e),
             };
-            let out = &mut self.buf[filled..filled + run.count];
             decode_run(
                 run.packed,
                 run.width,
                 self.min_delta,
                 &mut self.last,
-                out,
-                &mut self.scratch,
+                &mut self.buf,
+                filled..filled + run.count,
             );
             filled += run.count;
         }
@@ -360,40 +363,43 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     }
 }
 
-/// Prefix-sums `out.len()` (at most [`CHUNK`]) deltas of `width` bits from `packed` plus
-/// `min_delta` onto `last`, writing each value.
+/// Prefix-sums `range.len()` deltas of `width` bits from `packed` plus `min_delta` onto `last`,
+/// writing the values to `buf[range]` with the SIMD delta kernels (32-bit arithmetic for
+/// INT32, 64-bit for INT64).
 #[inline]
 fn decode_run<I: IntegerNative>(
     packed: &[u8],
     width: u32,
     min_delta: u64,
     last: &mut u64,
-    out: &mut [I],
-    scratch: &mut [u32; CHUNK],
+    buf: &mut [I; CHUNK],
+    range: Range<usize>,
 ) {
-    let mut acc = *last;
-    if width == 0 {
-        for o in out.iter_mut() {
-            acc = acc.wrapping_add(min_delta);
-            *o = I::from_u64_bits(acc);
-        }
-    } else if width <= 32 {
-        let deltas = &mut scratch[..out.len()];
-        unpack32(packed, width, deltas);
-        for (o, &d) in out.iter_mut().zip(deltas.iter()) {
-            acc = acc.wrapping_add(min_delta).wrapping_add(u64::from(d));
-            *o = I::from_u64_bits(acc);
-        }
-    } else {
+    let isa = Isa::best();
+    let any: &mut dyn Any = buf;
+    if let Some(out) = any
+        .downcast_mut::<[i32; CHUNK]>()
+        .and_then(|b| b.get_mut(range.clone()))
+    {
+        let v = delta32(isa, packed, width, min_delta as i32, *last as i32, out);
+        *last = u64::from(v as u32);
+    } else if let Some(out) = any
+        .downcast_mut::<[i64; CHUNK]>()
+        .and_then(|b| b.get_mut(range.clone()))
+    {
+        *last = delta64(isa, packed, width, min_delta as i64, *last as i64, out) as u64;
+    } else if let Some(out) = buf.get_mut(range) {
+        // Integer is implemented for INT32 and INT64 only; this is their generic equivalent.
         let mut wide = [0u64; CHUNK];
-        let deltas = &mut wide[..out.len()];
+        let deltas = wide.get_mut(..out.len()).unwrap_or_default();
         unpack64(packed, width, deltas);
+        let mut acc = *last;
         for (o, &d) in out.iter_mut().zip(deltas.iter()) {
             acc = acc.wrapping_add(min_delta).wrapping_add(d);
             *o = I::from_u64_bits(acc);
         }
+        *last = acc;
     }
-    *last = acc;
 }
 
 /// Adds `count` deltas of `width` bits from `packed` plus `min_delta` each onto `last`,

@@ -2,7 +2,8 @@ use num_traits::WrappingSub;
 use pqcodec_core::{Encoder, Encoding, Integer, IntegerNative, Result};
 
 use super::Layout;
-use crate::kernels::bitpack::{bit_width, pack64};
+use crate::kernels::bitpack::bit_width;
+use crate::kernels::pack8x64_for;
 use crate::kernels::varint::{write_uleb128, zigzag_encode};
 
 /// DELTA_BINARY_PACKED encoder of INT32 or INT64 values.
@@ -69,7 +70,7 @@ impl<T: Integer> DeltaBinaryPackedEncoder<T> {
             count: 0,
             first: T::Int::default(),
             last: T::Int::default(),
-            deltas: Vec::new(),
+            deltas: Vec::with_capacity(layout.block_size.min(1 << 16)),
             blocks: Vec::new(),
         }
     }
@@ -81,7 +82,7 @@ impl<T: Integer> DeltaBinaryPackedEncoder<T> {
             self.first = value;
         } else {
             self.deltas.push(value.wrapping_sub(&self.last));
-            if self.deltas.len() == self.layout.block_size {
+            if self.deltas.len() >= self.layout.block_size {
                 self.flush_block();
             }
         }
@@ -89,7 +90,8 @@ impl<T: Integer> DeltaBinaryPackedEncoder<T> {
         self.count += 1;
     }
 
-    /// Writes the pending deltas as a block.
+    /// Writes the pending deltas as a block: the min delta, the miniblocks' bit widths, then
+    /// each needed miniblock packed 8 values at a time by a width-specialised kernel.
     fn flush_block(&mut self) {
         let Some(&min) = self.deltas.iter().min() else {
             return;
@@ -100,17 +102,34 @@ impl<T: Integer> DeltaBinaryPackedEncoder<T> {
         let size = self.layout.miniblock_size;
         for (i, miniblock) in self.deltas.chunks(size).enumerate() {
             let relative = |d: &T::Int| d.wrapping_sub(&min).to_u64_bits();
-            let max = miniblock.iter().map(relative).max().unwrap_or(0);
-            let width = bit_width(max);
+            // The width of the largest relative delta is that of their bitwise or.
+            let width = bit_width(miniblock.iter().fold(0, |acc, d| acc | relative(d)));
             if let Some(slot) = self.blocks.get_mut(widths_at + i) {
                 *slot = width as u8;
             }
-            let padding = std::iter::repeat_n(0, size - miniblock.len());
-            pack64(
-                miniblock.iter().map(relative).chain(padding),
-                width,
-                &mut self.blocks,
-            );
+            let pack8 = pack8x64_for(width);
+            let mut groups = miniblock.chunks_exact(8);
+            for group in &mut groups {
+                let mut g = [0u64; 8];
+                for (r, d) in g.iter_mut().zip(group) {
+                    *r = relative(d);
+                }
+                pack8(&g, &mut self.blocks);
+            }
+            let rest = groups.remainder();
+            let mut packed_groups = miniblock.len() / 8;
+            if !rest.is_empty() {
+                // The last values, padded with zeros.
+                let mut g = [0u64; 8];
+                for (r, d) in g.iter_mut().zip(rest) {
+                    *r = relative(d);
+                }
+                pack8(&g, &mut self.blocks);
+                packed_groups += 1;
+            }
+            // Whole groups of zero padding up to the miniblock's size (a multiple of 8).
+            let padding = (size / 8).saturating_sub(packed_groups) * width as usize;
+            self.blocks.resize(self.blocks.len() + padding, 0);
         }
         self.deltas.clear();
     }
@@ -122,9 +141,26 @@ impl<T: Integer> Encoder<T> for DeltaBinaryPackedEncoder<T> {
         I: IntoIterator<Item = &'v T::Value>,
         T::Value: 'v,
     {
-        for &v in values {
-            self.push(v);
+        let mut values = values.into_iter();
+        if self.count == 0 {
+            match values.next() {
+                Some(&v) => self.push(v),
+                None => return Ok(()),
+            }
         }
+        // The first value is set: every other one is a delta.
+        let mut last = self.last;
+        let mut count = self.count;
+        for &v in values {
+            self.deltas.push(v.wrapping_sub(&last));
+            last = v;
+            count += 1;
+            if self.deltas.len() >= self.layout.block_size {
+                self.flush_block();
+            }
+        }
+        self.last = last;
+        self.count = count;
         Ok(())
     }
 

@@ -4,6 +4,8 @@
 //! The functions check their lengths up front and then never index out of bounds; callers check
 //! that the page holds the bytes before calling, and report a typed error if not.
 
+use super::simd::{self, Isa};
+
 /// Bytes that `count` values of `width` bits take, rounded up to a whole byte (saturating).
 #[inline]
 pub fn packed_len(count: usize, width: u32) -> usize {
@@ -35,18 +37,26 @@ fn mask(width: u32) -> u64 {
 }
 
 /// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`, with the
-/// width-specialised kernels (one unrolled body per width, 32 values a block).
+/// fastest kernel the CPU runs (AVX-512, AVX2 or the width-specialised scalar kernels),
+/// chosen once at first use.
 ///
 /// # Panics
 /// If `width > 32` or `packed` is shorter than [`packed_len`]`(out.len(), width)`: callers
 /// validate both against the page first.
+#[inline]
 pub fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
+    unpack32_with(Isa::best(), packed, width, out);
+}
+
+/// [`unpack32`] with the kernels of `isa`.
+#[inline]
+pub(crate) fn unpack32_with(isa: Isa, packed: &[u8], width: u32, out: &mut [u32]) {
     assert!(width <= 32, "bit width {width} over 32");
     assert!(
         packed.len() >= packed_len(out.len(), width),
         "packed data too short"
     );
-    super::bitpack32::unpack(packed, width, out);
+    simd::unpack32(isa, packed, width, out);
 }
 
 /// The scalar reference of [`unpack32`]: one value at a time, any width from 0 to 32. The
@@ -72,31 +82,33 @@ pub fn unpack32_scalar(packed: &[u8], width: u32, out: &mut [u32]) {
     }
 }
 
-/// Unpacks `out.len()` values of `width` (0 to 64) bits from the front of `packed`.
+/// Unpacks `out.len()` values of `width` (0 to 64) bits from the front of `packed`, with the
+/// fastest kernel the CPU runs.
 ///
 /// # Panics
 /// If `width > 64` or `packed` is shorter than [`packed_len`]`(out.len(), width)`.
+#[inline]
 pub fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
+    unpack64_with(Isa::best(), packed, width, out);
+}
+
+/// [`unpack64`] with the kernels of `isa`.
+#[inline]
+pub(crate) fn unpack64_with(isa: Isa, packed: &[u8], width: u32, out: &mut [u64]) {
     assert!(width <= 64, "bit width {width} over 64");
     assert!(
         packed.len() >= packed_len(out.len(), width),
         "packed data too short"
     );
-    if width == 0 {
-        out.fill(0);
-        return;
-    }
-    let m = mask(width);
-    let w = width as usize;
-    for (i, o) in out.iter_mut().enumerate() {
-        let bit = i * w;
-        let (byte, shift) = (bit / 8, (bit % 8) as u32);
-        let mut v = word_at(packed, byte) >> shift;
-        if shift + width > 64 {
-            v |= u64::from(packed[byte + 8]) << (64 - shift);
-        }
-        *o = v & m;
-    }
+    simd::unpack64(isa, packed, width, out);
+}
+
+/// The scalar reference of [`unpack64`]: one value at a time.
+///
+/// # Panics
+/// As [`unpack64`].
+pub fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
+    unpack64_with(Isa::SCALAR, packed, width, out);
 }
 
 /// Appends `values` packed at `width` (0 to 64) bits, padding the last byte with zeros; bits of

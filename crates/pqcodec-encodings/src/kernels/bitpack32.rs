@@ -229,6 +229,59 @@ pub fn pack8_for(width: u32) -> Pack8 {
     table!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
 }
 
+/// Appends 8 values of `W` (0 to 64) bits packed: `W` bytes. Bits above `W` are dropped.
+#[inline(always)]
+fn pack8_64_w<const W: usize>(values: &[u64; 8], out: &mut Vec<u8>) {
+    let mask = u64::MAX >> (64 - W.max(1));
+    // One spare word, so that every index below is in bounds whatever `W`.
+    let mut words = [0u64; 9];
+    macro_rules! one {
+        ($i:literal) => {
+            let bit = $i * W;
+            let (k, shift) = (bit / 64, bit % 64);
+            let v = values[$i] & mask;
+            words[k] |= v << shift;
+            if shift + W > 64 {
+                words[k + 1] |= v >> (64 - shift);
+            }
+        };
+    }
+    if W == 0 {
+        return;
+    }
+    one!(0);
+    one!(1);
+    one!(2);
+    one!(3);
+    one!(4);
+    one!(5);
+    one!(6);
+    one!(7);
+    let mut bytes = [0u8; 72];
+    for (chunk, word) in bytes.chunks_exact_mut(8).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&bytes[..W]);
+}
+
+/// A function appending 8 values packed at one bit width (0 to 64).
+pub type Pack8x64 = fn(&[u64; 8], &mut Vec<u8>);
+
+/// The [`Pack8x64`] for `width` (0 to 64; wider is treated as 64).
+pub fn pack8x64_for(width: u32) -> Pack8x64 {
+    macro_rules! table {
+        ($($w:literal)*) => {
+            match width {
+                $($w => pack8_64_w::<$w>,)*
+                _ => pack8_64_w::<64>,
+            }
+        };
+    }
+    table!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59
+        60 61 62 63 64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +315,22 @@ mod tests {
             let whole = values.len() / 8 * 8;
             let mut generic = Vec::new();
             pack32(&values[..whole], width, &mut generic);
+            prop_assert_eq!(ours, generic);
+        }
+
+        /// pack8x64_for writes the bytes of the generic packer, for every width to 64.
+        #[test]
+        fn pack8x64_matches_generic(width in 0u32..=64, raw in prop::collection::vec(any::<u64>(), 0..40)) {
+            let whole = raw.len() / 8 * 8;
+            let mut ours = Vec::new();
+            let pack8 = pack8x64_for(width);
+            for group in raw.chunks_exact(8) {
+                let mut g = [0u64; 8];
+                g.copy_from_slice(group);
+                pack8(&g, &mut ours);
+            }
+            let mut generic = Vec::new();
+            crate::kernels::bitpack::pack64(raw[..whole].iter().copied(), width, &mut generic);
             prop_assert_eq!(ours, generic);
         }
     }

@@ -5,17 +5,17 @@ use std::marker::PhantomData;
 use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink};
 
 use super::ByteStreamSplitType;
+use super::transpose;
+use crate::kernels::simd::Isa;
 
-/// Values gathered per stack chunk before they reach the sink as one slice.
-const CHUNK: usize = 256;
-
-/// Bytes of FIXED_LEN_BYTE_ARRAY values gathered per chunk (at least one value).
-const SCRATCH_BYTES: usize = 4096;
+/// Bytes of values joined per chunk before they reach the sink (at least one value).
+const CHUNK_BYTES: usize = 8192;
 
 /// A streaming BYTE_STREAM_SPLIT decoder of one page's values of physical type `T`.
 ///
-/// Reads gather each value's bytes from the K streams, a chunk of values at a time; skipping
-/// only moves the position.
+/// Reads join the K streams into whole values a chunk at a time (with the best SIMD kernel
+/// the machine runs) and append each chunk to the sink at once; skipping only moves the
+/// position.
 #[derive(Debug, Clone)]
 pub struct ByteStreamSplitDecoder<'a, T: ByteStreamSplitType> {
     data: &'a [u8],
@@ -26,7 +26,7 @@ pub struct ByteStreamSplitDecoder<'a, T: ByteStreamSplitType> {
     /// Index of the next value.
     pos: usize,
     remaining: usize,
-    /// Where FIXED_LEN_BYTE_ARRAY values are put together; unused by the other types.
+    /// Where a chunk of values is put together.
     scratch: Vec<u8>,
     _type: PhantomData<T>,
 }
@@ -102,80 +102,70 @@ impl<T: ByteStreamSplitType> Decoder<T> for ByteStreamSplitDecoder<'_, T> {
     }
 }
 
-/// The `count` bytes of stream `k` from value `start` on.
+/// Joins values `start .. start + count` of the page's streams into `scratch`, a chunk of
+/// at most [`CHUNK_BYTES`] at a time, and hands each chunk's bytes (whole values) to `emit`.
 #[inline]
-fn stream(data: &[u8], stream_len: usize, k: usize, start: usize, count: usize) -> Result<&[u8]> {
-    let from = k.checked_mul(stream_len).and_then(|s| s.checked_add(start));
-    let bytes = from.and_then(|from| data.get(from..from.checked_add(count)?));
-    bytes.ok_or_else(|| {
-        Error::truncated(
-            Encoding::ByteStreamSplit,
-            "stream",
-            count,
-            data.len().saturating_sub(from.unwrap_or(usize::MAX)),
-        )
-    })
-}
-
-/// Values gathered per block by the fixed-width kernel.
-const BLOCK: usize = 64;
-
-/// Gathers fixed-width values of `K` (= `N::SIZE`) bytes, a stack chunk at a time: blocks of
-/// 64 values are put together from 64-byte runs of the K streams.
-pub(super) fn gather_natives<N: NativeType, const K: usize, S: Sink<N> + ?Sized>(
+fn join_chunks(
     data: &[u8],
     stream_len: usize,
+    width: usize,
     start: usize,
     count: usize,
-    out: &mut S,
+    scratch: &mut Vec<u8>,
+    mut emit: impl FnMut(&[u8]),
 ) -> Result<()> {
-    debug_assert_eq!(K, N::SIZE);
-    out.reserve(count);
-    let mut values = [N::default(); CHUNK];
+    let per_chunk = (CHUNK_BYTES / width).max(1);
+    let chunk_bytes = count.min(per_chunk) * width;
+    if scratch.len() < chunk_bytes {
+        scratch.resize(chunk_bytes, 0);
+    }
+    let isa = Isa::best();
     let mut done = 0;
     while done < count {
-        let c = (count - done).min(CHUNK);
-        let mut streams: [&[u8]; K] = [&[]; K];
-        for (k, s) in streams.iter_mut().enumerate() {
-            *s = stream(data, stream_len, k, start + done, c)?;
+        let c = (count - done).min(per_chunk);
+        let Some(buf) = scratch.get_mut(..c * width) else {
+            return Err(truncated(data, stream_len, width, start + done, c));
+        };
+        if !transpose::join(isa, data, stream_len, start + done, width, buf) {
+            return Err(truncated(data, stream_len, width, start + done, c));
         }
-        let mut j = 0;
-        while j + BLOCK <= c {
-            let mut blocks: [&[u8; BLOCK]; K] = [&[0; BLOCK]; K];
-            for (block, s) in blocks.iter_mut().zip(&streams) {
-                if let Some(run) = s.get(j..j + BLOCK).and_then(|r| r.try_into().ok()) {
-                    *block = run;
-                }
-            }
-            let Some(dst) = values
-                .get_mut(j..j + BLOCK)
-                .and_then(|d| <&mut [N; BLOCK]>::try_from(d).ok())
-            else {
-                break;
-            };
-            for t in 0..BLOCK {
-                let mut bytes = [0u8; K];
-                for k in 0..K {
-                    bytes[k] = blocks[k][t];
-                }
-                dst[t] = N::from_le_slice(&bytes);
-            }
-            j += BLOCK;
-        }
-        for (t, value) in values.iter_mut().enumerate().take(c).skip(j) {
-            let mut bytes = [0u8; K];
-            for (b, s) in bytes.iter_mut().zip(&streams) {
-                *b = s.get(t).copied().unwrap_or_default();
-            }
-            *value = N::from_le_slice(&bytes);
-        }
-        out.extend_from_slice(&values[..c]);
+        emit(buf);
         done += c;
     }
     Ok(())
 }
 
-/// Gathers FIXED_LEN_BYTE_ARRAY values of `width` bytes through `scratch`.
+/// The error for values `start .. start + count` that the last stream does not hold.
+#[cold]
+fn truncated(data: &[u8], stream_len: usize, width: usize, start: usize, count: usize) -> Error {
+    let from = (width.saturating_sub(1))
+        .checked_mul(stream_len)
+        .and_then(|s| s.checked_add(start));
+    Error::truncated(
+        Encoding::ByteStreamSplit,
+        "stream",
+        count,
+        data.len().saturating_sub(from.unwrap_or(usize::MAX)),
+    )
+}
+
+/// Appends values `start .. start + count` of `N::SIZE` bytes as little-endian bytes, a
+/// chunk at a time.
+pub(super) fn gather_natives<N: NativeType, S: Sink<N> + ?Sized>(
+    data: &[u8],
+    stream_len: usize,
+    start: usize,
+    count: usize,
+    out: &mut S,
+    scratch: &mut Vec<u8>,
+) -> Result<()> {
+    out.reserve(count);
+    join_chunks(data, stream_len, N::SIZE, start, count, scratch, |bytes| {
+        out.extend_from_le_bytes(bytes);
+    })
+}
+
+/// Appends FIXED_LEN_BYTE_ARRAY values of `width` bytes, a chunk at a time.
 pub(super) fn gather_fixed_len<S: Sink<[u8]> + ?Sized>(
     data: &[u8],
     stream_len: usize,
@@ -187,22 +177,9 @@ pub(super) fn gather_fixed_len<S: Sink<[u8]> + ?Sized>(
 ) -> Result<()> {
     out.reserve(count);
     out.reserve_bytes(count.saturating_mul(width));
-    let per_chunk = (SCRATCH_BYTES / width).max(1);
-    let mut done = 0;
-    while done < count {
-        let c = (count - done).min(per_chunk);
-        scratch.clear();
-        scratch.resize(c * width, 0);
-        for k in 0..width {
-            let s = stream(data, stream_len, k, start + done, c)?;
-            for (slot, &byte) in scratch.iter_mut().skip(k).step_by(width).zip(s) {
-                *slot = byte;
-            }
-        }
-        for value in scratch.chunks_exact(width) {
+    join_chunks(data, stream_len, width, start, count, scratch, |bytes| {
+        for value in bytes.chunks_exact(width) {
             out.push(value);
         }
-        done += c;
-    }
-    Ok(())
+    })
 }

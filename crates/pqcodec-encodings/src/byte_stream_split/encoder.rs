@@ -5,6 +5,8 @@ use std::marker::PhantomData;
 use pqcodec_core::{Encoder, Encoding, Result};
 
 use super::ByteStreamSplitType;
+use super::transpose;
+use crate::kernels::simd::Isa;
 
 /// A BYTE_STREAM_SPLIT encoder of values of physical type `T`.
 ///
@@ -89,62 +91,9 @@ impl<T: ByteStreamSplitType> Encoder<T> for ByteStreamSplitEncoder<T> {
     }
 }
 
-/// Values transposed per block by the fixed-width kernel.
-const BLOCK: usize = 64;
-
 /// Writes the values in `src` (each `width` bytes, back to back) to `dst` (as long as `src`)
 /// as `width` streams: byte `k` of value `i` to `dst[k * n + i]`.
 pub(super) fn scatter(src: &[u8], width: usize, dst: &mut [u8]) {
-    match width {
-        2 => scatter_const::<2>(src, dst),
-        4 => scatter_const::<4>(src, dst),
-        8 => scatter_const::<8>(src, dst),
-        16 => scatter_const::<16>(src, dst),
-        _ => scatter_any(src, width, dst),
-    }
-}
-
-/// [`scatter`] for a width known at compile time: blocks of 64 values are transposed on the
-/// stack, then each stream's 64 bytes are copied at once.
-fn scatter_const<const K: usize>(src: &[u8], dst: &mut [u8]) {
-    let (values, _) = src.as_chunks::<K>();
-    let n = values.len();
-    let mut streams = [[0u8; BLOCK]; K];
-    let mut i = 0;
-    while let Some(block) = values
-        .get(i..i + BLOCK)
-        .and_then(|b| <&[[u8; K]; BLOCK]>::try_from(b).ok())
-    {
-        for (t, value) in block.iter().enumerate() {
-            for (stream, &byte) in streams.iter_mut().zip(value) {
-                stream[t] = byte;
-            }
-        }
-        for (k, stream) in streams.iter().enumerate() {
-            if let Some(d) = dst.get_mut(k * n + i..k * n + i + BLOCK) {
-                d.copy_from_slice(stream);
-            }
-        }
-        i += BLOCK;
-    }
-    for (t, value) in values.iter().enumerate().skip(i) {
-        for (k, &byte) in value.iter().enumerate() {
-            if let Some(d) = dst.get_mut(k * n + t) {
-                *d = byte;
-            }
-        }
-    }
-}
-
-/// [`scatter`] for any width: one stream at a time.
-fn scatter_any(src: &[u8], width: usize, dst: &mut [u8]) {
-    let n = src.len() / width;
-    if n == 0 {
-        return;
-    }
-    for (k, stream) in dst.chunks_exact_mut(n).enumerate() {
-        for (d, value) in stream.iter_mut().zip(src.chunks_exact(width)) {
-            *d = value.get(k).copied().unwrap_or_default();
-        }
-    }
+    // `dst` is as long as `src` and `width` is not 0, so this cannot fail.
+    let _ = transpose::split(Isa::best(), src, width, dst);
 }

@@ -43,6 +43,7 @@
 
 mod decoder;
 mod encoder;
+mod transpose;
 
 pub use decoder::ByteStreamSplitDecoder;
 pub use encoder::ByteStreamSplitEncoder;
@@ -81,7 +82,7 @@ pub trait ByteStreamSplitType: ByteStreamSplit + PlainType {
 }
 
 macro_rules! split_fixed_width {
-    ($($marker:ident => $native:ty, $width:literal);*) => {$(
+    ($($marker:ident => $native:ty);*) => {$(
         impl ByteStreamSplitType for $marker {
             fn split_width(_type_length: usize) -> Result<usize> {
                 Ok(<$native as NativeType>::SIZE)
@@ -94,15 +95,15 @@ macro_rules! split_fixed_width {
                 start: usize,
                 count: usize,
                 out: &mut S,
-                _scratch: &mut Vec<u8>,
+                scratch: &mut Vec<u8>,
             ) -> Result<()> {
-                decoder::gather_natives::<$native, $width, S>(data, stream_len, start, count, out)
+                decoder::gather_natives::<$native, S>(data, stream_len, start, count, out, scratch)
             }
         }
     )*};
 }
 
-split_fixed_width!(FloatType => f32, 4; DoubleType => f64, 8; Int32Type => i32, 4; Int64Type => i64, 8);
+split_fixed_width!(FloatType => f32; DoubleType => f64; Int32Type => i32; Int64Type => i64);
 
 impl ByteStreamSplitType for FixedLenByteArrayType {
     fn split_width(type_length: usize) -> Result<usize> {

@@ -66,6 +66,29 @@ impl Sink<[u8]> for ByteArrays {
         self.data.extend_from_slice(value);
         self.offsets.push(self.data.len());
     }
+    fn push_repeated(&mut self, value: &[u8], count: usize) {
+        self.offsets.reserve(count);
+        self.data.reserve(value.len().saturating_mul(count));
+        for _ in 0..count {
+            self.push(value);
+        }
+    }
+    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
+        // The offsets by a prefix sum, then the values' bytes in one copy.
+        let base = self.data.len();
+        self.offsets.reserve(lengths.len());
+        let mut end = 0usize;
+        for &len in lengths {
+            let next = end + len as usize;
+            if next > data.len() {
+                break;
+            }
+            end = next;
+            self.offsets.push(base + end);
+        }
+        self.data
+            .extend_from_slice(data.get(..end).unwrap_or_default());
+    }
 }
 
 impl ValueBuffer<[u8]> for ByteArrays {
@@ -111,5 +134,23 @@ mod tests {
         b.clear();
         assert!(b.is_empty());
         assert_eq!(b.last(), None);
+    }
+
+    #[test]
+    fn extend_from_lengths_matches_pushes() {
+        let data = b"abcdefghij";
+        let mut bulk = ByteArrays::new();
+        bulk.push(b"x");
+        bulk.extend_from_lengths(&[3, 0, 5, 2], data);
+        let mut one = ByteArrays::new();
+        for v in [&b"x"[..], b"abc", b"", b"defgh", b"ij"] {
+            one.push(v);
+        }
+        assert_eq!(bulk, one);
+        // A length past the end stops the append there.
+        let mut short = ByteArrays::new();
+        short.extend_from_lengths(&[4, 7, 1], data);
+        assert_eq!(short.iter().collect::<Vec<_>>(), [&b"abcd"[..]]);
+        assert_eq!(short.data(), b"abcd");
     }
 }

@@ -14,22 +14,37 @@ use crate::error::Fault;
 /// Checks that the values `data[offsets[i]..offsets[i + 1]]` are all UTF-8: the bytes as a
 /// whole, and every value starting on a character boundary. On failure returns the first bad
 /// value's position among `offsets` and the length of its valid prefix.
-pub(crate) fn validate_utf8(offsets: &[usize], data: &[u8]) -> Result<(), (usize, usize)> {
+///
+/// Offsets are expected in order; any offset past `data` makes a value invalid (empty bytes
+/// are read for it, and it is only reported if its neighbours fail).
+pub(crate) fn validate_utf8<O: Copy>(
+    offsets: &[O],
+    data: &[u8],
+    as_usize: impl Fn(O) -> usize,
+) -> Result<(), (usize, usize)> {
     let (Some(&start), Some(&end)) = (offsets.first(), offsets.last()) else {
         return Ok(());
     };
+    let (start, end) = (as_usize(start), as_usize(end));
     let bytes = data.get(start..end).unwrap_or(&[]);
+    // ASCII bytes are UTF-8 and every position between them is a character boundary.
+    if bytes.is_ascii() {
+        return Ok(());
+    }
     let whole = std::str::from_utf8(bytes);
     // A value starting with a continuation byte splits a character with the one before.
-    let boundaries_ok = offsets
-        .iter()
-        .all(|&o| data.get(o).is_none_or(|&b| (b as i8) >= -0x40) || o == end);
-    if whole.is_ok() && boundaries_ok {
+    let boundaries_ok = || {
+        offsets.iter().all(|&o| {
+            let o = as_usize(o);
+            o == end || data.get(o).is_none_or(|&b| (b as i8) >= -0x40)
+        })
+    };
+    if whole.is_ok() && boundaries_ok() {
         return Ok(());
     }
     // Slow path: find the first bad value.
     for (i, w) in offsets.windows(2).enumerate() {
-        let value = data.get(w[0]..w[1]).unwrap_or(&[]);
+        let value = data.get(as_usize(w[0])..as_usize(w[1])).unwrap_or(&[]);
         if let Err(e) = std::str::from_utf8(value) {
             return Err((i, e.valid_up_to()));
         }
@@ -38,6 +53,13 @@ pub(crate) fn validate_utf8(offsets: &[usize], data: &[u8]) -> Result<(), (usize
 }
 
 /// Byte arrays as Arrow Binary / Utf8 with `O` offsets.
+///
+/// Invariants the unchecked array construction in [`Builder::finish`] relies on: `offsets`
+/// starts at 0, never decreases and never passes `data.len()` (offsets are only pushed as
+/// the current `data.len()`, or as the last offset again when that does not fit `O`); for
+/// the string types, the values before `checked` are UTF-8 (validated by
+/// [`Builder::checkpoint`], or `trusted` because they were copied out of a dictionary that
+/// [`Builder::validate_dictionary`] accepted), and `finish` validates the rest itself.
 pub(crate) struct OffsetBytes<O: OffsetSizeTrait> {
     offsets: Vec<O>,
     data: Vec<u8>,
@@ -77,6 +99,17 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
             }
         }
     }
+
+    /// Validates the UTF-8 of the values from `checked` on.
+    fn validate_unchecked(&self) -> Result<(), Fault> {
+        let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
+        validate_utf8(offsets, &self.data, |o: O| o.as_usize()).map_err(|(index, valid_up_to)| {
+            Fault::Utf8 {
+                index: self.checked + index,
+                valid_up_to,
+            }
+        })
+    }
 }
 
 impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
@@ -97,6 +130,38 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         for _ in 0..count {
             self.push(value);
         }
+    }
+    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
+        let base = self.data.len();
+        let fits = base
+            .checked_add(data.len())
+            .and_then(O::from_usize)
+            .is_some();
+        if !fits {
+            // Some offset overflows `O`: value by value, the overflow recorded.
+            self.reserve(lengths.len());
+            let mut rest = data;
+            for &len in lengths {
+                let Some((value, tail)) = rest.split_at_checked(len as usize) else {
+                    return;
+                };
+                self.push(value);
+                rest = tail;
+            }
+            return;
+        }
+        // Every offset is at most `base + data.len()`, which fits `O`.
+        self.offsets.reserve(lengths.len());
+        let mut end = 0usize;
+        for &len in lengths {
+            let next = end + len as usize;
+            if next > data.len() {
+                break;
+            }
+            end = next;
+            self.offsets.push(O::usize_as(base + end));
+        }
+        self.data.extend_from_slice(data.get(..end).unwrap_or(&[]));
     }
 }
 
@@ -126,16 +191,7 @@ where
     fn checkpoint(&mut self, trusted: bool) -> Result<(), Fault> {
         let n = self.values();
         if self.utf8 && !trusted && self.checked < n {
-            let offsets: Vec<usize> = self.offsets[self.checked..]
-                .iter()
-                .map(|o| o.as_usize())
-                .collect();
-            if let Err((index, valid_up_to)) = validate_utf8(&offsets, &self.data) {
-                return Err(Fault::Utf8 {
-                    index: self.checked + index,
-                    valid_up_to,
-                });
-            }
+            self.validate_unchecked()?;
         }
         self.checked = n;
         Ok(())
@@ -143,15 +199,17 @@ where
 
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
-            validate_utf8(dictionary.offsets(), dictionary.data()).map_err(|(index, valid_up_to)| {
-                Fault::corrupt(
-                    Encoding::Plain,
-                    "dictionary",
-                    format!(
-                        "dictionary value {index} is not valid UTF-8 (invalid byte at offset {valid_up_to})"
-                    ),
-                )
-            })?;
+            validate_utf8(dictionary.offsets(), dictionary.data(), |o| o).map_err(
+                |(index, valid_up_to)| {
+                    Fault::corrupt(
+                        Encoding::Plain,
+                        "dictionary",
+                        format!(
+                            "dictionary value {index} is not valid UTF-8 (invalid byte at offset {valid_up_to})"
+                        ),
+                    )
+                },
+            )?;
         }
         Ok(())
     }
@@ -161,6 +219,9 @@ where
             return Err(fault);
         }
         check(self.values(), slots, validity.as_ref())?;
+        if self.utf8 && self.checked < self.values() {
+            self.validate_unchecked()?;
+        }
         let nulls = validity.filter(|v| v.null_count() > 0);
         let dense = std::mem::replace(&mut self.offsets, vec![O::zero()]);
         let offsets = match &nulls {
@@ -169,12 +230,18 @@ where
         };
         let data = std::mem::take(&mut self.data);
         self.checked = 0;
-        let array = ArrayDataBuilder::new(self.data_type.clone())
+        let builder = ArrayDataBuilder::new(self.data_type.clone())
             .len(slots)
             .add_buffer(Buffer::from_vec(offsets))
             .add_buffer(Buffer::from_vec(data))
-            .nulls(nulls)
-            .build()?;
+            .nulls(nulls);
+        // SAFETY: what `build` would check holds by the type's invariants (see the struct
+        // doc): `len + 1` offsets (`check` above: one value per valid slot; spreading adds one
+        // repeated offset per null slot), starting at 0, never decreasing and never past the
+        // data; the null buffer is `slots` long (`check`); for Utf8 / LargeUtf8, every value
+        // before `checked` is UTF-8 and the rest were validated just above, so every value
+        // is valid UTF-8 on its own.
+        let array = unsafe { builder.build_unchecked() };
         Ok(make_array(array))
     }
 }

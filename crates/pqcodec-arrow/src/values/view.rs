@@ -144,7 +144,7 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
 
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
-            validate_utf8(dictionary.offsets(), dictionary.data()).map_err(|(index, at)| {
+            validate_utf8(dictionary.offsets(), dictionary.data(), |o| o).map_err(|(index, at)| {
                 Fault::corrupt(
                     Encoding::Plain,
                     "dictionary",

@@ -4,7 +4,6 @@ use pqcodec_core::{Binary, Decoder, Encoding, Error, Int32Type, PhysicalType, Re
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, reserve_bound};
 use crate::delta_length_byte_array::DeltaLengthByteArrayDecoder;
-use crate::delta_length_byte_array::decoder::for_each_value;
 
 const ENCODING: Encoding = Encoding::DeltaByteArray;
 
@@ -58,68 +57,83 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
         })
     }
 
+    /// Fills `prefixes[..k]` with the next `k` (at most [`CHUNK`]) prefix lengths.
+    fn next_prefixes(&mut self, k: usize, prefixes: &mut [i32; CHUNK]) -> Result<()> {
+        let mut got = 0;
+        while got < k {
+            let slice = self.prefixes.next_slice(k - got)?;
+            let Some(slots) = prefixes.get_mut(got..got + slice.len()) else {
+                break;
+            };
+            if slice.is_empty() {
+                break;
+            }
+            slots.copy_from_slice(slice);
+            got += slice.len();
+        }
+        if got < k {
+            return Err(Error::invalid(
+                ENCODING,
+                "prefix lengths",
+                "fewer prefix lengths than values",
+            ));
+        }
+        Ok(())
+    }
+
     /// Decodes the next `n` (at most `remaining`) values, calling `f` on each.
     fn decode(&mut self, n: usize, mut f: impl FnMut(&[u8])) -> Result<()> {
+        let mut prefixes = [0i32; CHUNK];
+        let mut lengths = [0u32; CHUNK];
         let mut done = 0;
         while done < n {
             let k = (n - done).min(CHUNK);
-            let mut prefixes = [0i32; CHUNK];
-            let mut got = 0;
-            while got < k {
-                let slice = self.prefixes.next_slice(k - got)?;
-                if slice.is_empty() {
-                    return Err(Error::invalid(
-                        ENCODING,
-                        "prefix lengths",
-                        "fewer prefix lengths than values",
-                    ));
-                }
-                prefixes[got..got + slice.len()].copy_from_slice(slice);
-                got += slice.len();
-            }
-            let mut prefixes = prefixes[..k].iter();
+            self.next_prefixes(k, &mut prefixes)?;
             let mut j = 0;
             while j < k {
-                let (lengths, bytes) = self.suffixes.next_chunk(k - j)?;
-                if lengths.is_empty() {
+                let (count, bytes) = self.suffixes.next_chunk(k - j, &mut lengths)?;
+                if count == 0 {
                     return Err(Error::invalid(
                         ENCODING,
                         "suffix lengths",
                         "fewer suffix lengths than values",
                     ));
                 }
-                j += lengths.len();
-                let previous = &mut self.previous;
-                let index = &mut self.index;
-                let type_length = self.type_length;
-                for_each_value(lengths, bytes, |suffix| {
-                    let prefix = prefixes.next().copied().unwrap_or(0);
+                let chunk_prefixes = prefixes.get(j..j + count).unwrap_or_default();
+                let chunk_lengths = lengths.get(..count).unwrap_or_default();
+                let mut rest = bytes;
+                for (&len, &prefix) in chunk_lengths.iter().zip(chunk_prefixes) {
+                    // `next_chunk` checked that `bytes` holds every suffix.
+                    let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
+                    rest = tail;
+                    let previous = &mut self.previous;
                     let keep = usize::try_from(prefix)
                         .ok()
                         .filter(|&p| p <= previous.len())
-                        .ok_or_else(|| bad_prefix(prefix, *index, previous.len()))?;
+                        .ok_or_else(|| bad_prefix(prefix, self.index, previous.len()))?;
                     previous.truncate(keep);
                     previous.extend_from_slice(suffix);
-                    if type_length != 0 && previous.len() != type_length {
-                        return Err(Error::invalid(
-                            ENCODING,
-                            "value length",
-                            format!(
-                                "value {index} is {} bytes, not the column's {type_length}",
-                                previous.len()
-                            ),
-                        ));
+                    if self.type_length != 0 && previous.len() != self.type_length {
+                        return Err(bad_length(self.index, previous.len(), self.type_length));
                     }
-                    *index += 1;
+                    self.index += 1;
                     f(previous);
-                    Ok(())
-                })?;
+                }
+                j += count;
             }
             done += k;
             self.remaining -= k;
         }
         Ok(())
     }
+}
+
+fn bad_length(index: usize, len: usize, type_length: usize) -> Error {
+    Error::invalid(
+        ENCODING,
+        "value length",
+        format!("value {index} is {len} bytes, not the column's {type_length}"),
+    )
 }
 
 fn bad_prefix(prefix: i32, index: usize, previous: usize) -> Error {

@@ -1,11 +1,12 @@
 use pqcodec_core::{ByteArrayType, Decoder, Encoding, Error, Int32Type, Result, Sink};
 
-use crate::delta_binary_packed::{DeltaBinaryPackedDecoder, reserve_bound};
+use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, reserve_bound};
 
 /// Streaming DELTA_LENGTH_BYTE_ARRAY decoder of BYTE_ARRAY values.
 ///
 /// Lengths are decoded a chunk at a time; each chunk's total is checked against the data once,
-/// then its values are handed to the sink as slices of the page. Nothing is allocated.
+/// then the chunk reaches the sink in one [`Sink::extend_from_lengths`] call (the lengths and
+/// the contiguous bytes of their values). Nothing is allocated.
 #[derive(Debug, Clone)]
 pub struct DeltaLengthByteArrayDecoder<'a> {
     lengths: DeltaBinaryPackedDecoder<'a, Int32Type>,
@@ -56,49 +57,47 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         self.data.len() - self.pos
     }
 
-    /// The next up to `max` lengths (at least one if any value remains and `max > 0`), and the
-    /// bytes of their values, checked: no length is negative and the data holds them all.
+    /// Writes the next up to `max` (at most [`CHUNK`]) lengths into `lengths` and returns how
+    /// many (at least one if any value remains and `max > 0`) and the bytes of their values,
+    /// checked: no length is negative and the data holds them all.
     #[inline]
-    pub(crate) fn next_chunk(&mut self, max: usize) -> Result<(&[i32], &'a [u8])> {
-        let lengths = self.lengths.next_slice(max)?;
-        let mut total = 0usize;
-        for &len in lengths {
-            let len = usize::try_from(len).map_err(|_| {
-                Error::invalid(self.encoding, "length", format!("negative length {len}"))
-            })?;
-            total = total.saturating_add(len);
+    pub(crate) fn next_chunk(
+        &mut self,
+        max: usize,
+        lengths: &mut [u32; CHUNK],
+    ) -> Result<(usize, &'a [u8])> {
+        let decoded = self.lengths.next_slice(max.min(CHUNK))?;
+        let mut total = 0u64;
+        let mut negative = false;
+        for (slot, &len) in lengths.iter_mut().zip(decoded) {
+            negative |= len < 0;
+            *slot = len as u32;
+            total += u64::from(len as u32);
         }
-        let bytes = self
-            .data
-            .get(self.pos..)
-            .and_then(|rest| rest.get(..total))
+        if negative {
+            let len = decoded.iter().copied().find(|&l| l < 0).unwrap_or(-1);
+            return Err(Error::invalid(
+                self.encoding,
+                "length",
+                format!("negative length {len}"),
+            ));
+        }
+        let count = decoded.len();
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        let bytes = usize::try_from(total)
+            .ok()
+            .and_then(|total| rest.get(..total))
             .ok_or_else(|| {
                 Error::truncated(
                     self.encoding,
                     "byte array data",
-                    total,
-                    self.data.len() - self.pos,
+                    usize::try_from(total).unwrap_or(usize::MAX),
+                    rest.len(),
                 )
             })?;
-        self.pos += total;
-        Ok((lengths, bytes))
+        self.pos += bytes.len();
+        Ok((count, bytes))
     }
-}
-
-/// Splits `bytes` into the values of `lengths` (which [`DeltaLengthByteArrayDecoder::next_chunk`]
-/// checked), calling `f` on each.
-#[inline]
-pub(crate) fn for_each_value<'b>(
-    lengths: &[i32],
-    mut bytes: &'b [u8],
-    mut f: impl FnMut(&'b [u8]) -> Result<()>,
-) -> Result<()> {
-    for &len in lengths {
-        let (value, rest) = bytes.split_at_checked(len as usize).unwrap_or((bytes, &[]));
-        f(value)?;
-        bytes = rest;
-    }
-    Ok(())
 }
 
 impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {
@@ -109,31 +108,33 @@ impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {
     fn read<S: Sink<[u8]> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         let want = max.min(self.remaining());
         out.reserve(want.min(reserve_bound(self.data.len())));
+        if want == self.remaining() {
+            // The rest of the page: its values are the rest of the data.
+            out.reserve_bytes(self.bytes_left());
+        }
+        let mut lengths = [0u32; CHUNK];
         let mut done = 0;
         while done < want {
-            let (lengths, bytes) = self.next_chunk(want - done)?;
-            if lengths.is_empty() {
+            let (count, bytes) = self.next_chunk(want - done, &mut lengths)?;
+            if count == 0 {
                 break;
             }
-            done += lengths.len();
-            out.reserve_bytes(bytes.len());
-            for_each_value(lengths, bytes, |value| {
-                out.push(value);
-                Ok(())
-            })?;
+            done += count;
+            out.extend_from_lengths(lengths.get(..count).unwrap_or_default(), bytes);
         }
         Ok(done)
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {
         let want = n.min(self.remaining());
+        let mut lengths = [0u32; CHUNK];
         let mut done = 0;
         while done < want {
-            let (lengths, _) = self.next_chunk(want - done)?;
-            if lengths.is_empty() {
+            let (count, _) = self.next_chunk(want - done, &mut lengths)?;
+            if count == 0 {
                 break;
             }
-            done += lengths.len();
+            done += count;
         }
         Ok(done)
     }

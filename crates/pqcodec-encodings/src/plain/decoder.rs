@@ -53,8 +53,15 @@ impl<T: PlainType> Decoder<T> for PlainDecoder<'_, T> {
         if n == 0 {
             return Ok(0);
         }
-        T::read_plain(self.data, &mut self.pos, self.width, n, out)?;
-        self.remaining -= n;
+        out.reserve(n);
+        // Batch by batch, so that an error leaves the decoder at the first value not appended.
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(T::READ_BATCH);
+            T::read_plain(self.data, &mut self.pos, self.width, k, out)?;
+            self.remaining -= k;
+            done += k;
+        }
         Ok(n)
     }
 
@@ -168,22 +175,19 @@ pub(super) fn read_bits<S: Sink<bool> + ?Sized>(
     Ok(())
 }
 
-/// Walks the lengths of `n` byte arrays from `*pos`, moving `*pos` past them; returns the
-/// number of value bytes they hold.
-pub(super) fn walk_byte_arrays(data: &[u8], pos: &mut usize, n: usize) -> Result<usize> {
+/// Walks the lengths of `n` byte arrays from `*pos`, moving `*pos` past them.
+pub(super) fn walk_byte_arrays(data: &[u8], pos: &mut usize, n: usize) -> Result<()> {
     let mut at = *pos;
-    let mut total = 0usize;
     for _ in 0..n {
-        let (len, next) = byte_array_at(data, at)?;
-        total += len;
+        let (_, next) = byte_array_at(data, at)?;
         at = next;
     }
     *pos = at;
-    Ok(total)
+    Ok(())
 }
 
 /// The length of the byte array whose 4-byte length is at `at`, and the offset past its bytes.
-#[inline]
+#[inline(always)]
 fn byte_array_at(data: &[u8], at: usize) -> Result<(usize, usize)> {
     let rest = data.get(at..).unwrap_or_default();
     let Some(&[a, b, c, d]) = rest.get(..4) else {
@@ -207,25 +211,35 @@ fn byte_array_at(data: &[u8], at: usize) -> Result<(usize, usize)> {
     Ok((len, at + 4 + len))
 }
 
-/// Appends `n` byte arrays from `*pos`. Every length is checked before any value is appended,
-/// so that the sink can reserve their exact size and is left untouched on error.
+/// Byte arrays whose lengths are walked before any of them is appended: a failed batch of up
+/// to this many values appends nothing.
+pub(super) const BYTE_ARRAY_BATCH: usize = 256;
+
+/// Appends `n` (at most [`BYTE_ARRAY_BATCH`]) byte arrays from `*pos`. Every length is checked
+/// (and the values located) before any value is appended, so that the sink can reserve their
+/// exact size and is left untouched on error.
 pub(super) fn read_byte_arrays<S: Sink<[u8]> + ?Sized>(
     data: &[u8],
     pos: &mut usize,
     n: usize,
     out: &mut S,
 ) -> Result<()> {
-    let mut end = *pos;
-    let total = walk_byte_arrays(data, &mut end, n)?;
-    out.reserve(n);
-    out.reserve_bytes(total);
-    // The walk checked every length: the loop below cannot leave `data`.
+    let mut starts = [0usize; BYTE_ARRAY_BATCH];
+    let mut ends = [0usize; BYTE_ARRAY_BATCH];
+    let n = n.min(BYTE_ARRAY_BATCH);
     let mut at = *pos;
-    for _ in 0..n {
+    for (start, end) in starts.iter_mut().zip(ends.iter_mut()).take(n) {
         let (len, next) = byte_array_at(data, at)?;
-        out.push(data.get(next - len..next).unwrap_or_default());
+        *start = next - len;
+        *end = next;
         at = next;
     }
-    *pos = end;
+    // The values' bytes: all that was walked but their lengths.
+    out.reserve(n);
+    out.reserve_bytes(at - *pos - 4 * n);
+    for (&start, &end) in starts.iter().zip(&ends).take(n) {
+        out.push(data.get(start..end).unwrap_or_default());
+    }
+    *pos = at;
     Ok(())
 }

@@ -70,6 +70,10 @@ pub trait PlainType: Physical {
     #[doc(hidden)]
     fn plain_width(data_len: usize, num_values: usize, type_length: usize) -> Result<usize>;
 
+    /// Most values [`PlainType::read_plain`] is called with at once.
+    #[doc(hidden)]
+    const READ_BATCH: usize = usize::MAX;
+
     /// Appends the `n` values starting at `*pos` (a bit offset for BOOLEAN, a byte offset for
     /// the others) to `out` and moves `*pos` past them; `n` values are known to remain.
     #[doc(hidden)]
@@ -206,6 +210,8 @@ use pqcodec_core::NativeType as _;
 plain_fixed_width!(Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
 
 impl PlainType for ByteArrayType {
+    const READ_BATCH: usize = decoder::BYTE_ARRAY_BATCH;
+
     fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
         // Every value takes at least its 4-byte length.
         decoder::check_fixed(data_len, num_values, 4)?;
@@ -223,7 +229,7 @@ impl PlainType for ByteArrayType {
     }
 
     fn skip_plain(data: &[u8], pos: &mut usize, _width: usize, n: usize) -> Result<()> {
-        decoder::walk_byte_arrays(data, pos, n).map(|_| ())
+        decoder::walk_byte_arrays(data, pos, n)
     }
 
     fn put_plain<'v, I>(

@@ -346,13 +346,56 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
         {
             return Err(out_of_range(bad, self.len()));
         }
+        // Short values are gathered back to back into a stack buffer (a fixed 16-byte copy
+        // each where the dictionary's data allows) and handed over with one
+        // `extend_from_lengths`; long ones are pushed as they are.
         let (offsets, data) = (self.offsets, self.data);
+        let mut bytes = [0u8; GATHER_BYTES + 16];
+        let mut lengths = [0u32; CHUNK];
+        let mut count = 0;
+        let mut used = 0;
         for &index in indices {
-            self.out.push(byte_value(offsets, data, index as usize));
+            let index = index as usize;
+            let (Some(&start), Some(&end)) = (offsets.get(index), offsets.get(index + 1)) else {
+                continue;
+            };
+            let len = end.saturating_sub(start);
+            if used + len > GATHER_BYTES || count == CHUNK {
+                self.out
+                    .extend_from_lengths(&lengths[..count], &bytes[..used]);
+                count = 0;
+                used = 0;
+            }
+            if len > GATHER_BYTES {
+                self.out.push(data.get(start..end).unwrap_or(&[]));
+                continue;
+            }
+            // used + len <= GATHER_BYTES: both copies stay inside `bytes`.
+            match (data.get(start..start + 16), bytes.get_mut(used..used + 16)) {
+                (Some(src), Some(dst)) if len <= 16 => dst.copy_from_slice(src),
+                _ => {
+                    if let (Some(src), Some(dst)) =
+                        (data.get(start..end), bytes.get_mut(used..used + len))
+                    {
+                        dst.copy_from_slice(src);
+                    }
+                }
+            }
+            if let Some(slot) = lengths.get_mut(count) {
+                // len <= GATHER_BYTES
+                *slot = len as u32;
+            }
+            count += 1;
+            used += len;
         }
+        self.out
+            .extend_from_lengths(&lengths[..count], &bytes[..used]);
         Ok(())
     }
 }
+
+/// Bytes of short byte-array values gathered on the stack before they are handed over.
+const GATHER_BYTES: usize = 4096;
 
 macro_rules! binary_dictionary_value {
     ($($t:ty),*) => {$(

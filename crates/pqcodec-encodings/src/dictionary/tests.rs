@@ -678,3 +678,71 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
         values.capacity()
     );
 }
+
+/// Byte-array values gathered through the stack buffer: every length around the 16-byte copy
+/// and the buffer's size, a short value at the very end of the dictionary's data (no 16 bytes
+/// to copy from), reads and skips of every size, and an index past the end.
+#[test]
+fn byte_array_gather_matches_lookup() {
+    let lengths = [0usize, 1, 15, 16, 17, 100, 4095, 4096, 4097, 70_000, 3];
+    let dict: ByteArrays = lengths
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| (0..len).map(|j| (i * 31 + j) as u8).collect::<Vec<u8>>())
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|v| v.as_slice())
+        .collect();
+    let mut seed = 0x2545_F491u32;
+    let indices: Vec<u32> = (0..3000)
+        .map(|i| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            // Short runs too, so both run kinds are gathered.
+            if i % 97 < 10 { 10 } else { (seed >> 8) % 11 }
+        })
+        .collect();
+    let mut e = RleEncoder::new(4);
+    e.put_slice(&indices);
+    let mut page = vec![4u8];
+    e.flush_into(&mut page);
+    for steps in [
+        &[3000usize][..],
+        &[1, 2, 3, 250, 7, 300, 1000],
+        &[9, 17, 255, 256, 257],
+    ] {
+        let mut d = DictionaryDecoder::<ByteArrayType>::new(&page, indices.len(), &dict).unwrap();
+        let mut pos = 0;
+        for (k, &step) in steps.iter().cycle().enumerate() {
+            if pos == indices.len() {
+                break;
+            }
+            let want = step.min(indices.len() - pos);
+            if k % 3 == 2 {
+                assert_eq!(d.skip(step).unwrap(), want);
+            } else {
+                let mut out = ByteArrays::new();
+                assert_eq!(d.read(&mut out, step).unwrap(), want);
+                let expect: Vec<&[u8]> = indices[pos..pos + want]
+                    .iter()
+                    .map(|&i| dict.get(i as usize).unwrap())
+                    .collect();
+                assert_eq!(out.iter().collect::<Vec<_>>(), expect, "at {pos}");
+            }
+            pos += want;
+        }
+    }
+    // Width 4 can point past 11 values: the bad index is reported.
+    let mut e = RleEncoder::new(4);
+    e.put_slice(&[1, 2, 12, 3, 4, 5, 6, 7]);
+    let mut page = vec![4u8];
+    e.flush_into(&mut page);
+    let mut d = DictionaryDecoder::<ByteArrayType>::new(&page, 8, &dict).unwrap();
+    assert_eq!(
+        d.read(&mut ByteArrays::new(), 8),
+        Err(Error::DictionaryIndex {
+            encoding: Encoding::RleDictionary,
+            index: 12,
+            len: 11
+        })
+    );
+}

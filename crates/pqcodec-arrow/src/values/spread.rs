@@ -3,6 +3,7 @@
 
 use arrow_buffer::{BooleanBuffer, MutableBuffer, NullBuffer, bit_util};
 use pqcodec_core::Encoding;
+use pqcodec_encodings::kernels;
 
 use crate::error::Fault;
 
@@ -62,24 +63,17 @@ pub(crate) fn check(
     Ok(())
 }
 
-/// Spreads `values` (one per valid slot) over `validity.len()` slots in place.
-pub(crate) fn spread_fixed<T: Copy + Default>(values: &mut Vec<T>, validity: &NullBuffer) {
+/// Spreads `values` (one per valid slot) over `validity.len()` slots in place, with the
+/// codec's SIMD spreading kernel; null slots hold the default. The caller has checked the
+/// counts ([`check`]).
+pub(crate) fn spread_fixed<T: Copy + Default + 'static>(
+    values: &mut Vec<T>,
+    validity: &NullBuffer,
+) {
     let dense = values.len();
     values.resize(validity.len(), T::default());
-    let mut src = dense;
-    for_each_set_rev(validity.inner(), |pos| {
-        if src == 0 {
-            return false;
-        }
-        src -= 1;
-        if src == pos {
-            // Every slot before is valid: the rest is in place.
-            return false;
-        }
-        values[pos] = values[src];
-        values[src] = T::default();
-        true
-    });
+    let spread = kernels::spread::spread(values, dense, &words(validity.inner()));
+    debug_assert!(spread, "{dense} values for the valid slots of {validity:?}");
 }
 
 /// Spreads the first `dense` values of `data` (`width` bytes each, one per valid slot) over
@@ -148,8 +142,21 @@ mod tests {
 
     #[test]
     fn fixed_values_land_on_valid_slots() {
-        for n in [0usize, 1, 7, 63, 64, 65, 130] {
-            let bits: Vec<bool> = (0..n).map(|i| (i * 5) % 3 != 0).collect();
+        // Mixed words, then words all valid, all null or mixed by turns (and a partial last).
+        let patterns: [fn(usize) -> bool; 2] = [
+            |i| (i * 5) % 3 != 0,
+            |i| match i / 64 % 3 {
+                0 => true,
+                1 => false,
+                _ => i % 7 != 0,
+            },
+        ];
+        for (n, pattern) in [0usize, 1, 7, 63, 64, 65, 130]
+            .into_iter()
+            .map(|n| (n, patterns[0]))
+            .chain([(64 * 7 + 5, patterns[1]), (64 * 6, patterns[1])])
+        {
+            let bits: Vec<bool> = (0..n).map(pattern).collect();
             let dense: Vec<u32> = (0..bits.iter().filter(|&&b| b).count() as u32).collect();
             let mut values = dense.clone();
             let validity = nulls(&bits);

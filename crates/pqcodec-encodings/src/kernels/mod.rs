@@ -1,11 +1,12 @@
-//! Kernels shared by the encodings: bit packing, ULEB128 and zigzag varints, and a checked
-//! cursor over page bytes. The bit unpacking and delta decoding kernels have AVX2 and AVX-512
-//! variants picked at run time.
+//! Kernels shared by the encodings and the Arrow adapter: bit packing, ULEB128 and zigzag
+//! varints, a checked cursor over page bytes, and spreading values over validity. The bit
+//! unpacking, delta decoding and spreading kernels have SIMD variants picked at run time.
 
 pub mod bitpack;
 mod bitpack32;
 mod reader;
 pub(crate) mod simd;
+pub mod spread;
 pub mod varint;
 
 pub use bitpack32::{Pack8, Pack8x64, pack8_for, pack8x64_for};

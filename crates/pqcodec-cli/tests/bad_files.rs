@@ -1008,17 +1008,27 @@ struct Run {
 
 /// Runs `pqcodec args` under the address-space cap, killed after the time limit.
 fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, &[])
+}
+
+/// Runs `pqcodec args` with `input` on its standard input, as [`run`].
+fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
     let start = Instant::now();
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {ADDRESS_SPACE_KIB}; exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_pqcodec"))
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("sh runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feed = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stdin, &input);
+    });
     let mut stdout = child.stdout.take().unwrap();
     let mut stderr = child.stderr.take().unwrap();
     let out = std::thread::spawn(move || {
@@ -1043,6 +1053,7 @@ fn run(args: &[&str]) -> Run {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    let _ = feed.join();
     Run {
         code: status.and_then(|s| s.code()),
         stdout: out.join().unwrap_or_default(),
@@ -1216,4 +1227,260 @@ fn known_bugs_still_fail() {
         fixed.is_empty(),
         "fixed (remove their known_bug): {fixed:?}"
     );
+}
+
+/// The exit status and error line of a command given `input`: one `pqcodec: error:` line,
+/// status 1, no panic, no hang, no abort.
+fn expect_error(args: &[&str], input: &[u8], says: &[&str]) -> Result<(), String> {
+    let r = run_with_stdin(args, input);
+    let err = r.stderr.trim_end();
+    if r.timed_out {
+        return Err(format!("{args:?}: HANG, killed after {:?}", r.elapsed));
+    }
+    if r.code != Some(1) || !err.starts_with("pqcodec: error: ") || err.lines().count() != 1 {
+        return Err(format!("{args:?}: exit {:?}, stderr {err:?}", r.code));
+    }
+    if err.to_lowercase().contains("panic") {
+        return Err(format!("{args:?}: a panic, caught: {err:?}"));
+    }
+    for word in says {
+        if !err.contains(word) {
+            return Err(format!("{args:?}: {err:?} does not say {word:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// `pqcodec decode` of 100 bytes claiming 2^31 or usize::MAX values, for every encoding x
+/// type that applies: an error, never an allocation of the claim.
+#[test]
+fn decode_of_hostile_counts_is_an_error() {
+    let dir = scratch_dir();
+    let dictionary = dir.join("dictionary.bin");
+    std::fs::write(&dictionary, [0u8; 24]).unwrap();
+    let dictionary = dictionary.to_str().unwrap().to_string();
+    let types = [
+        "BOOLEAN",
+        "INT32",
+        "INT64",
+        "INT96",
+        "FLOAT",
+        "DOUBLE",
+        "BYTE_ARRAY",
+        "FIXED_LEN_BYTE_ARRAY",
+    ];
+    let encodings = [
+        "PLAIN",
+        "GROUP_VAR_INT",
+        "PLAIN_DICTIONARY",
+        "RLE",
+        "DELTA_BINARY_PACKED",
+        "DELTA_LENGTH_BYTE_ARRAY",
+        "DELTA_BYTE_ARRAY",
+        "RLE_DICTIONARY",
+        "BYTE_STREAM_SPLIT",
+    ];
+    // A bit-packed run header declaring ~2^31 values, then bytes of 0x55.
+    let mut input = vec![0x01, 0xFF, 0xFF, 0xFF, 0x7F];
+    input.resize(100, 0x55);
+    let huge = (1u64 << 31).to_string();
+    let max = usize::MAX.to_string();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for encoding in encodings {
+        for ty in types {
+            for count in [&huge, &max] {
+                let mut args = vec![
+                    "decode",
+                    "--encoding",
+                    encoding,
+                    "--type",
+                    ty,
+                    "--type-length",
+                    "4",
+                    "--count",
+                    count,
+                ];
+                if encoding.ends_with("DICTIONARY") {
+                    args.extend(["--dictionary", &dictionary]);
+                }
+                ran += 1;
+                if let Err(m) = expect_error(&args, &input, &[]) {
+                    failures.push(m);
+                }
+            }
+        }
+    }
+    // Levels.
+    for encoding in ["RLE", "BIT_PACKED"] {
+        for width in ["1", "32"] {
+            for count in [&huge, &max] {
+                let args = [
+                    "decode",
+                    "--encoding",
+                    encoding,
+                    "--type",
+                    "INT32",
+                    "--bit-width",
+                    width,
+                    "--count",
+                    count,
+                ];
+                ran += 1;
+                if let Err(m) = expect_error(&args, &input, &[encoding]) {
+                    failures.push(m);
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} decodes failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Malformed arguments and input of `pqcodec encode` and `decode`.
+#[test]
+fn encode_and_decode_reject_malformed_input() {
+    let cases: &[(&[&str], &[u8], &[&str])] = &[
+        (
+            &[
+                "decode",
+                "--encoding",
+                "RLE",
+                "--type",
+                "INT32",
+                "--bit-width",
+                "33",
+                "--count",
+                "1",
+            ],
+            b"\x02\x01",
+            &["33"],
+        ),
+        (
+            &[
+                "decode",
+                "--encoding",
+                "BIT_PACKED",
+                "--type",
+                "INT32",
+                "--count",
+                "1",
+            ],
+            b"\x00",
+            &["bit-width"],
+        ),
+        (
+            &[
+                "decode",
+                "--encoding",
+                "PLAIN",
+                "--type",
+                "FIXED_LEN_BYTE_ARRAY",
+                "--count",
+                "1",
+            ],
+            b"abcd",
+            &["type length"],
+        ),
+        (
+            &[
+                "decode",
+                "--encoding",
+                "RLE_DICTIONARY",
+                "--type",
+                "INT32",
+                "--count",
+                "1",
+            ],
+            b"\x01\x02\x00",
+            &["--dictionary"],
+        ),
+        (
+            &[
+                "decode",
+                "--encoding",
+                "DELTA_BINARY_PACKED",
+                "--type",
+                "DOUBLE",
+                "--count",
+                "1",
+            ],
+            b"\x80\x01\x04\x01\x00",
+            &["DELTA_BINARY_PACKED", "DOUBLE"],
+        ),
+        (
+            &[
+                "decode",
+                "--encoding",
+                "DELTA_BINARY_PACKED",
+                "--type",
+                "INT32",
+                "--count",
+                "3",
+            ],
+            b"\x64\x04\x03\x00",
+            &["DELTA_BINARY_PACKED", "block size"],
+        ),
+        (
+            &["encode", "--encoding", "PLAIN", "--type", "INT32"],
+            b"0102\n",
+            &[],
+        ),
+        (
+            &["encode", "--encoding", "PLAIN", "--type", "INT32"],
+            b"01020\n",
+            &[],
+        ),
+        (
+            &["encode", "--encoding", "PLAIN", "--type", "INT32"],
+            b"zzzzzzzz\n",
+            &[],
+        ),
+        (
+            &["encode", "--encoding", "PLAIN", "--type", "INT32"],
+            b"\xFF\xFE\n",
+            &["not text"],
+        ),
+        (
+            &["encode", "--encoding", "RLE_DICTIONARY", "--type", "INT32"],
+            b"01000000\n",
+            &["--dictionary-out"],
+        ),
+        (
+            &[
+                "encode",
+                "--encoding",
+                "RLE",
+                "--type",
+                "INT32",
+                "--bit-width",
+                "2",
+            ],
+            b"07000000\n",
+            &[],
+        ),
+        (
+            &[
+                "encode",
+                "--encoding",
+                "DELTA_BINARY_PACKED",
+                "--type",
+                "FLOAT",
+            ],
+            b"0000803f\n",
+            &["DELTA_BINARY_PACKED", "FLOAT"],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (args, input, says) in cases {
+        if let Err(m) = expect_error(args, input, says) {
+            failures.push(m);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -91,6 +91,22 @@ pub trait Sink<V: ?Sized> {
             rest = tail;
         }
     }
+
+    /// Appends the byte arrays `data[start..end]` for each `(start, end)` of `spans`, in
+    /// order; a span outside `data` stops the append there. Bytes of `data` past a span may
+    /// be read (never appended): a sink may copy whole words.
+    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)])
+    where
+        V: ByteValue,
+    {
+        self.reserve(spans.len());
+        for &(start, end) in spans {
+            let Some(value) = data.get(start..end) else {
+                return;
+            };
+            self.push(V::from_bytes(value));
+        }
+    }
 }
 
 impl<V: Copy> Sink<V> for Vec<V> {
@@ -151,6 +167,12 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: ByteValue,
     {
         (**self).extend_from_lengths(lengths, data);
+    }
+    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)])
+    where
+        V: ByteValue,
+    {
+        (**self).extend_from_spans(data, spans);
     }
 }
 

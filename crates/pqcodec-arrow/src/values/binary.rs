@@ -131,6 +131,37 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             self.push(value);
         }
     }
+    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)]) {
+        // The spans up to the first outside `data`, and their bytes.
+        let mut total = 0usize;
+        let mut count = 0;
+        for &(start, end) in spans {
+            if start > end || end > data.len() {
+                break;
+            }
+            total += end - start;
+            count += 1;
+        }
+        let spans = &spans[..count];
+        let base = self.data.len();
+        if base.checked_add(total).and_then(O::from_usize).is_none() {
+            // Some offset overflows `O`: value by value, the overflow recorded.
+            for &(start, end) in spans {
+                self.push(&data[start..end]);
+            }
+            return;
+        }
+        // Room for the values and one wide copy past the last; every offset fits `O`.
+        self.offsets.reserve(count);
+        self.data.resize(base + total + WIDEST_COPY, 0);
+        let mut at = base;
+        for &(start, end) in spans {
+            copy_value(&mut self.data, at, data, start, end - start);
+            at += end - start;
+            self.offsets.push(O::usize_as(at));
+        }
+        self.data.truncate(at);
+    }
     fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
         let base = self.data.len();
         let fits = base
@@ -162,6 +193,32 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             self.offsets.push(O::usize_as(base + end));
         }
         self.data.extend_from_slice(data.get(..end).unwrap_or(&[]));
+    }
+}
+
+/// The widest copy [`copy_value`] makes.
+const WIDEST_COPY: usize = 64;
+
+/// Copies `src[start..start + len]` to `dst[at..]`: a short value as a fixed 16, 32 or 64-byte
+/// copy where both sides have the room (the bytes past `len` are overwritten by the next value
+/// or truncated), others exactly.
+#[inline(always)]
+fn copy_value(dst: &mut [u8], at: usize, src: &[u8], start: usize, len: usize) {
+    macro_rules! wide {
+        ($w:literal) => {
+            if len <= $w
+                && let (Some(d), Some(s)) = (dst.get_mut(at..at + $w), src.get(start..start + $w))
+            {
+                d.copy_from_slice(s);
+                return;
+            }
+        };
+    }
+    wide!(16);
+    wide!(32);
+    wide!(64);
+    if let (Some(d), Some(s)) = (dst.get_mut(at..at + len), src.get(start..start + len)) {
+        d.copy_from_slice(s);
     }
 }
 
@@ -252,6 +309,37 @@ mod tests {
     use arrow_array::cast::AsArray;
     use arrow_array::{Array, StringArray};
     use pqcodec_core::ByteArrayType;
+
+    /// Spans of every length from 0 to 130 ending anywhere up to the data's last byte (so
+    /// each wide-copy width with and without room) give what pushing them one by one gives;
+    /// a span outside the data stops the append.
+    #[test]
+    fn spans_append_as_pushes() {
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        let mut spans = Vec::new();
+        for len in 0..=130 {
+            for end in [len, len + 1, data.len() - 17, data.len() - 1, data.len()] {
+                if end >= len && end <= data.len() {
+                    spans.push((end - len, end));
+                }
+            }
+        }
+        let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
+        bulk.push(b"first");
+        bulk.extend_from_spans(&data, &spans);
+        let mut one = OffsetBytes::<i32>::new(DataType::Binary);
+        one.push(b"first");
+        for &(start, end) in &spans {
+            one.push(&data[start..end]);
+        }
+        assert_eq!(bulk.offsets, one.offsets);
+        assert_eq!(bulk.data, one.data);
+
+        let mut short = OffsetBytes::<i64>::new(DataType::LargeBinary);
+        short.extend_from_spans(&data, &[(0, 3), (5, 301), (1, 2)]);
+        assert_eq!(short.offsets, [0, 3]);
+        assert_eq!(short.data, &data[..3]);
+    }
 
     #[test]
     fn strings_with_nulls() {

@@ -346,56 +346,36 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
         {
             return Err(out_of_range(bad, self.len()));
         }
-        // Short values are gathered back to back into a stack buffer (a fixed 16-byte copy
-        // each where the dictionary's data allows) and handed over with one
-        // `extend_from_lengths`; long ones are pushed as they are.
-        let (offsets, data) = (self.offsets, self.data);
-        let mut bytes = [0u8; GATHER_BYTES + 16];
-        let mut lengths = [0u32; CHUNK];
-        let mut count = 0;
-        let mut used = 0;
-        for &index in indices {
-            let index = index as usize;
-            let (Some(&start), Some(&end)) = (offsets.get(index), offsets.get(index + 1)) else {
-                continue;
-            };
-            let len = end.saturating_sub(start);
-            if used + len > GATHER_BYTES || count == CHUNK {
-                self.out
-                    .extend_from_lengths(&lengths[..count], &bytes[..used]);
-                count = 0;
-                used = 0;
+        // The values' spans reach the sink in one call per chunk. A small dictionary's data
+        // is first copied with zero padding after it, so that the sink may copy every value
+        // as whole words.
+        let mut padded = [0u8; SMALL_DICTIONARY + 64];
+        let data = match padded.get_mut(..self.data.len()) {
+            Some(head) if self.data.len() <= SMALL_DICTIONARY => {
+                head.copy_from_slice(self.data);
+                &padded[..]
             }
-            if len > GATHER_BYTES {
-                self.out.push(data.get(start..end).unwrap_or(&[]));
-                continue;
+            _ => self.data,
+        };
+        let offsets = self.offsets;
+        let mut spans = [(0usize, 0usize); CHUNK];
+        for chunk in indices.chunks(CHUNK) {
+            for (span, &index) in spans.iter_mut().zip(chunk) {
+                let index = index as usize;
+                // Indices were checked against the dictionary: both offsets exist.
+                *span = match (offsets.get(index), offsets.get(index + 1)) {
+                    (Some(&start), Some(&end)) => (start, end),
+                    _ => (0, 0),
+                };
             }
-            // used + len <= GATHER_BYTES: both copies stay inside `bytes`.
-            match (data.get(start..start + 16), bytes.get_mut(used..used + 16)) {
-                (Some(src), Some(dst)) if len <= 16 => dst.copy_from_slice(src),
-                _ => {
-                    if let (Some(src), Some(dst)) =
-                        (data.get(start..end), bytes.get_mut(used..used + len))
-                    {
-                        dst.copy_from_slice(src);
-                    }
-                }
-            }
-            if let Some(slot) = lengths.get_mut(count) {
-                // len <= GATHER_BYTES
-                *slot = len as u32;
-            }
-            count += 1;
-            used += len;
+            self.out.extend_from_spans(data, &spans[..chunk.len()]);
         }
-        self.out
-            .extend_from_lengths(&lengths[..count], &bytes[..used]);
         Ok(())
     }
 }
 
-/// Bytes of short byte-array values gathered on the stack before they are handed over.
-const GATHER_BYTES: usize = 4096;
+/// Dictionaries of at most this many bytes are padded on the stack for the sink's wide copies.
+const SMALL_DICTIONARY: usize = 1024;
 
 macro_rules! binary_dictionary_value {
     ($($t:ty),*) => {$(

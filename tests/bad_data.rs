@@ -903,11 +903,7 @@ fn dictionary_cases(v: &mut Vec<Case>) {
             Expect::DictionaryIndex(PlainDictionary, 2, 2),
         )
         .dictionary(dict.clone())
-        .skip(SkipExpect::Undetected)
-        .known_bug(
-            "errors of PLAIN_DICTIONARY pages name RLE_DICTIONARY (dictionary/decoder.rs \
-             reports every index error as RLE_DICTIONARY)",
-        ),
+        .skip(SkipExpect::Undetected),
     );
     v.push(
         case(
@@ -918,8 +914,7 @@ fn dictionary_cases(v: &mut Vec<Case>) {
             vec![33, 0x06, 0, 0, 0, 0, 0],
             Expect::BitWidth(PlainDictionary, "bit width", 33, 32),
         )
-        .dictionary(dict.clone())
-        .known_bug("errors of PLAIN_DICTIONARY pages name RLE_DICTIONARY"),
+        .dictionary(dict.clone()),
     );
     v.push(
         case(
@@ -1245,12 +1240,7 @@ fn delta_byte_array_cases(v: &mut Vec<Case>) {
             Expect::Invalid(Dba, "type_length"),
         )
         .type_length(0)
-        .no_arrow()
-        .known_bug(
-            "DELTA_BYTE_ARRAY takes a FIXED_LEN_BYTE_ARRAY type length of 0 as 'any length' and \
-             returns values of 3 and 4 bytes, where PLAIN and BYTE_STREAM_SPLIT reject the \
-             type length with Invalid{field: \"type_length\"}",
-        ),
+        .no_arrow(),
     );
 }
 

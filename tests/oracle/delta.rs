@@ -6,7 +6,7 @@
 use parquet::basic::Encoding as PqEncoding;
 use parquet::data_type as pq;
 use pqcodec_core::{
-    ByteArrayType, ByteArrays, Decoder, Encoder, FixedLenByteArrayType, Int32Type, Int64Type,
+    ByteArrayType, ByteArrays, Decoder, Encoder, Error, FixedLenByteArrayType, Int32Type, Int64Type,
 };
 use pqcodec_encodings::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
 use pqcodec_encodings::delta_byte_array::{DeltaByteArrayDecoder, DeltaByteArrayEncoder};
@@ -253,7 +253,23 @@ fn delta_boundaries_and_extremes() {
     ];
     check_dlba(&values, 2);
     check_dba_byte_array(&values, 2);
-    check_dba_fixed(&[vec![], vec![]], 0, 1);
+    // A zero type length is no FIXED_LEN_BYTE_ARRAY column: arrow-rs writes such a page,
+    // pqcodec refuses it as PLAIN and BYTE_STREAM_SPLIT do.
+    let theirs = arrow_encode::<pq::FixedLenByteArrayType>(
+        PqEncoding::DELTA_BYTE_ARRAY,
+        0,
+        &[
+            pq::FixedLenByteArray::from(vec![]),
+            pq::FixedLenByteArray::from(vec![]),
+        ],
+    );
+    assert!(matches!(
+        DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&theirs, 2, 0),
+        Err(Error::Invalid {
+            field: "type_length",
+            ..
+        })
+    ));
 }
 
 fn i32s() -> impl Strategy<Value = Vec<i32>> {

@@ -68,7 +68,7 @@ fn dictionary_decoder<'a, T: PlainType>(
             "the data page holds dictionary indices but no dictionary page came before it",
         )
     })?;
-    DictionaryDecoder::new(data, num_values, dictionary)
+    DictionaryDecoder::with_encoding(data, num_values, dictionary, encoding)
 }
 
 fn unlimited() -> DictionaryLimits {

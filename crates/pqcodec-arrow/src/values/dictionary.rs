@@ -293,7 +293,7 @@ where
                 self.values_base = self.segments_len;
             }
             let decoder = Pinned::<IndexFamily>::try_new(data, None, |bytes, _| {
-                IndexDecoder::new(bytes, num_values, len)
+                IndexDecoder::with_encoding(bytes, num_values, len, encoding)
             })?;
             self.page = Some(PageState::Indices(decoder));
         } else {
@@ -322,7 +322,8 @@ where
                     return Err(key_overflow(&self.data_type));
                 }
                 if got != n {
-                    return Err(short(Encoding::RleDictionary, "indices", got, n));
+                    let encoding = decoder.with_mut(|d| d.encoding());
+                    return Err(short(encoding, "indices", got, n));
                 }
             }
             PageState::Values(decoder, encoding) => {
@@ -353,12 +354,17 @@ where
         if n == 0 {
             return Ok(());
         }
-        let got = match self.page.as_mut().ok_or_else(no_page)? {
-            PageState::Indices(decoder) => decoder.with_mut(|d| d.skip(n))?,
-            PageState::Values(decoder, _) => decoder.with_mut(|d| d.skip(n))?,
+        let (got, encoding, field) = match self.page.as_mut().ok_or_else(no_page)? {
+            PageState::Indices(decoder) => {
+                let got = decoder.with_mut(|d| d.skip(n))?;
+                (got, decoder.with_mut(|d| d.encoding()), "indices")
+            }
+            PageState::Values(decoder, encoding) => {
+                (decoder.with_mut(|d| d.skip(n))?, *encoding, "values")
+            }
         };
         if got != n {
-            return Err(short(Encoding::RleDictionary, "indices", got, n));
+            return Err(short(encoding, field, got, n));
         }
         Ok(())
     }

@@ -30,10 +30,14 @@ pub struct DeltaByteArrayDecoder<'a, T: Binary> {
 impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
-    /// For FIXED_LEN_BYTE_ARRAY a non-zero `type_length` is checked against every value's
-    /// length ([`Error::Invalid`]); it is ignored for BYTE_ARRAY. Fails if either length stream
-    /// is malformed or holds fewer than `num_values` values ([`Error::CountTooLarge`]).
+    /// For FIXED_LEN_BYTE_ARRAY `type_length` (at least 1, else [`Error::Invalid`] naming
+    /// `type_length`, as PLAIN and BYTE_STREAM_SPLIT) is checked against every value's length
+    /// ([`Error::Invalid`]); it is ignored for BYTE_ARRAY. Fails if either length stream is
+    /// malformed or holds fewer than `num_values` values ([`Error::CountTooLarge`]).
     pub fn new(data: &'a [u8], num_values: usize, type_length: usize) -> Result<Self> {
+        if T::TYPE == PhysicalType::FixedLenByteArray && type_length == 0 {
+            return Err(crate::plain::zero_type_length(ENCODING));
+        }
         let prefixes =
             DeltaBinaryPackedDecoder::nested(data, num_values, ENCODING, "prefix length count")?;
         let start = prefixes.end_offset()?;

@@ -13,11 +13,9 @@ use super::MAX_INDEX_BIT_WIDTH;
 use crate::plain::PlainType;
 use crate::rle::{CHUNK, RleDecoder, RunVisitor};
 
-const ENCODING: Encoding = Encoding::RleDictionary;
-
-fn out_of_range(index: u32, len: usize) -> Error {
+fn out_of_range(encoding: Encoding, index: u32, len: usize) -> Error {
     Error::DictionaryIndex {
-        encoding: ENCODING,
+        encoding,
         index: u64::from(index),
         len,
     }
@@ -43,23 +41,39 @@ impl<'a> IndexDecoder<'a> {
     /// Fails with [`Error::Truncated`] if the bit width byte is missing (unless `num_values`
     /// is 0), [`Error::BitWidth`] if it is over 32, and as [`RleDecoder::new`] does.
     pub fn new(data: &'a [u8], num_values: usize, dictionary_len: usize) -> Result<Self> {
+        Self::with_encoding(data, num_values, dictionary_len, Encoding::RleDictionary)
+    }
+
+    /// As [`IndexDecoder::new`], for a page in `encoding` (RLE_DICTIONARY or the deprecated
+    /// PLAIN_DICTIONARY, which is laid out the same): errors name it.
+    pub fn with_encoding(
+        data: &'a [u8],
+        num_values: usize,
+        dictionary_len: usize,
+        encoding: Encoding,
+    ) -> Result<Self> {
         let (width, rest) = match data.split_first() {
             Some((&width, rest)) => (u32::from(width), rest),
             None if num_values == 0 => (0, data),
-            None => return Err(Error::truncated(ENCODING, "bit width", 1, 0)),
+            None => return Err(Error::truncated(encoding, "bit width", 1, 0)),
         };
         if width > MAX_INDEX_BIT_WIDTH {
             return Err(Error::BitWidth {
-                encoding: ENCODING,
+                encoding,
                 field: "bit width",
                 width,
                 max: MAX_INDEX_BIT_WIDTH,
             });
         }
         Ok(IndexDecoder {
-            inner: RleDecoder::with_encoding(rest, width, num_values, ENCODING)?,
+            inner: RleDecoder::with_encoding(rest, width, num_values, encoding)?,
             dictionary_len,
         })
+    }
+
+    /// The page's encoding, which errors name.
+    pub fn encoding(&self) -> Encoding {
+        self.inner.encoding()
     }
 
     /// The bit width of the indices, from the page's first byte.
@@ -84,6 +98,7 @@ impl<'a> IndexDecoder<'a> {
         out.reserve(self.inner.reserve_hint(max));
         let mut visitor = CheckedIndices {
             out,
+            encoding: self.inner.encoding(),
             len: self.dictionary_len,
             fits: width_fits(self.inner.bit_width(), self.dictionary_len),
         };
@@ -99,6 +114,7 @@ impl<'a> IndexDecoder<'a> {
 /// Checks indices against the dictionary's length, then hands them over.
 struct CheckedIndices<'s, S: ?Sized> {
     out: &'s mut S,
+    encoding: Encoding,
     len: usize,
     /// Every index the bit width can express is below `len`.
     fits: bool,
@@ -108,7 +124,7 @@ impl<S: Sink<u32> + ?Sized> RunVisitor for CheckedIndices<'_, S> {
     #[inline]
     fn run(&mut self, value: u32, count: usize) -> Result<()> {
         if value as usize >= self.len {
-            return Err(out_of_range(value, self.len));
+            return Err(out_of_range(self.encoding, value, self.len));
         }
         self.out.push_repeated(&value, count);
         Ok(())
@@ -119,7 +135,7 @@ impl<S: Sink<u32> + ?Sized> RunVisitor for CheckedIndices<'_, S> {
         if !self.fits
             && let Some(bad) = first_bad(values, self.len)
         {
-            return Err(out_of_range(bad, self.len));
+            return Err(out_of_range(self.encoding, bad, self.len));
         }
         self.out.extend_from_slice(values);
         Ok(())
@@ -143,8 +159,19 @@ impl<'a, T: PlainType> DictionaryDecoder<'a, T> {
     /// A decoder of `num_values` values from the data page's value bytes `data` (as
     /// [`IndexDecoder::new`]), looked up in `dictionary`.
     pub fn new(data: &'a [u8], num_values: usize, dictionary: &'a T::Buffer) -> Result<Self> {
+        Self::with_encoding(data, num_values, dictionary, Encoding::RleDictionary)
+    }
+
+    /// As [`DictionaryDecoder::new`], for a page in `encoding` (RLE_DICTIONARY or
+    /// PLAIN_DICTIONARY): errors name it.
+    pub fn with_encoding(
+        data: &'a [u8],
+        num_values: usize,
+        dictionary: &'a T::Buffer,
+        encoding: Encoding,
+    ) -> Result<Self> {
         Ok(DictionaryDecoder {
-            indices: IndexDecoder::new(data, num_values, dictionary.len())?,
+            indices: IndexDecoder::with_encoding(data, num_values, dictionary.len(), encoding)?,
             dictionary,
             _type: PhantomData,
         })
@@ -188,6 +215,7 @@ pub trait DictionaryValue: PlainType {
 /// Looks indices up one by one (BOOLEAN dictionaries: a rarity).
 struct GatherEach<'s, T: PlainType, S: ?Sized> {
     out: &'s mut S,
+    encoding: Encoding,
     dictionary: &'s T::Buffer,
 }
 
@@ -197,7 +225,7 @@ impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for GatherEach<'_, T, 
         let value = self
             .dictionary
             .get(index as usize)
-            .ok_or_else(|| out_of_range(index, self.dictionary.len()))?;
+            .ok_or_else(|| out_of_range(self.encoding, index, self.dictionary.len()))?;
         self.out.push_repeated(value, count);
         Ok(())
     }
@@ -208,7 +236,7 @@ impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for GatherEach<'_, T, 
             let value = self
                 .dictionary
                 .get(index as usize)
-                .ok_or_else(|| out_of_range(index, self.dictionary.len()))?;
+                .ok_or_else(|| out_of_range(self.encoding, index, self.dictionary.len()))?;
             self.out.push(value);
         }
         Ok(())
@@ -223,7 +251,13 @@ impl DictionaryValue for BooleanType {
         max: usize,
     ) -> Result<usize> {
         out.reserve(indices.reserve_hint(max));
-        indices.visit(&mut GatherEach::<BooleanType, S> { out, dictionary }, max)
+        let encoding = indices.encoding();
+        let mut visitor = GatherEach::<BooleanType, S> {
+            out,
+            encoding,
+            dictionary,
+        };
+        indices.visit(&mut visitor, max)
     }
 }
 
@@ -231,6 +265,7 @@ impl DictionaryValue for BooleanType {
 /// over as slices.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
+    encoding: Encoding,
     dictionary: &'s [N],
     /// Every index the bit width can express is in the dictionary: no check needed.
     fits: bool,
@@ -242,7 +277,7 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         let value = self
             .dictionary
             .get(index as usize)
-            .ok_or_else(|| out_of_range(index, self.dictionary.len()))?;
+            .ok_or_else(|| out_of_range(self.encoding, index, self.dictionary.len()))?;
         self.out.push_repeated(value, count);
         Ok(())
     }
@@ -253,7 +288,7 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         if !self.fits
             && let Some(bad) = first_bad(indices, dictionary.len())
         {
-            return Err(out_of_range(bad, dictionary.len()));
+            return Err(out_of_range(self.encoding, bad, dictionary.len()));
         }
         let mut buf = [N::default(); CHUNK];
         let n = indices.len().min(CHUNK);
@@ -279,6 +314,7 @@ fn gather_fixed<N: NativeType, S: Sink<N> + ?Sized>(
     indices.visit(
         &mut GatherFixed {
             out,
+            encoding: indices.encoding(),
             dictionary,
             fits,
         },
@@ -306,6 +342,7 @@ fixed_dictionary_value!(Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
 /// Looks byte-array indices up in the dictionary's offsets and data directly.
 struct GatherBytes<'s, S: ?Sized> {
     out: &'s mut S,
+    encoding: Encoding,
     /// `len + 1` offsets into `data`.
     offsets: &'s [usize],
     data: &'s [u8],
@@ -332,7 +369,7 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
     #[inline]
     fn run(&mut self, index: u32, count: usize) -> Result<()> {
         if index as usize >= self.len() {
-            return Err(out_of_range(index, self.len()));
+            return Err(out_of_range(self.encoding, index, self.len()));
         }
         let value = byte_value(self.offsets, self.data, index as usize);
         self.out.push_repeated(value, count);
@@ -344,7 +381,7 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
         if !self.fits
             && let Some(bad) = first_bad(indices, self.len())
         {
-            return Err(out_of_range(bad, self.len()));
+            return Err(out_of_range(self.encoding, bad, self.len()));
         }
         // The values' spans reach the sink in one call per chunk. A small dictionary's data
         // is first copied with zero padding after it, so that the sink may copy every value
@@ -392,6 +429,7 @@ macro_rules! binary_dictionary_value {
                 indices.visit(
                     &mut GatherBytes {
                         out,
+                        encoding: indices.encoding(),
                         offsets,
                         data: dictionary.data(),
                         fits,

@@ -121,6 +121,11 @@ impl<'a> RleDecoder<'a> {
         Ok(decoder)
     }
 
+    /// The encoding errors name: RLE, or the dictionary encoding whose indices these are.
+    pub fn encoding(&self) -> Encoding {
+        self.reader.encoding()
+    }
+
     /// The bit width values are decoded at.
     pub fn bit_width(&self) -> u32 {
         self.bit_width

@@ -1704,6 +1704,9 @@ fn run_case(case: &Case) -> Result<(), String> {
 enum ArrowVariant {
     /// [`ArrowError::Codec`] whose source is the codec error expected.
     Codec(Expect),
+    /// [`ArrowError::Levels`] of these levels ("definition levels" or "repetition levels")
+    /// whose source is the codec error expected.
+    Levels(&'static str, Expect),
     /// [`ArrowError::Corrupt`] of `encoding` in `field`.
     Corrupt(Encoding, &'static str),
     /// [`ArrowError::Utf8`].
@@ -1843,7 +1846,7 @@ fn arrow_cases() -> Vec<ArrowCase> {
             opt(),
             int(true),
             vec![v1(vec![100, 0, 0, 0, 0x02, 1], 1, Plain)],
-            ArrowVariant::Codec(Expect::Truncated(Rle, "encoded data")),
+            ArrowVariant::Levels("definition levels", Expect::Truncated(Rle, "encoded data")),
             Some(0),
         ),
         base(
@@ -1855,17 +1858,11 @@ fn arrow_cases() -> Vec<ArrowCase> {
                 5,
                 Plain,
             )],
-            ArrowVariant::Codec(Expect::Truncated(Rle, "run header")),
+            ArrowVariant::Levels("definition levels", Expect::Truncated(Rle, "run header")),
             Some(0),
         ),
         ArrowCase {
             says: &["definition levels"],
-            known_bug: Some(
-                "a codec error in the levels (Truncated run header, ...) is reported as \
-                 `column \"c\", page 0: RLE: data ends in run header`, without saying it was the \
-                 definition (or repetition) levels: RLE is also the values' encoding of BOOLEAN \
-                 pages",
-            ),
             ..base(
                 "v1 definition levels: the error says they are the definition levels",
                 opt(),
@@ -1875,7 +1872,7 @@ fn arrow_cases() -> Vec<ArrowCase> {
                     5,
                     Plain,
                 )],
-                ArrowVariant::Codec(Expect::Truncated(Rle, "run header")),
+                ArrowVariant::Levels("definition levels", Expect::Truncated(Rle, "run header")),
                 Some(0),
             )
         },
@@ -1884,7 +1881,7 @@ fn arrow_cases() -> Vec<ArrowCase> {
             opt(),
             int(true),
             vec![v1(huge_levels.clone(), HUGE, Plain)],
-            ArrowVariant::Codec(Expect::Invalid(Rle, "run header")),
+            ArrowVariant::Levels("definition levels", Expect::Invalid(Rle, "run header")),
             Some(0),
         ),
         base(
@@ -1892,7 +1889,7 @@ fn arrow_cases() -> Vec<ArrowCase> {
             opt(),
             int(true),
             vec![v1_levels(vec![0xFF], 100, BitPacked)],
-            ArrowVariant::Codec(Expect::Truncated(BitPacked, "values")),
+            ArrowVariant::Levels("definition levels", Expect::Truncated(BitPacked, "values")),
             Some(0),
         ),
         base(
@@ -1928,6 +1925,18 @@ fn arrow_cases() -> Vec<ArrowCase> {
             Some(0),
         ),
         base(
+            "list: repetition levels' length prefix past the page",
+            list_desc(),
+            list_field(),
+            vec![v1(
+                cat(&[&[100, 0, 0, 0, 0x02, 0x00], &i32s(&[1])]),
+                1,
+                Plain,
+            )],
+            ArrowVariant::Levels("repetition levels", Expect::Truncated(Rle, "encoded data")),
+            Some(0),
+        ),
+        base(
             "list: definition levels end before the repetition levels",
             list_desc(),
             list_field(),
@@ -1940,7 +1949,7 @@ fn arrow_cases() -> Vec<ArrowCase> {
                 2,
                 Plain,
             )],
-            ArrowVariant::Codec(Expect::Truncated(Rle, "run header")),
+            ArrowVariant::Levels("definition levels", Expect::Truncated(Rle, "run header")),
             Some(0),
         ),
         base(
@@ -1972,7 +1981,7 @@ fn arrow_cases() -> Vec<ArrowCase> {
             opt(),
             int(true),
             vec![v2(cat(&[&[0x04, 0x01], &i32s(&[1, 2])]), 10, 8, 0, 2)],
-            ArrowVariant::Codec(Expect::Truncated(Rle, "run header")),
+            ArrowVariant::Levels("definition levels", Expect::Truncated(Rle, "run header")),
             Some(0),
         ),
         base(
@@ -2152,6 +2161,15 @@ fn check_arrow(case: &ArrowCase, result: Result<usize, ArrowError>) -> Result<()
     let at = match (&case.expect, &e) {
         (ArrowVariant::Codec(expect), ArrowError::Codec { at, source }) => {
             expect.check(source)?;
+            at
+        }
+        (ArrowVariant::Levels(which, expect), ArrowError::Levels { at, levels, source })
+            if which == levels =>
+        {
+            expect.check(source)?;
+            if !text.contains(which) {
+                return Err(format!("{text:?} does not say {which:?}"));
+            }
             at
         }
         (

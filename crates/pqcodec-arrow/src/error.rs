@@ -46,6 +46,17 @@ pub enum Error {
         #[source]
         source: pqcodec_core::Error,
     },
+    /// The codec core rejected a page's repetition or definition levels.
+    #[error("{at}: {levels}: {source}")]
+    Levels {
+        /// Column and page.
+        at: Location,
+        /// "repetition levels" or "definition levels".
+        levels: &'static str,
+        /// The codec's error, naming the levels' encoding and the field.
+        #[source]
+        source: pqcodec_core::Error,
+    },
     /// A page is inconsistent: its levels, counts or values disagree.
     #[error("{at}: {encoding}: invalid {field}: {reason}")]
     Corrupt {
@@ -111,6 +122,10 @@ pub enum Error {
 #[derive(Debug)]
 pub(crate) enum Fault {
     Codec(pqcodec_core::Error),
+    Levels {
+        levels: &'static str,
+        source: pqcodec_core::Error,
+    },
     Corrupt {
         encoding: Encoding,
         field: &'static str,
@@ -141,6 +156,7 @@ impl Fault {
     pub(crate) fn at(self, at: Location) -> Error {
         match self {
             Fault::Codec(source) => Error::Codec { at, source },
+            Fault::Levels { levels, source } => Error::Levels { at, levels, source },
             Fault::Corrupt {
                 encoding,
                 field,

@@ -262,7 +262,7 @@ impl LeafReader {
             max => Some(Pinned::<LevelFamily>::try_new(
                 p.data.slice_with_length(0, p.rep_levels_byte_len),
                 None,
-                |bytes, _| LevelDecoder::v2(bytes, max, n),
+                |bytes, _| LevelDecoder::v2(bytes, max, n, LevelKind::Repetition),
             )?),
         };
         let (def, non_null) = match self.desc.max_def_level {
@@ -272,7 +272,7 @@ impl LeafReader {
                     p.data
                         .slice_with_length(p.rep_levels_byte_len, p.def_levels_byte_len),
                     None,
-                    |bytes, _| LevelDecoder::v2(bytes, max, n),
+                    |bytes, _| LevelDecoder::v2(bytes, max, n, LevelKind::Definition),
                 )?;
                 let non_null = n.checked_sub(p.num_nulls).ok_or_else(|| {
                     Fault::corrupt(

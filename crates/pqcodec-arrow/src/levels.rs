@@ -45,6 +45,14 @@ impl LevelKind {
             LevelKind::Definition => "definition levels",
         }
     }
+
+    /// The codec's error `source`, said to be about these levels.
+    fn fault(self, source: pqcodec_core::Error) -> Fault {
+        Fault::Levels {
+            levels: self.field(),
+            source,
+        }
+    }
 }
 
 impl<'a> LevelDecoder<'a> {
@@ -59,11 +67,10 @@ impl<'a> LevelDecoder<'a> {
         let width = bit_width(u64::from(max_level));
         match encoding {
             Encoding::Rle => {
-                let (encoded, rest) = split_length_prefix(data)?;
-                Ok((
-                    LevelDecoder::Rle(RleDecoder::new(encoded, width, num_values)?),
-                    rest,
-                ))
+                let (encoded, rest) = split_length_prefix(data).map_err(|e| kind.fault(e))?;
+                let decoder =
+                    RleDecoder::new(encoded, width, num_values).map_err(|e| kind.fault(e))?;
+                Ok((LevelDecoder::Rle(decoder), rest))
             }
             Encoding::BitPacked => {
                 let len = num_values
@@ -72,7 +79,8 @@ impl<'a> LevelDecoder<'a> {
                     .ok_or_else(|| {
                         Fault::corrupt(encoding, kind.field(), "level count overflows")
                     })?;
-                let decoder = BitPackedDecoder::new(data, width, num_values)?;
+                let decoder =
+                    BitPackedDecoder::new(data, width, num_values).map_err(|e| kind.fault(e))?;
                 let rest = data.get(len..).unwrap_or(&[]);
                 Ok((LevelDecoder::BitPacked(decoder), rest))
             }
@@ -85,9 +93,15 @@ impl<'a> LevelDecoder<'a> {
     }
 
     /// The RLE levels of a v2 page (no length prefix).
-    pub(crate) fn v2(data: &'a [u8], max_level: u16, num_values: usize) -> Result<Self, Fault> {
+    pub(crate) fn v2(
+        data: &'a [u8],
+        max_level: u16,
+        num_values: usize,
+        kind: LevelKind,
+    ) -> Result<Self, Fault> {
         let width = bit_width(u64::from(max_level));
-        Ok(LevelDecoder::Rle(RleDecoder::new(data, width, num_values)?))
+        let decoder = RleDecoder::new(data, width, num_values).map_err(|e| kind.fault(e))?;
+        Ok(LevelDecoder::Rle(decoder))
     }
 
     /// The encoding, for error messages.
@@ -107,9 +121,10 @@ impl<'a> LevelDecoder<'a> {
         kind: LevelKind,
     ) -> Result<(), Fault> {
         let got = match self {
-            LevelDecoder::Rle(d) => d.visit(out, n)?,
-            LevelDecoder::BitPacked(d) => d.read(out, n)?,
-        };
+            LevelDecoder::Rle(d) => d.visit(out, n),
+            LevelDecoder::BitPacked(d) => d.read(out, n),
+        }
+        .map_err(|e| kind.fault(e))?;
         if got != n {
             return Err(Fault::corrupt(
                 self.encoding(),
@@ -128,9 +143,10 @@ impl<'a> LevelDecoder<'a> {
         kind: LevelKind,
     ) -> Result<(), Fault> {
         let got = match self {
-            LevelDecoder::Rle(d) => d.read(out, n)?,
-            LevelDecoder::BitPacked(d) => d.read(out, n)?,
-        };
+            LevelDecoder::Rle(d) => d.read(out, n),
+            LevelDecoder::BitPacked(d) => d.read(out, n),
+        }
+        .map_err(|e| kind.fault(e))?;
         if got != n {
             return Err(Fault::corrupt(
                 self.encoding(),

@@ -502,7 +502,7 @@ mod tests {
             .collect();
         let data = rle(&levels, 1);
         for steps in [&[5000usize][..], &[1, 7, 64, 3, 1000, 3925], &[333; 15]] {
-            let mut dec = LevelDecoder::v2(&data, 1, 5000).unwrap();
+            let mut dec = LevelDecoder::v2(&data, 1, 5000, LevelKind::Definition).unwrap();
             let mut bits = BooleanBufferBuilder::new(0);
             let mut sink = ValiditySink::new(&mut bits);
             let mut taken = 0;
@@ -517,7 +517,7 @@ mod tests {
             assert_eq!(ones, expect.iter().filter(|&&b| b).count());
             assert_eq!(bits.finish().iter().collect::<Vec<_>>(), expect);
 
-            let mut dec = LevelDecoder::v2(&data, 1, 5000).unwrap();
+            let mut dec = LevelDecoder::v2(&data, 1, 5000, LevelKind::Definition).unwrap();
             let mut count = CountSink::new(1);
             let mut taken = 0;
             for &step in steps {
@@ -532,7 +532,7 @@ mod tests {
             );
         }
         // Promising more levels than the bytes hold fails, with either sink.
-        let mut dec = LevelDecoder::v2(&data, 1, 6000).unwrap();
+        let mut dec = LevelDecoder::v2(&data, 1, 6000, LevelKind::Definition).unwrap();
         let mut bits = BooleanBufferBuilder::new(0);
         assert!(
             dec.visit_exact(
@@ -548,7 +548,7 @@ mod tests {
     fn level_sink_and_count_sink_agree() {
         let levels: Vec<u32> = (0..1000).map(|i| (i * 7 % 11) % 4).collect();
         let data = rle(&levels, 2);
-        let mut dec = LevelDecoder::v2(&data, 3, 1000).unwrap();
+        let mut dec = LevelDecoder::v2(&data, 3, 1000, LevelKind::Definition).unwrap();
         let mut out = Vec::new();
         let mut sink = LevelSink::new(&mut out, 3);
         dec.read_exact(&mut sink, 1000, LevelKind::Definition)
@@ -556,7 +556,7 @@ mod tests {
         sink.check(Encoding::Rle, LevelKind::Definition).unwrap();
         assert_eq!(out, levels.iter().map(|&l| l as u16).collect::<Vec<_>>());
 
-        let mut dec = LevelDecoder::v2(&data, 3, 1000).unwrap();
+        let mut dec = LevelDecoder::v2(&data, 3, 1000, LevelKind::Definition).unwrap();
         let mut count = CountSink::new(3);
         dec.read_exact(&mut count, 1000, LevelKind::Definition)
             .unwrap();
@@ -566,7 +566,7 @@ mod tests {
     #[test]
     fn levels_over_the_maximum_are_errors() {
         let data = rle(&[0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3], 2);
-        let mut dec = LevelDecoder::v2(&data, 2, 12).unwrap();
+        let mut dec = LevelDecoder::v2(&data, 2, 12, LevelKind::Definition).unwrap();
         let mut out = Vec::new();
         let mut sink = LevelSink::new(&mut out, 2);
         dec.read_exact(&mut sink, 12, LevelKind::Repetition)
@@ -582,7 +582,7 @@ mod tests {
             }
         ));
         // A page promising more levels than its bytes hold.
-        let mut dec = LevelDecoder::v2(&data, 2, 5000).unwrap();
+        let mut dec = LevelDecoder::v2(&data, 2, 5000, LevelKind::Definition).unwrap();
         let mut out = Vec::new();
         let res = dec.read_exact(
             &mut LevelSink::new(&mut out, 3),

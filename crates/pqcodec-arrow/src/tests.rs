@@ -452,7 +452,8 @@ fn malformed_pages_are_errors_naming_the_column_and_page() {
     }
     let err = int_decoder(vec![page]).read(3).unwrap_err();
     assert!(
-        matches!(&err, Error::Codec { at, .. } if at.column == "a" && at.page == Some(0)),
+        matches!(&err, Error::Levels { at, levels: "definition levels", .. }
+            if at.column == "a" && at.page == Some(0)),
         "{err}"
     );
 
@@ -468,7 +469,7 @@ fn malformed_pages_are_errors_naming_the_column_and_page() {
     });
     let err = int_decoder(vec![page]).read(3).unwrap_err();
     assert!(
-        matches!(&err, Error::Corrupt { .. } | Error::Codec { .. }),
+        matches!(&err, Error::Corrupt { .. } | Error::Levels { .. }),
         "{err}"
     );
 

@@ -269,10 +269,6 @@ impl Case {
         self.arrow = false;
         self
     }
-    fn known_bug(mut self, note: &'static str) -> Self {
-        self.known_bug = Some(note);
-        self
-    }
     fn target(mut self, t: Target) -> Self {
         self.target = t;
         self.arrow = false;

@@ -54,15 +54,25 @@ pub(crate) fn validate_utf8<O: Copy>(
 
 /// Byte arrays as Arrow Binary / Utf8 with `O` offsets.
 ///
+/// Values whose bytes lie back to back in the current page (DELTA_LENGTH_BYTE_ARRAY) are not
+/// copied: the batch keeps a slice of the page ([`Borrowed`]) until some other append needs
+/// its bytes in `data` ([`OffsetBytes::own`]), and an array of such a batch shares the page.
+///
 /// Invariants the unchecked array construction in [`Builder::finish`] relies on: `offsets`
-/// starts at 0, never decreases and never passes `data.len()` (offsets are only pushed as
-/// the current `data.len()`, or as the last offset again when that does not fit `O`); for
+/// starts at 0, never decreases and never passes the bytes' length ([`OffsetBytes::bytes`]:
+/// offsets are only pushed as the current length, or as the last offset again when that
+/// does not fit `O`); for
 /// the string types, the values before `checked` are UTF-8 (validated by
 /// [`Builder::checkpoint`], or `trusted` because they were copied out of a dictionary that
 /// [`Builder::validate_dictionary`] accepted), and `finish` validates the rest itself.
 pub(crate) struct OffsetBytes<O: OffsetSizeTrait> {
     offsets: Vec<O>,
+    /// The values' bytes, when copied; empty while `borrowed`.
     data: Vec<u8>,
+    /// The values' bytes, when they are a slice of `page`.
+    borrowed: Option<Borrowed>,
+    /// The current page's values section, which decoders hand slices of.
+    page: Option<Buffer>,
     data_type: DataType,
     utf8: bool,
     /// Values already validated (or trusted).
@@ -77,6 +87,8 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         OffsetBytes {
             offsets: vec![O::zero()],
             data: Vec::new(),
+            borrowed: None,
+            page: None,
             data_type,
             utf8,
             checked: 0,
@@ -86,6 +98,53 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
 
     fn values(&self) -> usize {
         self.offsets.len() - 1
+    }
+
+    /// The values' bytes, copied or borrowed.
+    fn bytes(&self) -> &[u8] {
+        match &self.borrowed {
+            Some(b) => b.bytes(),
+            None => &self.data,
+        }
+    }
+
+    /// Copies borrowed bytes into `data`, before an append that copies.
+    #[inline]
+    fn own(&mut self) {
+        if let Some(b) = self.borrowed.take() {
+            self.data.extend_from_slice(b.bytes());
+        }
+    }
+
+    /// Where `bytes` starts in the current page, if it lies inside it.
+    fn in_page(&self, bytes: &[u8]) -> Option<usize> {
+        let page = self.page.as_ref()?.as_slice();
+        let start = (bytes.as_ptr() as usize).checked_sub(page.as_ptr() as usize)?;
+        (start.checked_add(bytes.len())? <= page.len()).then_some(start)
+    }
+
+    /// Takes `bytes` (of the current page, from `start` in it) as the next values' bytes
+    /// without copying them, if the batch's bytes so far are empty or end right where they
+    /// start in the same page; returns whether it did.
+    fn borrow(&mut self, start: usize, len: usize) -> bool {
+        let Some(page) = &self.page else {
+            return false;
+        };
+        match &mut self.borrowed {
+            Some(b) if b.page.as_ptr() == page.as_ptr() && b.end == start => {
+                b.end += len;
+                true
+            }
+            None if self.data.is_empty() => {
+                self.borrowed = Some(Borrowed {
+                    page: page.clone(),
+                    start,
+                    end: start + len,
+                });
+                true
+            }
+            _ => false,
+        }
     }
 
     #[inline]
@@ -103,7 +162,7 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
     /// Validates the UTF-8 of the values from `checked` on.
     fn validate_unchecked(&self) -> Result<(), Fault> {
         let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
-        validate_utf8(offsets, &self.data, |o: O| o.as_usize()).map_err(|(index, valid_up_to)| {
+        validate_utf8(offsets, self.bytes(), |o: O| o.as_usize()).map_err(|(index, valid_up_to)| {
             Fault::Utf8 {
                 index: self.checked + index,
                 valid_up_to,
@@ -117,14 +176,19 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         self.offsets.reserve(additional);
     }
     fn reserve_bytes(&mut self, additional: usize) {
-        self.data.reserve(additional);
+        // Not before the first bytes: they may be borrowed.
+        if !self.data.is_empty() {
+            self.data.reserve(additional);
+        }
     }
     #[inline]
     fn push(&mut self, value: &[u8]) {
+        self.own();
         self.data.extend_from_slice(value);
         self.end_value();
     }
     fn push_repeated(&mut self, value: &[u8], count: usize) {
+        self.own();
         self.offsets.reserve(count);
         self.data.reserve(value.len().saturating_mul(count));
         for _ in 0..count {
@@ -143,6 +207,7 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             count += 1;
         }
         let spans = &spans[..count];
+        self.own();
         let base = self.data.len();
         if base.checked_add(total).and_then(O::from_usize).is_none() {
             // Some offset overflows `O`: value by value, the overflow recorded.
@@ -163,7 +228,7 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         self.data.truncate(at);
     }
     fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
-        let base = self.data.len();
+        let base = self.bytes().len();
         let fits = base
             .checked_add(data.len())
             .and_then(O::from_usize)
@@ -192,7 +257,30 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             end = next;
             self.offsets.push(O::usize_as(base + end));
         }
-        self.data.extend_from_slice(data.get(..end).unwrap_or(&[]));
+        let bytes = data.get(..end).unwrap_or(&[]);
+        let borrowed = self
+            .in_page(bytes)
+            .is_some_and(|start| self.borrow(start, end));
+        if !borrowed {
+            self.own();
+            self.data.extend_from_slice(bytes);
+        }
+    }
+}
+
+/// Bytes of a batch's values still in their page: `page[start..end]`.
+struct Borrowed {
+    page: Buffer,
+    start: usize,
+    end: usize,
+}
+
+impl Borrowed {
+    fn bytes(&self) -> &[u8] {
+        self.page
+            .as_slice()
+            .get(self.start..self.end)
+            .unwrap_or(&[])
     }
 }
 
@@ -254,6 +342,10 @@ where
         Ok(())
     }
 
+    fn set_page(&mut self, page: &Buffer) {
+        self.page = Some(page.clone());
+    }
+
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
             validate_utf8(dictionary.offsets(), dictionary.data(), |o| o).map_err(
@@ -285,12 +377,15 @@ where
             Some(v) => spread_offsets(&dense, v),
             None => dense,
         };
-        let data = std::mem::take(&mut self.data);
+        let data = match self.borrowed.take() {
+            Some(b) => b.page.slice_with_length(b.start, b.end - b.start),
+            None => Buffer::from_vec(std::mem::take(&mut self.data)),
+        };
         self.checked = 0;
         let builder = ArrayDataBuilder::new(self.data_type.clone())
             .len(slots)
             .add_buffer(Buffer::from_vec(offsets))
-            .add_buffer(Buffer::from_vec(data))
+            .add_buffer(data)
             .nulls(nulls);
         // SAFETY: what `build` would check holds by the type's invariants (see the struct
         // doc): `len + 1` offsets (`check` above: one value per valid slot; spreading adds one
@@ -309,6 +404,65 @@ mod tests {
     use arrow_array::cast::AsArray;
     use arrow_array::{Array, StringArray};
     use pqcodec_core::ByteArrayType;
+
+    /// Bytes of the current page are borrowed while appends continue where the last ended,
+    /// copied once anything else is appended, and the array is the same either way; a batch
+    /// of borrowed bytes shares the page's memory.
+    #[test]
+    fn page_bytes_are_borrowed_until_an_append_copies() {
+        let page = Buffer::from_vec(b"abcdefghijklmnopqrstuvwxyz".to_vec());
+        let bytes = page.as_slice();
+        let build = |borrow: bool, push_between: bool| {
+            let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
+            if borrow {
+                Builder::<ByteArrayType>::set_page(&mut b, &page);
+            }
+            b.extend_from_lengths(&[2, 3], &bytes[0..5]);
+            b.extend_from_lengths(&[0, 4], &bytes[5..9]);
+            let was_borrowed = b.borrowed.is_some();
+            if push_between {
+                b.push(b"XY");
+            }
+            // Not where the last append ended: copied.
+            b.extend_from_lengths(&[1], &bytes[20..21]);
+            Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
+            let slots = b.values();
+            let array = Builder::<ByteArrayType>::finish(&mut b, slots, None).unwrap();
+            (array, was_borrowed)
+        };
+        for push_between in [false, true] {
+            let (copied, was) = build(false, push_between);
+            assert!(!was);
+            let (borrowed, was) = build(true, push_between);
+            assert!(was);
+            assert_eq!(copied.as_string::<i32>(), borrowed.as_string::<i32>());
+        }
+
+        let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
+        Builder::<ByteArrayType>::set_page(&mut b, &page);
+        b.extend_from_lengths(&[2, 3], &bytes[3..8]);
+        let array = Builder::<ByteArrayType>::finish(&mut b, 2, None).unwrap();
+        let strings = array.as_string::<i32>();
+        assert_eq!(
+            strings.iter().collect::<Vec<_>>(),
+            [Some("de"), Some("fgh")]
+        );
+        assert_eq!(
+            strings.values().as_ptr(),
+            bytes[3..].as_ptr(),
+            "shares the page"
+        );
+
+        // Invalid UTF-8 in borrowed bytes is still found.
+        let bad = Buffer::from_vec(vec![b'a', 0xFF]);
+        let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
+        Builder::<ByteArrayType>::set_page(&mut b, &bad);
+        b.extend_from_lengths(&[1, 1], bad.as_slice());
+        assert!(matches!(
+            Builder::<ByteArrayType>::checkpoint(&mut b, false),
+            Err(Fault::Utf8 { index: 1, .. })
+        ));
+    }
 
     /// Spans of every length from 0 to 130 ending anywhere up to the data's last byte (so
     /// each wide-copy width with and without room) give what pushing them one by one gives;

@@ -126,6 +126,7 @@ where
             None
         };
         let type_length = self.type_length;
+        self.builder.set_page(&data);
         let decoder = PageDecoder::<T>::try_new(data, dictionary, |bytes, dictionary| {
             T::decoder(encoding, bytes, num_values, type_length, dictionary)
         })?;

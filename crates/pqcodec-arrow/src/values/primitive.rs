@@ -65,6 +65,26 @@ impl<T: FixedWidth> Sink<T::Native> for Native<T> {
     fn extend_from_slice(&mut self, values: &[T::Native]) {
         self.values.extend_from_slice(values);
     }
+    /// One copy of the bytes into the values, where the default goes through stack chunks.
+    #[cfg(target_endian = "little")]
+    #[inline]
+    fn extend_from_le_bytes(&mut self, bytes: &[u8]) {
+        let size = size_of::<T::Native>();
+        let n = bytes.len() / size;
+        self.values.reserve(n);
+        let len = self.values.len();
+        // SAFETY: `T::Native` is an `ArrowNativeType`, which arrow-buffer implements only for
+        // plain numbers (no padding, every bit pattern a value), and on a little-endian
+        // machine a value's memory is its little-endian bytes. The values have room for `n`
+        // more (reserved above), `n * size` bytes are read from `bytes` (which holds them)
+        // and written past the values' end, which `bytes`, borrowed from elsewhere, does not
+        // overlap; the `n` values written are then initialised.
+        unsafe {
+            let end = self.values.as_mut_ptr().add(len).cast::<u8>();
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), end, n * size);
+            self.values.set_len(len + n);
+        }
+    }
 }
 
 impl<T> Builder<T> for Native<T>

@@ -42,8 +42,11 @@ use pqcodec_encodings::dynamic::{DynamicType, plain_value_count};
 use pqcodec_encodings::plain::decode_plain_page;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
 
+/// A target's body: one fuzz input in, a panic on a finding.
+pub type Target = fn(&[u8]);
+
 /// Every target: its name (its folder under `fuzz/corpus/` and `fuzz/artifacts/`) and body.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("decode_plain", decode_plain),
     ("decode_rle", decode_rle),
     ("decode_bit_packed", decode_bit_packed),
@@ -204,7 +207,7 @@ impl Schedule {
             5..=9 => (r >> 8) as usize % 9,
             _ => (r >> 8) as usize % 700,
         };
-        if (r >> 4) % 3 == 0 {
+        if (r >> 4).is_multiple_of(3) {
             Op::Skip(n)
         } else {
             // A read never asks for more than a bounded batch: the sink is the caller's memory.

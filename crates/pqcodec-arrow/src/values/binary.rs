@@ -8,6 +8,7 @@ use arrow_schema::DataType;
 use pqcodec_core::{ByteArrays, Encoding, Sink};
 
 use super::Builder;
+use super::borrow::Borrower;
 use super::spread::{check, spread_offsets};
 use crate::error::Fault;
 
@@ -55,7 +56,7 @@ pub(crate) fn validate_utf8<O: Copy>(
 /// Byte arrays as Arrow Binary / Utf8 with `O` offsets.
 ///
 /// Values whose bytes lie back to back in the current page (DELTA_LENGTH_BYTE_ARRAY) are not
-/// copied: the batch keeps a slice of the page ([`Borrowed`]) until some other append needs
+/// copied: the batch keeps a slice of the page ([`Borrower`]) until some other append needs
 /// its bytes in `data` ([`OffsetBytes::own`]), and an array of such a batch shares the page.
 ///
 /// Invariants the unchecked array construction in [`Builder::finish`] relies on: `offsets`
@@ -67,12 +68,10 @@ pub(crate) fn validate_utf8<O: Copy>(
 /// [`Builder::validate_dictionary`] accepted), and `finish` validates the rest itself.
 pub(crate) struct OffsetBytes<O: OffsetSizeTrait> {
     offsets: Vec<O>,
-    /// The values' bytes, when copied; empty while `borrowed`.
+    /// The values' bytes, when copied; empty while some are borrowed.
     data: Vec<u8>,
-    /// The values' bytes, when they are a slice of `page`.
-    borrowed: Option<Borrowed>,
-    /// The current page's values section, which decoders hand slices of.
-    page: Option<Buffer>,
+    /// The values' bytes, when they are a slice of the current page.
+    borrower: Borrower,
     data_type: DataType,
     utf8: bool,
     /// Values already validated (or trusted).
@@ -87,8 +86,7 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         OffsetBytes {
             offsets: vec![O::zero()],
             data: Vec::new(),
-            borrowed: None,
-            page: None,
+            borrower: Borrower::default(),
             data_type,
             utf8,
             checked: 0,
@@ -102,48 +100,14 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
 
     /// The values' bytes, copied or borrowed.
     fn bytes(&self) -> &[u8] {
-        match &self.borrowed {
-            Some(b) => b.bytes(),
-            None => &self.data,
-        }
+        self.borrower.bytes().unwrap_or(&self.data)
     }
 
     /// Copies borrowed bytes into `data`, before an append that copies.
     #[inline]
     fn own(&mut self) {
-        if let Some(b) = self.borrowed.take() {
-            self.data.extend_from_slice(b.bytes());
-        }
-    }
-
-    /// Where `bytes` starts in the current page, if it lies inside it.
-    fn in_page(&self, bytes: &[u8]) -> Option<usize> {
-        let page = self.page.as_ref()?.as_slice();
-        let start = (bytes.as_ptr() as usize).checked_sub(page.as_ptr() as usize)?;
-        (start.checked_add(bytes.len())? <= page.len()).then_some(start)
-    }
-
-    /// Takes `bytes` (of the current page, from `start` in it) as the next values' bytes
-    /// without copying them, if the batch's bytes so far are empty or end right where they
-    /// start in the same page; returns whether it did.
-    fn borrow(&mut self, start: usize, len: usize) -> bool {
-        let Some(page) = &self.page else {
-            return false;
-        };
-        match &mut self.borrowed {
-            Some(b) if b.page.as_ptr() == page.as_ptr() && b.end == start => {
-                b.end += len;
-                true
-            }
-            None if self.data.is_empty() => {
-                self.borrowed = Some(Borrowed {
-                    page: page.clone(),
-                    start,
-                    end: start + len,
-                });
-                true
-            }
-            _ => false,
+        if let Some(borrowed) = self.borrower.take() {
+            self.data.extend_from_slice(&borrowed);
         }
     }
 
@@ -258,29 +222,10 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             self.offsets.push(O::usize_as(base + end));
         }
         let bytes = data.get(..end).unwrap_or(&[]);
-        let borrowed = self
-            .in_page(bytes)
-            .is_some_and(|start| self.borrow(start, end));
-        if !borrowed {
+        if !self.borrower.borrow(bytes, 1, self.data.is_empty()) {
             self.own();
             self.data.extend_from_slice(bytes);
         }
-    }
-}
-
-/// Bytes of a batch's values still in their page: `page[start..end]`.
-struct Borrowed {
-    page: Buffer,
-    start: usize,
-    end: usize,
-}
-
-impl Borrowed {
-    fn bytes(&self) -> &[u8] {
-        self.page
-            .as_slice()
-            .get(self.start..self.end)
-            .unwrap_or(&[])
     }
 }
 
@@ -343,7 +288,7 @@ where
     }
 
     fn set_page(&mut self, page: &Buffer) {
-        self.page = Some(page.clone());
+        self.borrower.set_page(page);
     }
 
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
@@ -377,8 +322,8 @@ where
             Some(v) => spread_offsets(&dense, v),
             None => dense,
         };
-        let data = match self.borrowed.take() {
-            Some(b) => b.page.slice_with_length(b.start, b.end - b.start),
+        let data = match self.borrower.take() {
+            Some(borrowed) => borrowed,
             None => Buffer::from_vec(std::mem::take(&mut self.data)),
         };
         self.checked = 0;
@@ -419,7 +364,7 @@ mod tests {
             }
             b.extend_from_lengths(&[2, 3], &bytes[0..5]);
             b.extend_from_lengths(&[0, 4], &bytes[5..9]);
-            let was_borrowed = b.borrowed.is_some();
+            let was_borrowed = b.borrower.bytes().is_some();
             if push_between {
                 b.push(b"XY");
             }

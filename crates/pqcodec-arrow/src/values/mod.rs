@@ -12,6 +12,7 @@
 
 pub(crate) mod binary;
 pub(crate) mod boolean;
+pub(crate) mod borrow;
 pub(crate) mod dictionary;
 pub(crate) mod fixed;
 pub(crate) mod null;

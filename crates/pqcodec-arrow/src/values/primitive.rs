@@ -11,6 +11,7 @@ use arrow_schema::DataType;
 use pqcodec_core::{FixedWidth, Int96, Sink};
 
 use super::Builder;
+use super::borrow::Borrower;
 use super::spread::{check, spread_fixed};
 use crate::error::Fault;
 
@@ -35,8 +36,18 @@ pub(crate) fn fixed_array<N: ArrowNativeType>(
 }
 
 /// Values stored exactly as the physical type decodes them.
+///
+/// PLAIN values of the current page, suitably aligned, are not copied: the batch keeps a
+/// slice of the page ([`Borrower`]) until some other append needs them in `values`
+/// ([`Native::own`]) or nulls must be spread among them; a batch of such values shares the
+/// page's memory.
 pub(crate) struct Native<T: FixedWidth> {
+    /// The values, when copied; empty while some are borrowed.
     values: Vec<T::Native>,
+    borrower: Borrower,
+    /// A [`Sink::reserve`] not yet made: made by the first copy, not before, as the values
+    /// may be borrowed.
+    reserve: usize,
     data_type: DataType,
 }
 
@@ -44,45 +55,80 @@ impl<T: FixedWidth> Native<T> {
     pub(crate) fn new(data_type: DataType) -> Self {
         Native {
             values: Vec::new(),
+            borrower: Borrower::default(),
+            reserve: 0,
             data_type,
         }
+    }
+
+    /// Copies borrowed values into `values`, before an append that copies.
+    #[inline]
+    fn own(&mut self) {
+        if self.reserve > 0 {
+            self.values.reserve(std::mem::take(&mut self.reserve));
+        }
+        if let Some(borrowed) = self.borrower.take() {
+            self.copy_le_bytes(&borrowed);
+        }
+    }
+
+    /// Appends the values whose little-endian bytes are `bytes`, copied.
+    fn copy_le_bytes(&mut self, bytes: &[u8]) {
+        #[cfg(target_endian = "little")]
+        {
+            let size = size_of::<T::Native>();
+            let n = bytes.len() / size;
+            self.values.reserve(n);
+            let len = self.values.len();
+            // SAFETY: `T::Native` is an `ArrowNativeType`, which arrow-buffer implements only for
+            // plain numbers (no padding, every bit pattern a value), and on a little-endian
+            // machine a value's memory is its little-endian bytes. The values have room for `n`
+            // more (reserved above), `n * size` bytes are read from `bytes` (which holds them)
+            // and written past the values' end, which `bytes`, borrowed from elsewhere, does not
+            // overlap; the `n` values written are then initialised.
+            unsafe {
+                let end = self.values.as_mut_ptr().add(len).cast::<u8>();
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), end, n * size);
+                self.values.set_len(len + n);
+            }
+        }
+        #[cfg(target_endian = "big")]
+        self.values.extend(
+            bytes
+                .chunks_exact(<T::Native as pqcodec_core::NativeType>::SIZE)
+                .map(<T::Native as pqcodec_core::NativeType>::from_le_slice),
+        );
     }
 }
 
 impl<T: FixedWidth> Sink<T::Native> for Native<T> {
     fn reserve(&mut self, additional: usize) {
-        self.values.reserve(additional);
+        self.reserve = additional;
     }
     #[inline]
     fn push(&mut self, value: &T::Native) {
+        self.own();
         self.values.push(*value);
     }
     #[inline]
     fn push_repeated(&mut self, value: &T::Native, count: usize) {
+        self.own();
         self.values.resize(self.values.len() + count, *value);
     }
     #[inline]
     fn extend_from_slice(&mut self, values: &[T::Native]) {
+        self.own();
         self.values.extend_from_slice(values);
     }
-    /// One copy of the bytes into the values, where the default goes through stack chunks.
-    #[cfg(target_endian = "little")]
     #[inline]
     fn extend_from_le_bytes(&mut self, bytes: &[u8]) {
-        let size = size_of::<T::Native>();
-        let n = bytes.len() / size;
-        self.values.reserve(n);
-        let len = self.values.len();
-        // SAFETY: `T::Native` is an `ArrowNativeType`, which arrow-buffer implements only for
-        // plain numbers (no padding, every bit pattern a value), and on a little-endian
-        // machine a value's memory is its little-endian bytes. The values have room for `n`
-        // more (reserved above), `n * size` bytes are read from `bytes` (which holds them)
-        // and written past the values' end, which `bytes`, borrowed from elsewhere, does not
-        // overlap; the `n` values written are then initialised.
-        unsafe {
-            let end = self.values.as_mut_ptr().add(len).cast::<u8>();
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), end, n * size);
-            self.values.set_len(len + n);
+        // Borrowed only where the bytes are the values' memory: on little-endian machines.
+        let align = align_of::<T::Native>();
+        if cfg!(target_endian = "big")
+            || !self.borrower.borrow(bytes, align, self.values.is_empty())
+        {
+            self.own();
+            self.copy_le_bytes(bytes);
         }
     }
 }
@@ -93,10 +139,29 @@ where
     T::Native: ArrowNativeType,
 {
     fn len(&self) -> usize {
-        self.values.len()
+        match self.borrower.bytes() {
+            Some(bytes) => bytes.len() / size_of::<T::Native>(),
+            None => self.values.len(),
+        }
+    }
+
+    fn set_page(&mut self, page: &Buffer) {
+        self.borrower.set_page(page);
     }
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        let no_nulls = validity.as_ref().is_none_or(|v| v.null_count() == 0);
+        if no_nulls && let Some(borrowed) = self.borrower.take() {
+            let dense = borrowed.len() / size_of::<T::Native>();
+            check(dense, slots, validity.as_ref())?;
+            // The borrower took only bytes aligned for `T::Native`: `build` accepts them.
+            let data = ArrayDataBuilder::new(self.data_type.clone())
+                .len(slots)
+                .add_buffer(borrowed)
+                .build()?;
+            return Ok(make_array(data));
+        }
+        self.own();
         fixed_array(
             &self.data_type,
             std::mem::take(&mut self.values),
@@ -248,6 +313,78 @@ mod tests {
             &expect
         );
         assert_eq!(Builder::<Int32Type>::len(&b), 0);
+    }
+
+    /// PLAIN bytes of the current page are borrowed when aligned and continuing, copied
+    /// otherwise (misaligned, another page, a push between, nulls to spread); the arrays are
+    /// the same either way.
+    #[test]
+    fn aligned_page_values_are_borrowed() {
+        let values: Vec<i32> = (0..64).map(|i| i * 1000 - 7).collect();
+        let mut raw: Vec<u8> = vec![0xAA; 3];
+        raw.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+        let page = Buffer::from_vec(raw);
+        let aligned = page.as_ptr().align_offset(4);
+        let bytes = |from: usize, n: usize| &page.as_slice()[from..from + 4 * n];
+        let expect = |from: usize, n: usize| -> Vec<i32> {
+            bytes(from, n)
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let finish = |b: &mut Native<Int32Type>, validity: Option<NullBuffer>| {
+            let slots = validity
+                .as_ref()
+                .map_or(Builder::<Int32Type>::len(b), |v| v.len());
+            let array = Builder::<Int32Type>::finish(b, slots, validity).unwrap();
+            array
+                .as_primitive::<arrow_array::types::Int32Type>()
+                .clone()
+        };
+
+        // Two appends continuing each other: one borrowed slice sharing the page.
+        let mut b = Native::<Int32Type>::new(DataType::Int32);
+        Builder::<Int32Type>::set_page(&mut b, &page);
+        b.extend_from_le_bytes(bytes(aligned, 5));
+        b.extend_from_le_bytes(bytes(aligned + 20, 3));
+        assert!(b.borrower.bytes().is_some());
+        let array = finish(&mut b, None);
+        assert_eq!(array.values().to_vec(), expect(aligned, 8));
+        assert_eq!(
+            array.values().as_ptr().cast::<u8>(),
+            bytes(aligned, 1).as_ptr()
+        );
+
+        // Misaligned: copied.
+        let misaligned = aligned + 1;
+        b.extend_from_le_bytes(bytes(misaligned, 4));
+        assert!(b.borrower.bytes().is_none());
+        assert_eq!(
+            finish(&mut b, None).values().to_vec(),
+            expect(misaligned, 4)
+        );
+
+        // A push after borrowed values, and values of another page: copied after them.
+        let other = Buffer::from_vec(expect(aligned + 40, 2));
+        b.extend_from_le_bytes(bytes(aligned, 2));
+        b.push(&99);
+        b.extend_from_le_bytes(bytes(aligned + 8, 1));
+        Builder::<Int32Type>::set_page(&mut b, &other);
+        b.extend_from_le_bytes(other.as_slice());
+        let mut want = expect(aligned, 2);
+        want.push(99);
+        want.extend(expect(aligned + 8, 1));
+        want.extend(expect(aligned + 40, 2));
+        assert_eq!(finish(&mut b, None).values().to_vec(), want);
+
+        // Nulls: the borrowed values are copied and spread.
+        Builder::<Int32Type>::set_page(&mut b, &page);
+        b.extend_from_le_bytes(bytes(aligned, 2));
+        let validity = NullBuffer::from(vec![false, true, false, true]);
+        let array = finish(&mut b, Some(validity));
+        let got: Vec<Option<i32>> = array.iter().collect();
+        let two = expect(aligned, 2);
+        assert_eq!(got, [None, Some(two[0]), None, Some(two[1])]);
     }
 
     #[test]

@@ -66,9 +66,11 @@ impl Selection {
 
     /// Every page of each selected column, decompressed into memory.
     pub fn load_pages(&self) -> Result<Vec<Vec<Page>>, Box<dyn Error>> {
+        let descs = self.file.column_descs();
         let mut out = Vec::with_capacity(self.leaves.len());
         for &i in &self.leaves {
-            out.push(self.file.pages(i).collect::<Result<Vec<_>, _>>()?);
+            let pages = self.file.pages(i).collect::<Result<Vec<_>, _>>();
+            out.push(pages.map_err(|e| format!("column {:?}: reading pages: {e}", descs[i].path))?);
         }
         Ok(out)
     }

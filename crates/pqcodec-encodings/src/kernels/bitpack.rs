@@ -13,9 +13,9 @@ pub fn packed_len(count: usize, width: u32) -> usize {
     usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
 }
 
-/// The 8 bytes at `byte`, zero-padded past the end of `packed`.
+/// The 8 bytes of `packed` at `byte` as a little-endian word, zero past its end.
 #[inline(always)]
-fn word_at(packed: &[u8], byte: usize) -> u64 {
+pub(crate) fn word_at(packed: &[u8], byte: usize) -> u64 {
     match packed.get(byte..byte + 8) {
         Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
         None => {

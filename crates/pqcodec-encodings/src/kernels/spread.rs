@@ -196,11 +196,11 @@ mod x86 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Deterministic pseudo-random words (xorshift64*).
-    fn random_words(seed: u64, n: usize) -> Vec<u64> {
+    pub(crate) fn random_words(seed: u64, n: usize) -> Vec<u64> {
         let mut x = seed | 1;
         (0..n)
             .map(|_| {

@@ -16,7 +16,7 @@ mod tables;
 
 use std::sync::OnceLock;
 
-use super::bitpack::packed_len;
+use super::bitpack::{packed_len, word_at};
 use super::bitpack32;
 
 /// An instruction set the kernels have a variant for.
@@ -131,21 +131,6 @@ pub(crate) fn unpack64(isa: Isa, packed: &[u8], width: u32, out: &mut [u64]) {
         // SAFETY: an `Isa` of this kind exists only if the CPU has AVX-512 F, BW and VBMI.
         #[cfg(target_arch = "x86_64")]
         Kind::Avx512 => unsafe { avx512::unpack64(packed, width, out) },
-    }
-}
-
-/// The 8 bytes of `packed` at `byte` as a little-endian word, zero past its end.
-#[inline(always)]
-fn word_at(packed: &[u8], byte: usize) -> u64 {
-    match packed.get(byte..byte + 8) {
-        Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-        None => {
-            let mut b = [0u8; 8];
-            let tail = packed.get(byte..).unwrap_or_default();
-            let n = tail.len().min(8);
-            b[..n].copy_from_slice(&tail[..n]);
-            u64::from_le_bytes(b)
-        }
     }
 }
 

@@ -4,17 +4,13 @@
 
 use super::*;
 use crate::kernels::bitpack::{packed_len, unpack32_scalar};
+use crate::kernels::spread::tests::random_words;
 
-/// Deterministic pseudo-random bytes (xorshift64*).
+/// Deterministic pseudo-random bytes: the top byte of each of [`random_words`]'s words.
 fn random_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
+    random_words(seed, n)
+        .into_iter()
+        .map(|w| (w >> 56) as u8)
         .collect()
 }
 

@@ -64,7 +64,7 @@ impl Rng {
 }
 
 /// One benchmarked page: the values on both sides and the encodings' names.
-struct Case<'a, T: DynamicType, A: DataType> {
+struct Case<'a, T: PutAll, A: DataType> {
     name: &'a str,
     ours: Encoding,
     /// arrow-rs's encoding, if arrow-rs implements it (it has no GROUP_VAR_INT).
@@ -74,12 +74,36 @@ struct Case<'a, T: DynamicType, A: DataType> {
     arrow_values: &'a [A::T],
 }
 
+/// How a caller holding a whole buffer puts it: a slice where values are `Sized`.
+trait PutAll: DynamicType {
+    fn put_all(e: &mut Self::Encoder, values: &Self::Buffer) -> pqcodec::core::Result<()>;
+}
+
+macro_rules! put_all {
+    (slice: $($t:ty),*) => {$(
+        impl PutAll for $t {
+            fn put_all(e: &mut Self::Encoder, values: &Self::Buffer) -> pqcodec::core::Result<()> {
+                e.put_slice(values)
+            }
+        }
+    )*};
+    (values: $($t:ty),*) => {$(
+        impl PutAll for $t {
+            fn put_all(e: &mut Self::Encoder, values: &Self::Buffer) -> pqcodec::core::Result<()> {
+                e.put(values.values())
+            }
+        }
+    )*};
+}
+put_all!(slice: BooleanType, Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
+put_all!(values: ByteArrayType, FixedLenByteArrayType);
+
 fn group_name(dir: &str, name: &str, physical: ParquetType) -> String {
     format!("{dir}/{name}/{physical}")
 }
 
 /// Decode and encode benchmarks of one non-dictionary encoding.
-fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
+fn bench_case<T: PutAll, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
     let Case {
         name,
         ours,
@@ -129,14 +153,11 @@ fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, 
 
     let mut g = c.benchmark_group(group_name("encode", name, physical));
     g.throughput(Throughput::Elements(n as u64));
-    let mut buf = Vec::new();
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            buf.clear();
             let mut e = T::encoder(ours, type_length).expect("pqcodec has this encoder");
-            e.put(black_box(values).values()).expect("pqcodec encodes");
-            e.flush_into(&mut buf).expect("pqcodec flushes");
-            black_box(buf.len())
+            T::put_all(&mut e, black_box(values)).expect("pqcodec encodes");
+            black_box(e.flush().expect("pqcodec flushes").len())
         })
     });
     if let Some(arrow) = arrow {
@@ -152,7 +173,7 @@ fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, 
 }
 
 /// Decode and encode benchmarks of RLE_DICTIONARY.
-fn bench_dictionary<T: DynamicType, A: DataType>(
+fn bench_dictionary<T: PutAll, A: DataType>(
     c: &mut Criterion,
     type_length: usize,
     values: &T::Buffer,
@@ -208,18 +229,16 @@ fn bench_dictionary<T: DynamicType, A: DataType>(
 
     let mut g = c.benchmark_group(group_name("encode", "RLE_DICTIONARY", physical));
     g.throughput(Throughput::Elements(n as u64));
-    let mut buf = Vec::new();
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            buf.clear();
             let mut e =
                 T::encoder(Encoding::RleDictionary, type_length).expect("pqcodec has this encoder");
-            e.put(black_box(values).values()).expect("pqcodec encodes");
-            e.flush_into(&mut buf).expect("pqcodec flushes");
+            T::put_all(&mut e, black_box(values)).expect("pqcodec encodes");
+            let indices = e.flush().expect("pqcodec flushes");
             let dict = T::dictionary_page(&e)
                 .expect("a dictionary encoder")
                 .expect("pqcodec writes the dictionary");
-            black_box((buf.len(), dict.len()))
+            black_box((indices.len(), dict.len()))
         })
     });
     g.bench_function("arrow-rs", |b| {

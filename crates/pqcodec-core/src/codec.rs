@@ -31,6 +31,16 @@ pub trait Encoder<T: Physical> {
         I: IntoIterator<Item = &'v T::Value>,
         T::Value: 'v;
 
+    /// Appends values held in a slice: the page [`Encoder::put`] of the same values gives,
+    /// written in bulk where the encoding can (PLAIN copies fixed-width values and packs
+    /// booleans a word at a time).
+    fn put_slice(&mut self, values: &[T::Value]) -> Result<()>
+    where
+        T::Value: Sized,
+    {
+        self.put(values)
+    }
+
     /// Number of values put since the last flush.
     fn num_values(&self) -> usize;
 

@@ -25,6 +25,38 @@ pub trait NativeType: Copy + Default + Debug + PartialEq + Send + Sync + 'static
         b.as_mut().copy_from_slice(&bytes[..Self::SIZE]);
         Self::from_le_bytes(b)
     }
+
+    /// Appends the little-endian bytes of `values` to `out`.
+    #[inline]
+    fn extend_le(values: &[Self], out: &mut Vec<u8>) {
+        extend_le_each(values, out);
+    }
+
+    /// Appends the values whose little-endian bytes are `bytes` to `out` (a trailing partial
+    /// value is ignored).
+    #[inline]
+    fn extend_from_le(bytes: &[u8], out: &mut Vec<Self>) {
+        extend_from_le_each(bytes, out);
+    }
+}
+
+/// [`NativeType::extend_le`] a value at a time.
+fn extend_le_each<N: NativeType>(values: &[N], out: &mut Vec<u8>) {
+    // A slice in memory holds at most `isize::MAX` bytes, so this does not overflow.
+    let start = out.len();
+    out.resize(start + values.len() * N::SIZE, 0);
+    for (slot, v) in out[start..].chunks_exact_mut(N::SIZE).zip(values) {
+        slot.copy_from_slice(v.to_le_bytes().as_ref());
+    }
+}
+
+/// [`NativeType::extend_from_le`] a value at a time.
+fn extend_from_le_each<N: NativeType>(bytes: &[u8], out: &mut Vec<N>) {
+    let start = out.len();
+    out.resize(start + bytes.len() / N::SIZE, N::default());
+    for (slot, b) in out[start..].iter_mut().zip(bytes.chunks_exact(N::SIZE)) {
+        *slot = N::from_le_slice(b);
+    }
 }
 
 macro_rules! native {
@@ -39,6 +71,31 @@ macro_rules! native {
             #[inline]
             fn from_le_bytes(bytes: [u8; $n]) -> Self {
                 <$t>::from_le_bytes(bytes)
+            }
+            // In memory, a little-endian machine holds these values as their PLAIN bytes:
+            // a copy is all it takes.
+            #[inline]
+            fn extend_le(values: &[Self], out: &mut Vec<u8>) {
+                if cfg!(target_endian = "little") {
+                    out.extend_from_slice(bytemuck::cast_slice(values));
+                } else {
+                    extend_le_each(values, out);
+                }
+            }
+            #[inline]
+            fn extend_from_le(bytes: &[u8], out: &mut Vec<Self>) {
+                if cfg!(target_endian = "big") {
+                    return extend_from_le_each(bytes, out);
+                }
+                let whole = &bytes[..bytes.len() / $n * $n];
+                match bytemuck::try_cast_slice::<u8, Self>(whole) {
+                    Ok(values) => out.extend_from_slice(values),
+                    Err(_) => {
+                        let start = out.len();
+                        out.resize(start + whole.len() / $n, 0 as $t);
+                        bytemuck::cast_slice_mut::<Self, u8>(&mut out[start..]).copy_from_slice(whole);
+                    }
+                }
             }
         }
     )*};
@@ -68,6 +125,7 @@ impl NativeType for Int96 {
     const SIZE: usize = 12;
     type Bytes = [u8; 12];
 
+    #[inline]
     fn to_le_bytes(self) -> [u8; 12] {
         let mut out = [0; 12];
         for (chunk, word) in out.chunks_exact_mut(4).zip(self.0) {
@@ -76,6 +134,7 @@ impl NativeType for Int96 {
         out
     }
 
+    #[inline]
     fn from_le_bytes(bytes: [u8; 12]) -> Self {
         let word =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);

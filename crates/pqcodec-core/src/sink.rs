@@ -126,6 +126,13 @@ impl<V: Copy> Sink<V> for Vec<V> {
     fn extend_from_slice(&mut self, values: &[V]) {
         Vec::extend_from_slice(self, values);
     }
+    #[inline]
+    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    where
+        V: NativeType,
+    {
+        V::extend_from_le(bytes, self);
+    }
 }
 
 impl Sink<[u8]> for Vec<Vec<u8>> {

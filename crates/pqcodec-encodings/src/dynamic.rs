@@ -80,8 +80,15 @@ fn unlimited() -> DictionaryLimits {
 
 /// Declares a physical type's decoder and encoder enums and their [`DynamicType`] impl.
 macro_rules! dynamic_type {
+    // `slices: yes` for the types whose values are `Sized`: forwards `put_slice` to the encoders.
+    (@put_slice yes, $t:ty, [$($ev:ident),*]) => {
+        fn put_slice(&mut self, values: &[<$t as Physical>::Value]) -> Result<()> {
+            match self { $(Self::$ev(e) => e.put_slice(values)),* }
+        }
+    };
+    (@put_slice no, $t:ty, [$($ev:ident),*]) => {};
     (
-        $t:ty, $dec:ident, $enc:ident,
+        $t:ty, $dec:ident, $enc:ident, slices: $slices:ident,
         decoders |$encoding:ident, $data:ident, $num_values:ident, $type_length:ident, $dictionary:ident|
             { $($dv:ident($dty:ty) = $dpat:pat => $dnew:expr),* $(,)? }
         encoders |$eencoding:ident, $etype_length:ident| { $($ev:ident($ety:ty) = $epat:pat => $enew:expr),* $(,)? }
@@ -124,6 +131,7 @@ macro_rules! dynamic_type {
             {
                 match self { $(Self::$ev(e) => e.put(values)),* }
             }
+            dynamic_type!(@put_slice $slices, $t, [$($ev),*]);
             fn num_values(&self) -> usize {
                 match self { $(Self::$ev(e) => e.num_values()),* }
             }
@@ -132,6 +140,9 @@ macro_rules! dynamic_type {
             }
             fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
                 match self { $(Self::$ev(e) => e.flush_into(out)),* }
+            }
+            fn flush(&mut self) -> Result<Vec<u8>> {
+                match self { $(Self::$ev(e) => e.flush()),* }
             }
         }
 
@@ -173,7 +184,7 @@ macro_rules! dynamic_type {
 }
 
 dynamic_type!(
-    BooleanType, BooleanDecoder, BooleanEncoder,
+    BooleanType, BooleanDecoder, BooleanEncoder, slices: yes,
     decoders |encoding, data, num_values, type_length, dictionary| {
         Plain(PlainDecoder<'a, BooleanType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
         Rle(RleBooleanDecoder<'a>) = Encoding::Rle => RleBooleanDecoder::new(data, num_values)?,
@@ -191,7 +202,7 @@ dynamic_type!(
 macro_rules! integer_type {
     ($t:ty, $dec:ident, $enc:ident) => {
         dynamic_type!(
-            $t, $dec, $enc,
+            $t, $dec, $enc, slices: yes,
             decoders |encoding, data, num_values, type_length, dictionary| {
                 Plain(PlainDecoder<'a, $t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
                 GroupVarInt(GroupVarIntDecoder<'a, $t>) = Encoding::GroupVarInt => GroupVarIntDecoder::new(data, num_values)?,
@@ -217,7 +228,7 @@ integer_type!(Int32Type, Int32Decoder, Int32Encoder);
 integer_type!(Int64Type, Int64Decoder, Int64Encoder);
 
 dynamic_type!(
-    Int96Type, Int96Decoder, Int96Encoder,
+    Int96Type, Int96Decoder, Int96Encoder, slices: yes,
     decoders |encoding, data, num_values, type_length, dictionary| {
         Plain(PlainDecoder<'a, Int96Type>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
         Dictionary(DictionaryDecoder<'a, Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
@@ -233,7 +244,7 @@ dynamic_type!(
 macro_rules! float_type {
     ($t:ty, $dec:ident, $enc:ident) => {
         dynamic_type!(
-            $t, $dec, $enc,
+            $t, $dec, $enc, slices: yes,
             decoders |encoding, data, num_values, type_length, dictionary| {
                 Plain(PlainDecoder<'a, $t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
                 Dictionary(DictionaryDecoder<'a, $t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
@@ -254,7 +265,7 @@ float_type!(FloatType, FloatDecoder, FloatEncoder);
 float_type!(DoubleType, DoubleDecoder, DoubleEncoder);
 
 dynamic_type!(
-    ByteArrayType, ByteArrayDecoder, ByteArrayEncoder,
+    ByteArrayType, ByteArrayDecoder, ByteArrayEncoder, slices: no,
     decoders |encoding, data, num_values, type_length, dictionary| {
         Plain(PlainDecoder<'a, ByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
         Dictionary(DictionaryDecoder<'a, ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
@@ -274,7 +285,7 @@ dynamic_type!(
 );
 
 dynamic_type!(
-    FixedLenByteArrayType, FixedLenByteArrayDecoder, FixedLenByteArrayEncoder,
+    FixedLenByteArrayType, FixedLenByteArrayDecoder, FixedLenByteArrayEncoder, slices: no,
     decoders |encoding, data, num_values, type_length, dictionary| {
         Plain(PlainDecoder<'a, FixedLenByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
         Dictionary(DictionaryDecoder<'a, FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>

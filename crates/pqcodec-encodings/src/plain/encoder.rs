@@ -32,27 +32,13 @@ impl<T: PlainType> PlainEncoder<T> {
     }
 }
 
-impl<T: PlainType> Default for PlainEncoder<T> {
-    fn default() -> Self {
-        Self::new(0)
-    }
-}
-
-impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
-    fn put<'v, I>(&mut self, values: I) -> Result<()>
-    where
-        I: IntoIterator<Item = &'v T::Value>,
-        T::Value: 'v,
-    {
+impl<T: PlainType> PlainEncoder<T> {
+    /// Runs `put`, which appends values to the page and returns how many; if it fails, the
+    /// page is put back as it was (the last byte too, which BOOLEAN shares between calls).
+    fn append(&mut self, put: impl FnOnce(&mut Vec<u8>) -> Result<usize>) -> Result<()> {
         let len = self.buf.len();
         let last = self.buf.last().copied();
-        match T::put_plain(
-            &mut self.buf,
-            self.num_values,
-            self.type_length,
-            Encoding::Plain,
-            values,
-        ) {
+        match put(&mut self.buf) {
             Ok(count) => {
                 self.num_values += count;
                 Ok(())
@@ -65,6 +51,31 @@ impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
                 Err(e)
             }
         }
+    }
+}
+
+impl<T: PlainType> Default for PlainEncoder<T> {
+    fn default() -> Self {
+        Self::new(0)
+    }
+}
+
+impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
+    fn put<'v, I>(&mut self, values: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'v T::Value>,
+        T::Value: 'v,
+    {
+        let (start, type_length) = (self.num_values, self.type_length);
+        self.append(|buf| T::put_plain(buf, start, type_length, Encoding::Plain, values))
+    }
+
+    fn put_slice(&mut self, values: &[T::Value]) -> Result<()>
+    where
+        T::Value: Sized,
+    {
+        let (start, type_length) = (self.num_values, self.type_length);
+        self.append(|buf| T::put_plain_slice(buf, start, type_length, Encoding::Plain, values))
     }
 
     fn num_values(&self) -> usize {
@@ -123,6 +134,43 @@ pub(super) fn put_bits<'v>(
     let bytes = bit.div_ceil(8) as usize;
     buf.extend_from_slice(&word.to_le_bytes()[..bytes]);
     count
+}
+
+/// Appends booleans held in a slice as bits, LSB first, after the `start` bits `buf` already
+/// holds: up to the next whole byte as [`put_bits`] does, then 64 values to a word.
+pub(super) fn put_bool_slice(buf: &mut Vec<u8>, start: usize, values: &[bool]) -> usize {
+    let head = ((8 - start % 8) % 8).min(values.len());
+    put_bits(buf, start, &values[..head]);
+    let rest = &values[head..];
+    buf.reserve(rest.len().div_ceil(8));
+    let mut words = rest.chunks_exact(64);
+    for chunk in &mut words {
+        buf.extend_from_slice(&pack_word(chunk).to_le_bytes());
+    }
+    let tail = words.remainder();
+    buf.extend_from_slice(&pack_word(tail).to_le_bytes()[..tail.len().div_ceil(8)]);
+    values.len()
+}
+
+/// Up to 64 booleans as the bits of a word, the first in the lowest bit.
+#[inline]
+fn pack_word(values: &[bool]) -> u64 {
+    let mut bytes = values.chunks_exact(8);
+    let mut word = 0;
+    for (i, chunk) in (&mut bytes).enumerate() {
+        let byte: [u8; 8] = std::array::from_fn(|j| u8::from(chunk[j]));
+        word |= u64::from(pack_byte(byte)) << (8 * i);
+    }
+    let tail = bytes.remainder();
+    let byte: [u8; 8] = std::array::from_fn(|j| tail.get(j).map_or(0, |&v| u8::from(v)));
+    word | u64::from(pack_byte(byte)) << (8 * (values.len() / 8) % 64)
+}
+
+/// Eight 0/1 bytes as the bits of a byte, the first in the lowest bit: the multiplication
+/// moves byte `i` (bit `8i`) to bit `56 + i` without carries between them.
+#[inline]
+fn pack_byte(bytes: [u8; 8]) -> u8 {
+    (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// Bytes of values put together on the stack before they are appended at once.

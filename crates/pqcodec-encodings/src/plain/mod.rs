@@ -102,6 +102,21 @@ pub trait PlainType: Physical {
     where
         I: IntoIterator<Item = &'v Self::Value>,
         Self::Value: 'v;
+
+    /// [`PlainType::put_plain`] of values held in a slice, in bulk where the type allows.
+    #[doc(hidden)]
+    fn put_plain_slice(
+        buf: &mut Vec<u8>,
+        start: usize,
+        type_length: usize,
+        encoding: Encoding,
+        values: &[Self::Value],
+    ) -> Result<usize>
+    where
+        Self::Value: Sized,
+    {
+        Self::put_plain(buf, start, type_length, encoding, values)
+    }
 }
 
 /// Decodes a whole PLAIN page of `num_values` values (a dictionary page) into an owned buffer.
@@ -165,6 +180,16 @@ impl PlainType for BooleanType {
     {
         Ok(encoder::put_bits(buf, start, values))
     }
+
+    fn put_plain_slice(
+        buf: &mut Vec<u8>,
+        start: usize,
+        _type_length: usize,
+        _encoding: Encoding,
+        values: &[bool],
+    ) -> Result<usize> {
+        Ok(encoder::put_bool_slice(buf, start, values))
+    }
 }
 
 macro_rules! plain_fixed_width {
@@ -201,6 +226,17 @@ macro_rules! plain_fixed_width {
                 I: IntoIterator<Item = &'v Self::Value>,
             {
                 Ok(encoder::put_natives(buf, values))
+            }
+
+            fn put_plain_slice(
+                buf: &mut Vec<u8>,
+                _start: usize,
+                _type_length: usize,
+                _encoding: Encoding,
+                values: &[Self::Value],
+            ) -> Result<usize> {
+                <Self as pqcodec_core::FixedWidth>::Native::extend_le(values, buf);
+                Ok(values.len())
             }
         }
     )*};

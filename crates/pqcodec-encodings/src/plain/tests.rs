@@ -15,6 +15,25 @@ fn encode<T: PlainType>(values: &T::Buffer, type_length: usize) -> Vec<u8> {
     enc.flush().unwrap()
 }
 
+/// Puts `values` in pieces cut at `cuts` (any order, any size), once with [`Encoder::put`] and
+/// once with [`Encoder::put_slice`], and checks both pages are the same bytes.
+fn slices_match_iterators<T: PlainType>(values: &[T::Value], cuts: &[usize])
+where
+    T::Value: Sized,
+{
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (values.len() + 1)).collect();
+    cuts.sort_unstable();
+    let (mut by_iter, mut by_slice) = (PlainEncoder::<T>::new(0), PlainEncoder::<T>::new(0));
+    let mut at = 0;
+    for end in cuts.into_iter().chain([values.len()]) {
+        by_iter.put(&values[at..end]).unwrap();
+        by_slice.put_slice(&values[at..end]).unwrap();
+        at = end;
+    }
+    assert_eq!(by_slice.num_values(), values.len());
+    assert_eq!(by_slice.flush().unwrap(), by_iter.flush().unwrap());
+}
+
 /// Decodes `bytes` holding `expected`, following `plan` (`(true, k)` reads `k` values, `(false,
 /// k)` skips `k`), then reads the rest, and checks the values read are the expected ones,
 /// compared by their PLAIN bytes (so NaN payloads and -0.0 count).
@@ -413,6 +432,24 @@ fn byte_arrays() -> impl Strategy<Value = Vec<Vec<u8>>> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn put_slice_writes_what_put_does(
+        bools in prop::collection::vec(any::<bool>(), 0..600),
+        ints in prop::collection::vec(any::<i64>(), 0..300),
+        cuts in prop::collection::vec(any::<usize>(), 0..6),
+    ) {
+        slices_match_iterators::<BooleanType>(&bools, &cuts);
+        let narrow: Vec<i32> = ints.iter().map(|&v| v as i32).collect();
+        slices_match_iterators::<Int32Type>(&narrow, &cuts);
+        slices_match_iterators::<Int64Type>(&ints, &cuts);
+        let floats: Vec<f32> = narrow.iter().map(|&v| f32::from_bits(v as u32)).collect();
+        slices_match_iterators::<FloatType>(&floats, &cuts);
+        let doubles: Vec<f64> = ints.iter().map(|&v| f64::from_bits(v as u64)).collect();
+        slices_match_iterators::<DoubleType>(&doubles, &cuts);
+        let int96: Vec<Int96> = ints.iter().map(|&v| Int96([v as u32, (v >> 32) as u32, !(v as u32)])).collect();
+        slices_match_iterators::<Int96Type>(&int96, &cuts);
+    }
 
     #[test]
     fn booleans_round_trip(values in prop::collection::vec(any::<bool>(), 0..600), plan in plan()) {

@@ -11,7 +11,7 @@ use pqcodec_core::{
 
 use super::MAX_INDEX_BIT_WIDTH;
 use crate::plain::PlainType;
-use crate::rle::{CHUNK, RleDecoder, RunVisitor};
+use crate::rle::{CHUNK, RleDecoder, RunVisitor, STAGE, Staging};
 
 fn out_of_range(encoding: Encoding, index: u32, len: usize) -> Error {
     Error::DictionaryIndex {
@@ -261,10 +261,10 @@ impl DictionaryValue for BooleanType {
     }
 }
 
-/// Looks fixed-width indices up a chunk at a time into a stack buffer and hands the values
-/// over as slices.
+/// Looks fixed-width indices up a chunk at a time, straight into a [`Staging`] block.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
+    stage: Staging<N>,
     encoding: Encoding,
     dictionary: &'s [N],
     /// Every index the bit width can express is in the dictionary: no check needed.
@@ -278,7 +278,7 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
             .dictionary
             .get(index as usize)
             .ok_or_else(|| out_of_range(self.encoding, index, self.dictionary.len()))?;
-        self.out.push_repeated(value, count);
+        self.stage.repeat(self.out, *value, count);
         Ok(())
     }
 
@@ -290,13 +290,13 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         {
             return Err(out_of_range(self.encoding, bad, dictionary.len()));
         }
-        let mut buf = [N::default(); CHUNK];
-        let n = indices.len().min(CHUNK);
-        for (slot, &index) in buf.iter_mut().zip(indices) {
-            // Every index is below the length (checked above, or by the bit width).
-            *slot = dictionary.get(index as usize).copied().unwrap_or_default();
+        for chunk in indices.chunks(STAGE) {
+            let slots = self.stage.slots(self.out, chunk.len());
+            for (slot, &index) in slots.iter_mut().zip(chunk) {
+                // Every index is below the length (checked above, or by the bit width).
+                *slot = dictionary.get(index as usize).copied().unwrap_or_default();
+            }
         }
-        self.out.extend_from_slice(&buf[..n]);
         Ok(())
     }
 }
@@ -310,16 +310,17 @@ fn gather_fixed<N: NativeType, S: Sink<N> + ?Sized>(
     max: usize,
 ) -> Result<usize> {
     out.reserve(indices.reserve_hint(max));
-    let fits = width_fits(indices.bit_width(), dictionary.len());
-    indices.visit(
-        &mut GatherFixed {
-            out,
-            encoding: indices.encoding(),
-            dictionary,
-            fits,
-        },
-        max,
-    )
+    let mut visitor = GatherFixed {
+        out,
+        stage: Staging::new(),
+        encoding: indices.encoding(),
+        dictionary,
+        fits: width_fits(indices.bit_width(), dictionary.len()),
+    };
+    // What was decoded before an error reaches `out` too.
+    let result = indices.visit(&mut visitor, max);
+    visitor.stage.flush(visitor.out);
+    result
 }
 
 macro_rules! fixed_dictionary_value {

@@ -9,8 +9,13 @@ use super::simd::{self, Isa};
 /// Bytes that `count` values of `width` bits take, rounded up to a whole byte (saturating).
 #[inline]
 pub fn packed_len(count: usize, width: u32) -> usize {
-    let bits = (count as u128) * u128::from(width);
-    usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
+    match count.checked_mul(width as usize) {
+        Some(bits) => bits.div_ceil(8),
+        None => {
+            let bits = (count as u128) * u128::from(width);
+            usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
+        }
+    }
 }
 
 /// The 8 bytes of `packed` at `byte` as a little-endian word, zero past its end.

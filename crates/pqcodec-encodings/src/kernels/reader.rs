@@ -68,6 +68,13 @@ impl<'a> ByteReader<'a> {
     /// Takes a ULEB128 varint.
     #[inline]
     pub fn uleb128(&mut self, field: &'static str) -> Result<u64> {
+        // Most varints here (run headers, small lengths) are one byte.
+        if let Some(&byte) = self.data.get(self.pos)
+            && byte < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(byte));
+        }
         match read_uleb128(self.rest()) {
             Some((value, len)) => {
                 self.pos += len;

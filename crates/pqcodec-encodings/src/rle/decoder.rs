@@ -3,7 +3,7 @@
 
 use pqcodec_core::{BooleanType, Decoder, Encoding, Error, Result, Sink};
 
-use super::{MAX_BIT_WIDTH, MAX_RUN_LEN, split_length_prefix};
+use super::{MAX_BIT_WIDTH, MAX_RUN_LEN, STAGE, Staging, split_length_prefix};
 use crate::kernels::ByteReader;
 use crate::kernels::bitpack::{packed_len, unpack32};
 
@@ -148,10 +148,17 @@ impl<'a> RleDecoder<'a> {
     }
 
     /// Appends up to `max` values to `out` and returns how many: fewer only at the end of the
-    /// page. Each RLE run is one [`Sink::push_repeated`].
+    /// page. Short runs reach `out` in blocks, a long RLE run as one [`Sink::push_repeated`].
     pub fn read<S: Sink<u32> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         out.reserve(self.reserve_hint(max));
-        self.visit(&mut PlainVisitor(out), max)
+        let mut visitor = PlainVisitor {
+            out,
+            stage: Staging::new(),
+        };
+        // What was decoded before an error reaches `out` too.
+        let result = self.visit(&mut visitor, max);
+        visitor.stage.flush(visitor.out);
+        result
     }
 
     /// Skips up to `n` values and returns how many. Skipping within a bit-packed run only
@@ -301,28 +308,40 @@ fn unpack_range<V: RunVisitor + ?Sized>(
     end: usize,
     visitor: &mut V,
 ) -> Result<()> {
-    let w = width as usize;
     let mut buf = [0u32; CHUNK];
     let mut pos = start;
-    // An unaligned start: unpack from the start of its group of 8, hand over the tail.
-    let head = pos % 8;
-    if head != 0 && pos < end {
-        let group = pos - head;
-        let upto = (group + 8).min(end);
-        let out = &mut buf[..upto - group];
-        unpack_checked(bytes.get(group / 8 * w..).unwrap_or(&[]), width, out);
-        visitor.values(&out[head..])?;
-        pos = upto;
-    }
     while pos < end {
-        let n = (end - pos).min(CHUNK);
-        // pos is a multiple of 8 here: its values start on a byte boundary.
+        // Up to the next multiple of CHUNK, so that chunks after an unaligned start align.
+        let n = (end - pos).min(CHUNK - pos % CHUNK);
         let out = &mut buf[..n];
-        unpack_checked(bytes.get(pos / 8 * w..).unwrap_or(&[]), width, out);
+        unpack_into(bytes, width, pos, out);
         visitor.values(out)?;
         pos += n;
     }
     Ok(())
+}
+
+/// Unpacks values `start..start + out.len()` of a bit-packed run whose bytes are `bytes` into
+/// `out`; a start within a group of 8 unpacks that group on the side. Missing bytes unpack as
+/// zeros.
+#[inline]
+fn unpack_into(bytes: &[u8], width: u32, start: usize, out: &mut [u32]) {
+    let w = width as usize;
+    let head = start % 8;
+    let mut done = 0;
+    if head != 0 {
+        let mut group = [0u32; 8];
+        let take = (8 - head).min(out.len());
+        let group_bytes = bytes.get((start - head) / 8 * w..).unwrap_or(&[]);
+        unpack_checked(group_bytes, width, &mut group[..head + take]);
+        out[..take].copy_from_slice(&group[head..head + take]);
+        done = take;
+    }
+    if done < out.len() {
+        // start + done is a multiple of 8: its values start on a byte boundary.
+        let aligned = bytes.get((start + done) / 8 * w..).unwrap_or(&[]);
+        unpack_checked(aligned, width, &mut out[done..]);
+    }
 }
 
 /// [`unpack32`], or zeros if `src` is too short for `out` (never the case for the ranges
@@ -336,18 +355,38 @@ fn unpack_checked(src: &[u8], width: u32, out: &mut [u32]) {
     }
 }
 
-/// Hands decoded values to a `Sink<u32>` unchanged.
-struct PlainVisitor<'s, S: ?Sized>(&'s mut S);
+/// Hands decoded values to a `Sink<u32>` unchanged, through a [`Staging`] block.
+struct PlainVisitor<'s, S: ?Sized> {
+    out: &'s mut S,
+    stage: Staging<u32>,
+}
 
 impl<S: Sink<u32> + ?Sized> RunVisitor for PlainVisitor<'_, S> {
     #[inline]
     fn run(&mut self, value: u32, count: usize) -> Result<()> {
-        self.0.push_repeated(&value, count);
+        self.stage.repeat(self.out, value, count);
         Ok(())
     }
+
     #[inline]
     fn values(&mut self, values: &[u32]) -> Result<()> {
-        self.0.extend_from_slice(values);
+        for chunk in values.chunks(STAGE) {
+            self.stage
+                .slots(self.out, chunk.len())
+                .copy_from_slice(chunk);
+        }
+        Ok(())
+    }
+
+    /// Unpacked straight into the stage.
+    #[inline]
+    fn packed(&mut self, packed: &[u8], bit_width: u32, start: usize, end: usize) -> Result<()> {
+        let mut pos = start;
+        while pos < end {
+            let n = (end - pos).min(STAGE);
+            unpack_into(packed, bit_width, pos, self.stage.slots(self.out, n));
+            pos += n;
+        }
         Ok(())
     }
 }
@@ -369,22 +408,27 @@ impl<'a> RleBooleanDecoder<'a> {
     }
 }
 
-/// Hands decoded 0/1 values to a `Sink<bool>`.
-struct BoolVisitor<'s, S: ?Sized>(&'s mut S);
+/// Hands decoded 0/1 values to a `Sink<bool>`, through a [`Staging`] block.
+struct BoolVisitor<'s, S: ?Sized> {
+    out: &'s mut S,
+    stage: Staging<bool>,
+}
 
 impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
     #[inline]
     fn run(&mut self, value: u32, count: usize) -> Result<()> {
-        self.0.push_repeated(&(value != 0), count);
+        self.stage.repeat(self.out, value != 0, count);
         Ok(())
     }
+
     #[inline]
     fn values(&mut self, values: &[u32]) -> Result<()> {
-        let mut bools = [false; CHUNK];
-        for (b, &v) in bools.iter_mut().zip(values) {
-            *b = v != 0;
+        for chunk in values.chunks(STAGE) {
+            let slots = self.stage.slots(self.out, chunk.len());
+            for (b, &v) in slots.iter_mut().zip(chunk) {
+                *b = v != 0;
+            }
         }
-        self.0.extend_from_slice(&bools[..values.len().min(CHUNK)]);
         Ok(())
     }
 
@@ -393,22 +437,29 @@ impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
         if bit_width != 1 {
             return unpack_range(packed, bit_width, start, end, self);
         }
-        let mut bools = [false; CHUNK];
         let mut pos = start;
         while pos < end {
-            let n = (end - pos).min(CHUNK);
-            let out = &mut bools[..n];
-            for (k, chunk) in out.chunks_mut(64).enumerate() {
-                let word = load_bits(packed, pos + k * 64);
-                for (i, b) in chunk.iter_mut().enumerate() {
-                    *b = (word >> i) & 1 == 1;
+            let n = (end - pos).min(STAGE);
+            let slots = self.stage.slots(self.out, n);
+            for (k, chunk) in slots.chunks_mut(64).enumerate() {
+                let word = load_bits(packed, pos + k * 64).to_le_bytes();
+                for (eight, &byte) in chunk.chunks_mut(8).zip(&word) {
+                    eight.copy_from_slice(&spread_byte(byte)[..eight.len()]);
                 }
             }
-            self.0.extend_from_slice(out);
             pos += n;
         }
         Ok(())
     }
+}
+
+/// The eight bits of `byte` as booleans, the lowest first: the multiplication copies the byte
+/// into every byte of a word, the mask keeps bit `i` of byte `i`.
+#[inline]
+pub(crate) fn spread_byte(byte: u8) -> [bool; 8] {
+    let bits = (u64::from(byte) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    let bytes = bits.to_le_bytes();
+    std::array::from_fn(|i| bytes[i] != 0)
 }
 
 /// The 64 bits of `packed` (LSB-first) starting at bit `bit`; bits past its end are 0.
@@ -442,7 +493,14 @@ impl Decoder<BooleanType> for RleBooleanDecoder<'_> {
 
     fn read<S: Sink<bool> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         out.reserve(self.inner.reserve_hint(max));
-        self.inner.visit(&mut BoolVisitor(out), max)
+        let mut visitor = BoolVisitor {
+            out,
+            stage: Staging::new(),
+        };
+        // What was decoded before an error reaches `out` too.
+        let result = self.inner.visit(&mut visitor, max);
+        visitor.stage.flush(visitor.out);
+        result
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {

@@ -49,12 +49,14 @@
 
 mod decoder;
 mod encoder;
+mod staging;
 #[cfg(test)]
 mod tests;
 
 pub use decoder::{CHUNK, RunVisitor, unpack_packed};
 pub use decoder::{RleBooleanDecoder, RleDecoder};
 pub use encoder::{RleBooleanEncoder, RleEncoder};
+pub(crate) use staging::{STAGE, Staging};
 
 use pqcodec_core::{Encoding, Error, Result};
 

@@ -26,10 +26,21 @@ pub trait NativeType: Copy + Default + Debug + PartialEq + Send + Sync + 'static
         Self::from_le_bytes(b)
     }
 
+    /// `values`' little-endian bytes as they lie in memory, where they are those bytes (the
+    /// primitive types on a little-endian machine).
+    #[inline]
+    fn le_bytes_of(values: &[Self]) -> Option<&[u8]> {
+        let _ = values;
+        None
+    }
+
     /// Appends the little-endian bytes of `values` to `out`.
     #[inline]
     fn extend_le(values: &[Self], out: &mut Vec<u8>) {
-        extend_le_each(values, out);
+        match Self::le_bytes_of(values) {
+            Some(bytes) => out.extend_from_slice(bytes),
+            None => extend_le_each(values, out),
+        }
     }
 
     /// Appends the values whose little-endian bytes are `bytes` to `out` (a trailing partial
@@ -72,15 +83,10 @@ macro_rules! native {
             fn from_le_bytes(bytes: [u8; $n]) -> Self {
                 <$t>::from_le_bytes(bytes)
             }
-            // In memory, a little-endian machine holds these values as their PLAIN bytes:
-            // a copy is all it takes.
+            // In memory, a little-endian machine holds these values as their PLAIN bytes.
             #[inline]
-            fn extend_le(values: &[Self], out: &mut Vec<u8>) {
-                if cfg!(target_endian = "little") {
-                    out.extend_from_slice(bytemuck::cast_slice(values));
-                } else {
-                    extend_le_each(values, out);
-                }
+            fn le_bytes_of(values: &[Self]) -> Option<&[u8]> {
+                cfg!(target_endian = "little").then(|| bytemuck::cast_slice(values))
             }
             #[inline]
             fn extend_from_le(bytes: &[u8], out: &mut Vec<Self>) {

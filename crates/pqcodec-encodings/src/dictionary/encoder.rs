@@ -195,16 +195,19 @@ fn reindex(error: Error, offset: usize) -> Error {
     }
 }
 
-impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
-    fn put<'v, I>(&mut self, values: I) -> Result<()>
-    where
-        I: IntoIterator<Item = &'v T::Value>,
-        T::Value: 'v,
-    {
+impl<T: PlainType> DictionaryEncoder<T> {
+    /// Appends values: `plain` writes their PLAIN bytes to the page or buffer it is given,
+    /// which holds the count of values it is passed, and returns how many it wrote; `borrowed`
+    /// are those bytes already, if the caller has them.
+    fn append(
+        &mut self,
+        borrowed: Option<(&[u8], usize)>,
+        plain: impl FnOnce(&mut Vec<u8>, usize, Encoding) -> Result<usize>,
+    ) -> Result<()> {
         if let Some((buf, count)) = &mut self.plain {
             // After the fallback: straight to the PLAIN page.
             let (len, last) = (buf.len(), buf.last().copied());
-            match T::put_plain(buf, *count, self.type_length, Encoding::Plain, values) {
+            match plain(buf, *count, Encoding::Plain) {
                 Ok(n) => *count += n,
                 Err(e) => {
                     buf.truncate(len);
@@ -219,25 +222,56 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
         // The batch's PLAIN bytes first: a value that cannot be encoded fails here, before
         // anything changes.
         let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        let count = match T::put_plain(&mut scratch, 0, self.type_length, ENCODING, values) {
-            Ok(count) => count,
-            Err(e) => {
-                self.scratch = scratch;
-                return Err(reindex(e, self.indices.len()));
+        let (bytes, count) = match borrowed {
+            Some(borrowed) => borrowed,
+            None => {
+                scratch.clear();
+                match plain(&mut scratch, 0, ENCODING) {
+                    Ok(count) => (&scratch[..], count),
+                    Err(e) => {
+                        self.scratch = scratch;
+                        return Err(reindex(e, self.indices.len()));
+                    }
+                }
             }
         };
-        if let Some((i, at)) = self.intern_batch(&scratch, count) {
+        if let Some((i, at)) = self.intern_batch(bytes, count) {
             let mut buf = Vec::new();
             if T::TYPE == PhysicalType::Boolean {
-                append_bits(&mut buf, 0, &scratch, at, count);
+                append_bits(&mut buf, 0, bytes, at, count);
             } else {
-                buf.extend_from_slice(scratch.get(at..).unwrap_or(&[]));
+                buf.extend_from_slice(bytes.get(at..).unwrap_or(&[]));
             }
             self.plain = Some((buf, count - i));
         }
         self.scratch = scratch;
         Ok(())
+    }
+}
+
+impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
+    fn put<'v, I>(&mut self, values: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'v T::Value>,
+        T::Value: 'v,
+    {
+        let type_length = self.type_length;
+        self.append(None, |buf, start, encoding| {
+            T::put_plain(buf, start, type_length, encoding, values)
+        })
+    }
+
+    /// Fixed-width values are interned from the slice's own bytes where the machine holds
+    /// them as their PLAIN bytes.
+    fn put_slice(&mut self, values: &[T::Value]) -> Result<()>
+    where
+        T::Value: Sized,
+    {
+        let type_length = self.type_length;
+        let borrowed = T::plain_bytes(values).map(|bytes| (bytes, values.len()));
+        self.append(borrowed, |buf, start, encoding| {
+            T::put_plain_slice(buf, start, type_length, encoding, values)
+        })
     }
 
     /// Values in the page the next flush writes: pending indices, or after those the values

@@ -117,6 +117,17 @@ pub trait PlainType: Physical {
     {
         Self::put_plain(buf, start, type_length, encoding, values)
     }
+
+    /// The PLAIN bytes of `values` as they lie in memory, where they are those bytes
+    /// (INT32, INT64, FLOAT and DOUBLE on a little-endian machine).
+    #[doc(hidden)]
+    fn plain_bytes(values: &[Self::Value]) -> Option<&[u8]>
+    where
+        Self::Value: Sized,
+    {
+        let _ = values;
+        None
+    }
 }
 
 /// Decodes a whole PLAIN page of `num_values` values (a dictionary page) into an owned buffer.
@@ -226,6 +237,10 @@ macro_rules! plain_fixed_width {
                 I: IntoIterator<Item = &'v Self::Value>,
             {
                 Ok(encoder::put_natives(buf, values))
+            }
+
+            fn plain_bytes(values: &[Self::Value]) -> Option<&[u8]> {
+                <Self as pqcodec_core::FixedWidth>::Native::le_bytes_of(values)
             }
 
             fn put_plain_slice(

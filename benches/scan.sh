@@ -14,7 +14,9 @@ runs=${2:-5}
 repeat=${3:-10}
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 
-cargo build -q --release -p pqcodec-cli -p pqcodec --example arrow_rs_scan
+# Two builds: with --example, cargo builds that example and no binary.
+cargo build -q --release -p pqcodec-cli --bin pqcodec
+cargo build -q --release -p pqcodec --example arrow_rs_scan
 ours=target/release/pqcodec
 theirs=target/release/examples/arrow_rs_scan
 log=$(mktemp)
@@ -29,6 +31,7 @@ for f in "$dir"/*.parquet; do
             rows=$(awk '/^rows/ {print $2}' <<<"$out")
             secs=$(awk '/^rows/ {print $4}' <<<"$out")
             rss=$(awk '/^rss_kb/ {print $2}' <<<"$out")
+            [ -n "$rows" ] || { echo "$side failed on $f: $out" >&2; exit 1; }
             echo "$(basename "$f") $side $rows $secs $rss" >>"$log"
         done
     done

@@ -408,27 +408,22 @@ impl<'a> RleBooleanDecoder<'a> {
     }
 }
 
-/// Hands decoded 0/1 values to a `Sink<bool>`, through a [`Staging`] block.
-struct BoolVisitor<'s, S: ?Sized> {
-    out: &'s mut S,
-    stage: Staging<bool>,
-}
+/// Hands decoded 0/1 values to a `Sink<bool>`.
+struct BoolVisitor<'s, S: ?Sized>(&'s mut S);
 
 impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
     #[inline]
     fn run(&mut self, value: u32, count: usize) -> Result<()> {
-        self.stage.repeat(self.out, value != 0, count);
+        self.0.push_repeated(&(value != 0), count);
         Ok(())
     }
-
     #[inline]
     fn values(&mut self, values: &[u32]) -> Result<()> {
-        for chunk in values.chunks(STAGE) {
-            let slots = self.stage.slots(self.out, chunk.len());
-            for (b, &v) in slots.iter_mut().zip(chunk) {
-                *b = v != 0;
-            }
+        let mut bools = [false; CHUNK];
+        for (b, &v) in bools.iter_mut().zip(values) {
+            *b = v != 0;
         }
+        self.0.extend_from_slice(&bools[..values.len().min(CHUNK)]);
         Ok(())
     }
 
@@ -437,29 +432,22 @@ impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
         if bit_width != 1 {
             return unpack_range(packed, bit_width, start, end, self);
         }
+        let mut bools = [false; CHUNK];
         let mut pos = start;
         while pos < end {
-            let n = (end - pos).min(STAGE);
-            let slots = self.stage.slots(self.out, n);
-            for (k, chunk) in slots.chunks_mut(64).enumerate() {
-                let word = load_bits(packed, pos + k * 64).to_le_bytes();
-                for (eight, &byte) in chunk.chunks_mut(8).zip(&word) {
-                    eight.copy_from_slice(&spread_byte(byte)[..eight.len()]);
+            let n = (end - pos).min(CHUNK);
+            let out = &mut bools[..n];
+            for (k, chunk) in out.chunks_mut(64).enumerate() {
+                let word = load_bits(packed, pos + k * 64);
+                for (i, b) in chunk.iter_mut().enumerate() {
+                    *b = (word >> i) & 1 == 1;
                 }
             }
+            self.0.extend_from_slice(out);
             pos += n;
         }
         Ok(())
     }
-}
-
-/// The eight bits of `byte` as booleans, the lowest first: the multiplication copies the byte
-/// into every byte of a word, the mask keeps bit `i` of byte `i`.
-#[inline]
-pub(crate) fn spread_byte(byte: u8) -> [bool; 8] {
-    let bits = (u64::from(byte) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
-    let bytes = bits.to_le_bytes();
-    std::array::from_fn(|i| bytes[i] != 0)
 }
 
 /// The 64 bits of `packed` (LSB-first) starting at bit `bit`; bits past its end are 0.
@@ -493,14 +481,7 @@ impl Decoder<BooleanType> for RleBooleanDecoder<'_> {
 
     fn read<S: Sink<bool> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         out.reserve(self.inner.reserve_hint(max));
-        let mut visitor = BoolVisitor {
-            out,
-            stage: Staging::new(),
-        };
-        // What was decoded before an error reaches `out` too.
-        let result = self.inner.visit(&mut visitor, max);
-        visitor.stage.flush(visitor.out);
-        result
+        self.inner.visit(&mut BoolVisitor(out), max)
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {

@@ -64,7 +64,7 @@ impl Rng {
 }
 
 /// One benchmarked page: the values on both sides and the encodings' names.
-struct Case<'a, T: PutAll, A: DataType> {
+struct Case<'a, T: DynamicType, A: DataType> {
     name: &'a str,
     ours: Encoding,
     /// arrow-rs's encoding, if arrow-rs implements it (it has no GROUP_VAR_INT).
@@ -74,36 +74,12 @@ struct Case<'a, T: PutAll, A: DataType> {
     arrow_values: &'a [A::T],
 }
 
-/// How a caller holding a whole buffer puts it: a slice where values are `Sized`.
-trait PutAll: DynamicType {
-    fn put_all(e: &mut Self::Encoder, values: &Self::Buffer) -> pqcodec::core::Result<()>;
-}
-
-macro_rules! put_all {
-    (slice: $($t:ty),*) => {$(
-        impl PutAll for $t {
-            fn put_all(e: &mut Self::Encoder, values: &Self::Buffer) -> pqcodec::core::Result<()> {
-                e.put_slice(values)
-            }
-        }
-    )*};
-    (values: $($t:ty),*) => {$(
-        impl PutAll for $t {
-            fn put_all(e: &mut Self::Encoder, values: &Self::Buffer) -> pqcodec::core::Result<()> {
-                e.put(values.values())
-            }
-        }
-    )*};
-}
-put_all!(slice: BooleanType, Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
-put_all!(values: ByteArrayType, FixedLenByteArrayType);
-
 fn group_name(dir: &str, name: &str, physical: ParquetType) -> String {
     format!("{dir}/{name}/{physical}")
 }
 
 /// Decode and encode benchmarks of one non-dictionary encoding.
-fn bench_case<T: PutAll, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
+fn bench_case<T: DynamicType, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
     let Case {
         name,
         ours,
@@ -156,7 +132,7 @@ fn bench_case<T: PutAll, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
             let mut e = T::encoder(ours, type_length).expect("pqcodec has this encoder");
-            T::put_all(&mut e, black_box(values)).expect("pqcodec encodes");
+            T::put_buffer(&mut e, black_box(values)).expect("pqcodec encodes");
             black_box(e.flush().expect("pqcodec flushes").len())
         })
     });
@@ -173,7 +149,7 @@ fn bench_case<T: PutAll, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
 }
 
 /// Decode and encode benchmarks of RLE_DICTIONARY.
-fn bench_dictionary<T: PutAll, A: DataType>(
+fn bench_dictionary<T: DynamicType, A: DataType>(
     c: &mut Criterion,
     type_length: usize,
     values: &T::Buffer,
@@ -233,7 +209,7 @@ fn bench_dictionary<T: PutAll, A: DataType>(
         b.iter(|| {
             let mut e =
                 T::encoder(Encoding::RleDictionary, type_length).expect("pqcodec has this encoder");
-            T::put_all(&mut e, black_box(values)).expect("pqcodec encodes");
+            T::put_buffer(&mut e, black_box(values)).expect("pqcodec encodes");
             let indices = e.flush().expect("pqcodec flushes");
             let dict = T::dictionary_page(&e)
                 .expect("a dictionary encoder")

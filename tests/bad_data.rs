@@ -18,11 +18,6 @@
 //!
 //! A second table holds cases only the Arrow adapter sees (levels, page headers, dictionary
 //! pages, UTF-8), each with the variant, page, encoding and field its error must name.
-//!
-//! A case that shows a bug in the library carries `known_bug: Some("...")`: it states the
-//! correct behaviour, is reported and skipped by the main tests, and is run by the ignored
-//! test `known_bugs_still_fail` (`cargo test --test bad_data -- --ignored`), which tells which
-//! of them have been fixed.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, mpsc};
@@ -219,8 +214,6 @@ struct Case {
     skip: SkipExpect,
     /// Whether the case also goes through the Arrow adapter.
     arrow: bool,
-    /// A bug the case shows: the expectation is the correct behaviour, not today's.
-    known_bug: Option<&'static str>,
 }
 
 /// A case of the values decoders; builder methods below set the rest.
@@ -248,7 +241,6 @@ fn case(
         expect,
         skip: SkipExpect::Same,
         arrow: true,
-        known_bug: None,
     }
 }
 
@@ -1724,7 +1716,6 @@ struct ArrowCase {
     page: Option<usize>,
     /// More words the message must hold.
     says: &'static [&'static str],
-    known_bug: Option<&'static str>,
 }
 
 fn v1(data: Vec<u8>, num_values: usize, encoding: Encoding) -> Result<Page, String> {
@@ -1834,7 +1825,6 @@ fn arrow_cases() -> Vec<ArrowCase> {
         expect,
         page,
         says: &[],
-        known_bug: None,
     };
     vec![
         base(
@@ -2258,10 +2248,6 @@ fn every_malformed_column_gives_its_arrow_error() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for case in arrow_cases() {
-        if let Some(note) = case.known_bug {
-            eprintln!("KNOWN BUG (skipped): {}: {note}", case.name);
-            continue;
-        }
         ran += 1;
         if let Err(m) = run_arrow_case(&case) {
             failures.push(format!("{}: {m}", case.name));
@@ -2579,10 +2565,6 @@ fn every_malformed_page_gives_its_error() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for case in cases() {
-        if let Some(note) = case.known_bug {
-            eprintln!("KNOWN BUG (skipped): {}: {note}", case.name);
-            continue;
-        }
         ran += 1;
         if let Err(m) = run_case(&case) {
             failures.push(format!("{}: {m}", case.name));
@@ -2595,25 +2577,5 @@ fn every_malformed_page_gives_its_error() {
         "{} of {ran} cases failed:\n{}",
         failures.len(),
         failures.join("\n")
-    );
-}
-
-/// Runs the cases marked as known bugs and reports which still fail.
-#[test]
-#[ignore = "known bugs: run with --ignored to see which are fixed"]
-fn known_bugs_still_fail() {
-    let mut fixed = Vec::new();
-    for case in cases() {
-        let Some(note) = case.known_bug else {
-            continue;
-        };
-        match run_case(&case) {
-            Ok(()) => fixed.push(case.name.clone()),
-            Err(m) => eprintln!("still failing: {}: {m}\n    ({note})", case.name),
-        }
-    }
-    assert!(
-        fixed.is_empty(),
-        "fixed (remove their known_bug): {fixed:?}"
     );
 }

@@ -8,9 +8,6 @@
 //! the process's address space, and each command must exit with status 1 and a one-line
 //! `pqcodec: error: ...` naming what was wrong: never a panic (ours or a dependency's, which
 //! the binary would report as "a dependency panic"), an abort, a crash or a hang.
-//!
-//! A case that shows a bug carries `known_bug`: it is reported and skipped, and run by the
-//! ignored test `known_bugs_still_fail`.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -547,7 +544,6 @@ struct Case {
     says: &'static [&'static str],
     /// Commands to run (`cat`, `inspect`, `scan`).
     commands: &'static [&'static str],
-    known_bug: Option<&'static str>,
 }
 
 const ALL: &[&str] = &["cat", "inspect", "scan"];
@@ -558,12 +554,11 @@ fn case(name: &str, bytes: Vec<u8>, says: &'static [&'static str]) -> Case {
         bytes,
         says,
         commands: ALL,
-        known_bug: None,
     }
 }
 
-/// The note of the known bug several cases share.
 impl Case {
+    /// Runs only `commands` on the case's file.
     fn only(mut self, commands: &'static [&'static str]) -> Self {
         self.commands = commands;
         self
@@ -1141,10 +1136,6 @@ fn every_malformed_file_gives_an_error_naming_what_was_wrong() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for case in cases() {
-        if let Some(note) = case.known_bug {
-            eprintln!("KNOWN BUG (skipped): {}: {note}", case.name);
-            continue;
-        }
         ran += 1;
         if let Err(m) = run_case(&dir, &case, case.commands) {
             failures.push(format!("{}: {m}", case.name));
@@ -1156,27 +1147,6 @@ fn every_malformed_file_gives_an_error_naming_what_was_wrong() {
         "{} of {ran} malformed files failed:\n{}",
         failures.len(),
         failures.join("\n")
-    );
-}
-
-#[test]
-#[ignore = "known bugs: run with --ignored to see which are fixed"]
-fn known_bugs_still_fail() {
-    let dir = scratch_dir("known");
-    let mut fixed = Vec::new();
-    for case in cases() {
-        let Some(note) = case.known_bug else {
-            continue;
-        };
-        match run_case(&dir, &case, case.commands) {
-            Ok(()) => fixed.push(case.name),
-            Err(m) => eprintln!("still failing: {}: {m}\n    ({note})", case.name),
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        fixed.is_empty(),
-        "fixed (remove their known_bug): {fixed:?}"
     );
 }
 

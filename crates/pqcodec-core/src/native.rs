@@ -214,6 +214,31 @@ mod tests {
     }
 
     #[test]
+    fn le_bytes_convert_at_any_alignment() {
+        let values: Vec<i64> = vec![1, -2, i64::MIN, 0x0102_0304_0506_0708];
+        let mut bytes = vec![0xEE];
+        i64::extend_le(&values, &mut bytes);
+        assert_eq!(&bytes[1..9], &1i64.to_le_bytes());
+        // Read back from an odd offset (never aligned for i64) and an aligned copy, with a
+        // trailing partial value that is ignored.
+        bytes.push(0xAA);
+        let mut unaligned = vec![7i64];
+        i64::extend_from_le(&bytes[1..], &mut unaligned);
+        assert_eq!(unaligned[1..], values[..]);
+        let aligned_bytes = bytes[1..].to_vec();
+        let mut aligned = Vec::new();
+        i64::extend_from_le(&aligned_bytes, &mut aligned);
+        assert_eq!(aligned, values);
+        // Int96 takes the value-at-a-time path both ways.
+        let wide = [Int96([1, 2, 3]), Int96([u32::MAX, 0, 9])];
+        let mut out = Vec::new();
+        Int96::extend_le(&wide, &mut out);
+        let mut back = Vec::new();
+        Int96::extend_from_le(&out, &mut back);
+        assert_eq!(back, wide);
+    }
+
+    #[test]
     fn integer_bits() {
         assert_eq!((-1i32).to_u64_bits(), 0xFFFF_FFFF);
         assert_eq!(i32::from_u64_bits(0x1_8000_0000), i32::MIN);

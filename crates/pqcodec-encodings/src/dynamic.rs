@@ -45,6 +45,10 @@ pub trait DynamicType: PlainType {
 
     /// The PLAIN dictionary page of a dictionary `encoder`; `None` for other encodings.
     fn dictionary_page(encoder: &Self::Encoder) -> Option<Result<Vec<u8>>>;
+
+    /// Puts a whole buffer of values into `encoder`: as a slice ([`Encoder::put_slice`]) where
+    /// values are `Sized`, else value by value.
+    fn put_buffer(encoder: &mut Self::Encoder, values: &Self::Buffer) -> Result<()>;
 }
 
 fn unsupported<T: Physical, R>(encoding: Encoding) -> Result<R> {
@@ -80,13 +84,24 @@ fn unlimited() -> DictionaryLimits {
 
 /// Declares a physical type's decoder and encoder enums and their [`DynamicType`] impl.
 macro_rules! dynamic_type {
-    // `slices: yes` for the types whose values are `Sized`: forwards `put_slice` to the encoders.
+    // `slices: yes` for the types whose values are `Sized`: `put_slice` is forwarded to the
+    // encoders and `put_buffer` puts a buffer as a slice.
     (@put_slice yes, $t:ty, [$($ev:ident),*]) => {
         fn put_slice(&mut self, values: &[<$t as Physical>::Value]) -> Result<()> {
             match self { $(Self::$ev(e) => e.put_slice(values)),* }
         }
     };
     (@put_slice no, $t:ty, [$($ev:ident),*]) => {};
+    (@put_buffer yes) => {
+        fn put_buffer(encoder: &mut Self::Encoder, values: &Self::Buffer) -> Result<()> {
+            encoder.put_slice(values)
+        }
+    };
+    (@put_buffer no) => {
+        fn put_buffer(encoder: &mut Self::Encoder, values: &Self::Buffer) -> Result<()> {
+            encoder.put(values.values())
+        }
+    };
     (
         $t:ty, $dec:ident, $enc:ident, slices: $slices:ident,
         decoders |$encoding:ident, $data:ident, $num_values:ident, $type_length:ident, $dictionary:ident|
@@ -171,6 +186,8 @@ macro_rules! dynamic_type {
                     _ => return unsupported::<$t, _>($eencoding),
                 })
             }
+
+            dynamic_type!(@put_buffer $slices);
 
             fn dictionary_page(encoder: &$enc) -> Option<Result<Vec<u8>>> {
                 match encoder {
@@ -521,8 +538,83 @@ fn encode_as<T: DynamicType>(
     type_length: usize,
 ) -> Result<EncodedPage> {
     let mut encoder = T::encoder(encoding, type_length)?;
-    encoder.put(values.values())?;
+    T::put_buffer(&mut encoder, values)?;
     let data = encoder.flush()?;
     let dictionary = T::dictionary_page(&encoder).transpose()?;
     Ok(EncodedPage { data, dictionary })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dictionary::DictionaryEncoder;
+
+    /// Every encoder of `T` writes the same pages whether a buffer is put as a slice
+    /// ([`DynamicType::put_buffer`]) or value by value, in two batches.
+    fn put_buffer_matches_put<T: DynamicType>(values: &T::Buffer, half: &T::Buffer) {
+        for encoding in Encoding::ALL {
+            let Ok(mut by_buffer) = T::encoder(encoding, 0) else {
+                continue;
+            };
+            let mut by_value = T::encoder(encoding, 0).unwrap();
+            for batch in [half, values] {
+                T::put_buffer(&mut by_buffer, batch).unwrap();
+                by_value.put(batch.values()).unwrap();
+            }
+            assert_eq!(by_buffer.num_values(), by_value.num_values(), "{encoding}");
+            assert_eq!(
+                by_buffer.flush().unwrap(),
+                by_value.flush().unwrap(),
+                "{encoding}"
+            );
+            assert_eq!(
+                T::dictionary_page(&by_buffer).transpose().unwrap(),
+                T::dictionary_page(&by_value).transpose().unwrap(),
+                "{encoding}"
+            );
+        }
+    }
+
+    #[test]
+    fn buffers_put_as_slices_write_the_same_pages() {
+        let ints: Vec<i64> = (0..1000i64).map(|i| (i * 7919) % 37 - 18).collect();
+        let int32: Vec<i32> = ints.iter().map(|&v| v as i32).collect();
+        put_buffer_matches_put::<Int32Type>(&int32, &int32[..501].to_vec());
+        put_buffer_matches_put::<Int64Type>(&ints, &ints[..333].to_vec());
+        let floats: Vec<f32> = int32.iter().map(|&v| v as f32 / 4.0).collect();
+        put_buffer_matches_put::<FloatType>(&floats, &floats[..7].to_vec());
+        let doubles: Vec<f64> = ints.iter().map(|&v| v as f64 / 8.0).collect();
+        put_buffer_matches_put::<DoubleType>(&doubles, &doubles[..999].to_vec());
+        let int96: Vec<Int96> = int32.iter().map(|&v| Int96([v as u32, 0, 7])).collect();
+        put_buffer_matches_put::<Int96Type>(&int96, &int96[..13].to_vec());
+        let bools: Vec<bool> = ints.iter().map(|&v| v % 3 == 0).collect();
+        put_buffer_matches_put::<BooleanType>(&bools, &bools[..5].to_vec());
+    }
+
+    /// The dictionary encoder's slice path falls back to PLAIN where its value-by-value path
+    /// does, with the same pages on either side of the fallback.
+    #[test]
+    fn dictionary_fallback_is_the_same_from_slices() {
+        let limits = DictionaryLimits {
+            max_dictionary_bytes: usize::MAX,
+            max_distinct_values: 20,
+        };
+        let values: Vec<i64> = (0..300i64).map(|i| (i * 13) % 29).collect();
+        let mut by_slice = DictionaryEncoder::<Int64Type>::new(0, limits);
+        let mut by_value = DictionaryEncoder::<Int64Type>::new(0, limits);
+        for batch in values.chunks(37) {
+            by_slice.put_slice(batch).unwrap();
+            by_value.put(batch).unwrap();
+            assert_eq!(by_slice.has_fallen_back(), by_value.has_fallen_back());
+        }
+        assert!(by_slice.has_fallen_back());
+        for _ in 0..2 {
+            assert_eq!(by_slice.page_encoding(), by_value.page_encoding());
+            assert_eq!(by_slice.flush().unwrap(), by_value.flush().unwrap());
+        }
+        assert_eq!(
+            by_slice.dictionary_page().unwrap(),
+            by_value.dictionary_page().unwrap()
+        );
+    }
 }

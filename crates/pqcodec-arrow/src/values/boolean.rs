@@ -5,6 +5,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, BooleanArray};
 use arrow_buffer::{BooleanBufferBuilder, NullBuffer};
 use pqcodec_core::{BooleanType, Sink};
+use pqcodec_encodings::kernels::bitpack::pack_bools;
 
 use super::Builder;
 use super::spread::{check, spread_bits};
@@ -40,22 +41,12 @@ impl Sink<bool> for Booleans {
     }
 }
 
-/// Appends `values` to `bits` packed 8 at a time (a multiply gathers the low bit of 8 bytes
-/// into one), 256 bits per copy into the builder.
+/// Appends `values` to `bits` packed 8 at a time, 256 bits per copy into the builder.
 pub(crate) fn append_bools(bits: &mut BooleanBufferBuilder, values: &[bool]) {
     let mut packed = [0u8; 32];
     for chunk in values.chunks(256) {
-        let mut len = 0;
-        for (byte, eight) in packed.iter_mut().zip(chunk.chunks(8)) {
-            let mut lanes = [0u8; 8];
-            for (lane, &b) in lanes.iter_mut().zip(eight) {
-                *lane = u8::from(b);
-            }
-            // Lane i (0 or 1) of the little-endian word lands on bit 56 + i of the product.
-            *byte = (u64::from_le_bytes(lanes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-            len += eight.len();
-        }
-        bits.append_packed_range(0..len, &packed);
+        pack_bools(chunk, &mut packed);
+        bits.append_packed_range(0..chunk.len(), &packed);
     }
 }
 

@@ -9,13 +9,8 @@ use super::simd::{self, Isa};
 /// Bytes that `count` values of `width` bits take, rounded up to a whole byte (saturating).
 #[inline]
 pub fn packed_len(count: usize, width: u32) -> usize {
-    match count.checked_mul(width as usize) {
-        Some(bits) => bits.div_ceil(8),
-        None => {
-            let bits = (count as u128) * u128::from(width);
-            usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
-        }
-    }
+    let bits = (count as u128) * u128::from(width);
+    usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
 }
 
 /// The 8 bytes of `packed` at `byte` as a little-endian word, zero past its end.
@@ -149,6 +144,31 @@ pub fn pack32(values: &[u32], width: u32, out: &mut Vec<u8>) {
     pack64(values.iter().map(|&v| u64::from(v)), width, out);
 }
 
+/// Packs booleans as bits, LSB first (value `8i + j` is bit `j` of byte `i`, the last byte
+/// padded with zeros), into the first `values.len().div_ceil(8)` bytes of `out`, or as many as
+/// `out` holds.
+pub fn pack_bools(values: &[bool], out: &mut [u8]) {
+    let mut eights = values.chunks_exact(8);
+    let mut bytes = out.iter_mut();
+    // `eights` first: zip stops on it without taking a byte the tail needs.
+    for (eight, byte) in (&mut eights).zip(&mut bytes) {
+        *byte = pack_byte(std::array::from_fn(|j| u8::from(eight[j])));
+    }
+    let tail = eights.remainder();
+    if let (Some(byte), false) = (bytes.next(), tail.is_empty()) {
+        *byte = pack_byte(std::array::from_fn(|j| {
+            tail.get(j).map_or(0, |&v| u8::from(v))
+        }));
+    }
+}
+
+/// Eight 0/1 bytes as the bits of a byte, the first in the lowest bit: the multiplication
+/// moves byte `i` (bit `8i`) to bit `56 + i`, without carries between them.
+#[inline]
+fn pack_byte(lanes: [u8; 8]) -> u8 {
+    (u64::from_le_bytes(lanes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
 /// Bits needed to store `value` (0 for 0).
 #[inline]
 pub fn bit_width(value: u64) -> u32 {
@@ -182,6 +202,20 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn bools_pack_lsb_first(values in prop::collection::vec(any::<bool>(), 0..200)) {
+            let mut out = vec![0xFFu8; values.len().div_ceil(8) + 1];
+            pack_bools(&values, &mut out);
+            for (i, &v) in values.iter().enumerate() {
+                prop_assert_eq!(out[i / 8] >> (i % 8) & 1 == 1, v);
+            }
+            if !values.len().is_multiple_of(8) {
+                prop_assert_eq!(out[values.len() / 8] >> (values.len() % 8), 0);
+            }
+            // Bytes past the packed ones are left alone.
+            prop_assert_eq!(out[values.len().div_ceil(8)], 0xFF);
+        }
+
         #[test]
         fn round_trip_and_match_naive(width in 0u32..=64, raw in prop::collection::vec(any::<u64>(), 0..80)) {
             let values: Vec<u64> = raw.iter().map(|v| v & mask(width)).collect();

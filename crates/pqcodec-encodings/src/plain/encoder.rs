@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use pqcodec_core::{Encoder, Encoding, Error, NativeType, Result};
 
 use super::PlainType;
+use crate::kernels::bitpack::pack_bools;
 
 /// A PLAIN encoder of values of physical type `T`.
 ///
@@ -137,40 +138,15 @@ pub(super) fn put_bits<'v>(
 }
 
 /// Appends booleans held in a slice as bits, LSB first, after the `start` bits `buf` already
-/// holds: up to the next whole byte as [`put_bits`] does, then 64 values to a word.
+/// holds: up to the next whole byte as [`put_bits`] does, then eight values to a byte.
 pub(super) fn put_bool_slice(buf: &mut Vec<u8>, start: usize, values: &[bool]) -> usize {
     let head = ((8 - start % 8) % 8).min(values.len());
     put_bits(buf, start, &values[..head]);
     let rest = &values[head..];
-    buf.reserve(rest.len().div_ceil(8));
-    let mut words = rest.chunks_exact(64);
-    for chunk in &mut words {
-        buf.extend_from_slice(&pack_word(chunk).to_le_bytes());
-    }
-    let tail = words.remainder();
-    buf.extend_from_slice(&pack_word(tail).to_le_bytes()[..tail.len().div_ceil(8)]);
+    let at = buf.len();
+    buf.resize(at + rest.len().div_ceil(8), 0);
+    pack_bools(rest, &mut buf[at..]);
     values.len()
-}
-
-/// Up to 64 booleans as the bits of a word, the first in the lowest bit.
-#[inline]
-fn pack_word(values: &[bool]) -> u64 {
-    let mut bytes = values.chunks_exact(8);
-    let mut word = 0;
-    for (i, chunk) in (&mut bytes).enumerate() {
-        let byte: [u8; 8] = std::array::from_fn(|j| u8::from(chunk[j]));
-        word |= u64::from(pack_byte(byte)) << (8 * i);
-    }
-    let tail = bytes.remainder();
-    let byte: [u8; 8] = std::array::from_fn(|j| tail.get(j).map_or(0, |&v| u8::from(v)));
-    word | u64::from(pack_byte(byte)) << (8 * (values.len() / 8) % 64)
-}
-
-/// Eight 0/1 bytes as the bits of a byte, the first in the lowest bit: the multiplication
-/// moves byte `i` (bit `8i`) to bit `56 + i` without carries between them.
-#[inline]
-fn pack_byte(bytes: [u8; 8]) -> u8 {
-    (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// Bytes of values put together on the stack before they are appended at once.

@@ -232,24 +232,24 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
 /// The widest copy [`copy_value`] makes.
 const WIDEST_COPY: usize = 64;
 
-/// Copies `src[start..start + len]` to `dst[at..]`: a short value as a fixed 16, 32 or 64-byte
-/// copy where both sides have the room (the bytes past `len` are overwritten by the next value
-/// or truncated), others exactly.
+/// Copies `src[start..start + len]` to `dst[at..]`: a value of at most [`WIDEST_COPY`] bytes
+/// as whole 16-byte words where both sides have the room (the bytes past `len` are overwritten
+/// by the next value or truncated), others exactly.
 #[inline(always)]
 fn copy_value(dst: &mut [u8], at: usize, src: &[u8], start: usize, len: usize) {
-    macro_rules! wide {
-        ($w:literal) => {
-            if len <= $w
-                && let (Some(d), Some(s)) = (dst.get_mut(at..at + $w), src.get(start..start + $w))
-            {
-                d.copy_from_slice(s);
-                return;
-            }
-        };
+    if len <= WIDEST_COPY
+        && let (Some(d), Some(s)) = (
+            dst.get_mut(at..at + WIDEST_COPY),
+            src.get(start..start + WIDEST_COPY),
+        )
+    {
+        // Fixed-size chunks: each a register-wide move, never a call to memcpy.
+        let words = d.chunks_exact_mut(16).zip(s.chunks_exact(16));
+        for (d, s) in words.take(len.div_ceil(16)) {
+            d.copy_from_slice(s);
+        }
+        return;
     }
-    wide!(16);
-    wide!(32);
-    wide!(64);
     if let (Some(d), Some(s)) = (dst.get_mut(at..at + len), src.get(start..start + len)) {
         d.copy_from_slice(s);
     }

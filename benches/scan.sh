@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `pqcodec scan` against arrow-rs's ParquetRecordBatchReader (examples/arrow_rs_scan.rs) on every
-# Parquet file in a directory: both sides run alternately RUNS times, each run decoding the file
-# REPEAT times; the table shows the median rows/s of each side, the speedup, and each side's
-# largest peak RSS (GNU time's "Maximum resident set size").
+# `pqcodec scan` against `pqcodec scan --reader arrow-rs` (arrow-rs's ParquetRecordBatchReader in
+# the same binary, so both sides start from the same code and baseline memory) on every Parquet
+# file in a directory: both sides run alternately RUNS times, each run decoding the file REPEAT
+# times; the table shows the median rows/s of each side, the speedup, and each side's largest
+# peak RSS (GNU time's "Maximum resident set size").
 #
 # Usage: benches/scan.sh DIR [RUNS] [REPEAT]
 # The big files of BENCHMARKS.md come from the shared corpus generator:
@@ -14,19 +15,15 @@ runs=${2:-5}
 repeat=${3:-10}
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 
-# Two builds: with --example, cargo builds that example and no binary.
 cargo build -q --release -p pqcodec-cli --bin pqcodec
-cargo build -q --release -p pqcodec --example arrow_rs_scan
-ours=target/release/pqcodec
-theirs=target/release/examples/arrow_rs_scan
+bin=target/release/pqcodec
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 for f in "$dir"/*.parquet; do
     for _ in $(seq "$runs"); do
         for side in pqcodec arrow-rs; do
-            if [ "$side" = pqcodec ]; then cmd=("$ours" scan "$f" --repeat "$repeat");
-            else cmd=("$theirs" "$f" --repeat "$repeat"); fi
+            cmd=("$bin" scan "$f" --repeat "$repeat" --reader "$side")
             out=$(/usr/bin/time -f "rss_kb %M" "${cmd[@]}" 2>&1)
             rows=$(awk '/^rows/ {print $2}' <<<"$out")
             secs=$(awk '/^rows/ {print $4}' <<<"$out")

@@ -47,6 +47,9 @@ enum Command {
         /// Rows per RecordBatch.
         #[arg(long, default_value_t = 8192)]
         batch_size: usize,
+        /// The decoder: pqcodec, or arrow-rs's reader for comparison.
+        #[arg(long, value_enum, default_value_t = scan::Reader::Pqcodec)]
+        reader: scan::Reader,
     },
     /// List a Parquet file's row groups, column chunks and pages.
     Inspect {
@@ -97,7 +100,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             file,
             repeat,
             batch_size,
-        } => scan::scan(&file, repeat, batch_size).map(|r| {
+            reader,
+        } => scan::scan(&file, repeat, batch_size, reader).map(|r| {
             println!("rows {} seconds {:.6}", r.rows, r.elapsed.as_secs_f64());
         }),
         Command::Inspect { file } => inspect::inspect(&file).map(|text| print!("{text}")),

@@ -98,26 +98,32 @@ fn cat_projects_columns_like_arrow_rs() {
 }
 
 #[test]
-fn scan_reports_rows_and_seconds() {
+fn scan_reports_rows_and_seconds_with_either_reader() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/pyarrow_plain_opt_v2.parquet");
-    let out = pqcodec(&[
-        "scan",
-        path.to_str().unwrap(),
-        "--repeat",
-        "3",
-        "--batch-size",
-        "100",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let last: Vec<&str> = text.lines().last().unwrap().split(' ').collect();
-    assert_eq!(last[..3], ["rows", "3000", "seconds"]);
-    assert!(last[3].parse::<f64>().unwrap() > 0.0);
+    for reader in ["pqcodec", "arrow-rs"] {
+        let out = pqcodec(&[
+            "scan",
+            path.to_str().unwrap(),
+            "--repeat",
+            "3",
+            "--batch-size",
+            "100",
+            "--reader",
+            reader,
+        ]);
+        assert!(
+            out.status.success(),
+            "{reader}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last: Vec<&str> = text.lines().last().unwrap().split(' ').collect();
+        assert_eq!(last[..3], ["rows", "3000", "seconds"], "{reader}");
+        assert!(last[3].parse::<f64>().unwrap() > 0.0, "{reader}");
+    }
+    let out = pqcodec(&["scan", path.to_str().unwrap(), "--reader", "duckdb"]);
+    assert!(!out.status.success());
 }
 
 #[test]

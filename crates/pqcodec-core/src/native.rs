@@ -34,6 +34,23 @@ pub trait NativeType: Copy + Default + Debug + PartialEq + Send + Sync + 'static
         None
     }
 
+    /// [`NativeType::le_bytes_of`], writable: writing the bytes writes the values.
+    #[inline]
+    fn le_bytes_of_mut(values: &mut [Self]) -> Option<&mut [u8]> {
+        let _ = values;
+        None
+    }
+
+    /// Grows `values` by `count` zeros and returns their little-endian bytes, where values are
+    /// held as those bytes ([`NativeType::le_bytes_of_mut`]); otherwise `None`, growing nothing.
+    #[inline]
+    fn grow_le(values: &mut Vec<Self>, count: usize) -> Option<&mut [u8]> {
+        Self::le_bytes_of_mut(&mut [])?;
+        let len = values.len();
+        values.resize(len.checked_add(count)?, Self::default());
+        Self::le_bytes_of_mut(&mut values[len..])
+    }
+
     /// Appends the little-endian bytes of `values` to `out`.
     #[inline]
     fn extend_le(values: &[Self], out: &mut Vec<u8>) {
@@ -87,6 +104,10 @@ macro_rules! native {
             #[inline]
             fn le_bytes_of(values: &[Self]) -> Option<&[u8]> {
                 cfg!(target_endian = "little").then(|| bytemuck::cast_slice(values))
+            }
+            #[inline]
+            fn le_bytes_of_mut(values: &mut [Self]) -> Option<&mut [u8]> {
+                cfg!(target_endian = "little").then(|| bytemuck::cast_slice_mut(values))
             }
             #[inline]
             fn extend_from_le(bytes: &[u8], out: &mut Vec<Self>) {
@@ -236,6 +257,22 @@ mod tests {
         let mut back = Vec::new();
         Int96::extend_from_le(&out, &mut back);
         assert_eq!(back, wide);
+    }
+
+    #[test]
+    fn grown_values_are_written_through_their_bytes() {
+        let mut values = vec![5i32];
+        let grown = i32::grow_le(&mut values, 2);
+        assert_eq!(grown.is_some(), cfg!(target_endian = "little"));
+        let Some(bytes) = grown else { return };
+        assert_eq!(bytes.len(), 8);
+        bytes[..4].copy_from_slice(&(-3i32).to_le_bytes());
+        bytes[4..].copy_from_slice(&0x0102_0304i32.to_le_bytes());
+        assert_eq!(values, [5, -3, 0x0102_0304]);
+        // Int96 values are not their bytes: nothing grows.
+        let mut wide = vec![Int96([1, 2, 3])];
+        assert!(Int96::grow_le(&mut wide, 4).is_none());
+        assert_eq!(wide.len(), 1);
     }
 
     #[test]

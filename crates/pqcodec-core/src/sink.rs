@@ -73,6 +73,18 @@ pub trait Sink<V: ?Sized> {
         }
     }
 
+    /// Grows the sink by `count` values (of unspecified content) and returns their memory as
+    /// little-endian bytes for the caller to overwrite, where the sink holds its values that
+    /// way; otherwise `None`, appending nothing (callers then use
+    /// [`Sink::extend_from_le_bytes`]). Lets a kernel write values in place, without a copy.
+    fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]>
+    where
+        V: NativeType,
+    {
+        let _ = count;
+        None
+    }
+
     /// Appends byte arrays stored back to back in `data`, value `i` being `lengths[i]`
     /// bytes long. Callers pass lengths summing to `data.len()`; a length past the end of
     /// `data` stops the append there.
@@ -133,6 +145,13 @@ impl<V: Copy> Sink<V> for Vec<V> {
     {
         V::extend_from_le(bytes, self);
     }
+    #[inline]
+    fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]>
+    where
+        V: NativeType,
+    {
+        V::grow_le(self, count)
+    }
 }
 
 impl Sink<[u8]> for Vec<Vec<u8>> {
@@ -168,6 +187,12 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: NativeType,
     {
         (**self).extend_from_le_bytes(bytes);
+    }
+    fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]>
+    where
+        V: NativeType,
+    {
+        (**self).grow_le_bytes(count)
     }
     fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
     where

@@ -131,6 +131,11 @@ impl<T: FixedWidth> Sink<T::Native> for Native<T> {
             self.copy_le_bytes(bytes);
         }
     }
+    #[inline]
+    fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]> {
+        self.own();
+        <T::Native as pqcodec_core::NativeType>::grow_le(&mut self.values, count)
+    }
 }
 
 impl<T> Builder<T> for Native<T>
@@ -374,6 +379,15 @@ mod tests {
         let mut want = expect(aligned, 2);
         want.push(99);
         want.extend(expect(aligned + 8, 1));
+        want.extend(expect(aligned + 40, 2));
+        assert_eq!(finish(&mut b, None).values().to_vec(), want);
+
+        // Values grown in place after borrowed ones: the borrowed are copied first.
+        Builder::<Int32Type>::set_page(&mut b, &page);
+        b.extend_from_le_bytes(bytes(aligned, 3));
+        let grown = b.grow_le_bytes(2).expect("i32 values are their bytes here");
+        grown.copy_from_slice(bytes(aligned + 40, 2));
+        let mut want = expect(aligned, 3);
         want.extend(expect(aligned + 40, 2));
         assert_eq!(finish(&mut b, None).values().to_vec(), want);
 

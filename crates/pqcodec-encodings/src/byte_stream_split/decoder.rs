@@ -8,7 +8,7 @@ use super::ByteStreamSplitType;
 use super::transpose;
 use crate::kernels::simd::Isa;
 
-/// Bytes of values joined per chunk before they reach the sink (at least one value).
+/// Bytes of values joined per chunk (at least one value).
 const CHUNK_BYTES: usize = 8192;
 
 /// A streaming BYTE_STREAM_SPLIT decoder of one page's values of physical type `T`.
@@ -149,8 +149,8 @@ fn truncated(data: &[u8], stream_len: usize, width: usize, start: usize, count: 
     )
 }
 
-/// Appends values `start .. start + count` of `N::SIZE` bytes as little-endian bytes, a
-/// chunk at a time.
+/// Appends values `start .. start + count` of `N::SIZE` bytes: joined in place where the sink
+/// holds values as little-endian bytes ([`Sink::grow_le_bytes`]), else a chunk at a time.
 pub(super) fn gather_natives<N: NativeType, S: Sink<N> + ?Sized>(
     data: &[u8],
     stream_len: usize,
@@ -160,9 +160,38 @@ pub(super) fn gather_natives<N: NativeType, S: Sink<N> + ?Sized>(
     scratch: &mut Vec<u8>,
 ) -> Result<()> {
     out.reserve(count);
-    join_chunks(data, stream_len, N::SIZE, start, count, scratch, |bytes| {
-        out.extend_from_le_bytes(bytes);
-    })
+    // Straight into the sink's memory where it can take them so, a chunk at a time so that
+    // the sink's zeroing of the chunk and the join's writes meet in the first-level cache;
+    // checked first so that the sink grows only by values that are then written.
+    let mut done = 0;
+    if transpose::joinable(data.len(), stream_len, start, N::SIZE, count) {
+        let isa = Isa::best();
+        let per_chunk = CHUNK_BYTES / N::SIZE;
+        while done < count {
+            let c = (count - done).min(per_chunk);
+            let Some(dst) = out.grow_le_bytes(c) else {
+                break;
+            };
+            let joined = transpose::join(isa, data, stream_len, start + done, N::SIZE, dst);
+            debug_assert!(joined, "checked by joinable");
+            done += c;
+        }
+    }
+    // The rest (all, for a sink without in-place values) joined in scratch and copied.
+    if done == count {
+        return Ok(());
+    }
+    join_chunks(
+        data,
+        stream_len,
+        N::SIZE,
+        start + done,
+        count - done,
+        scratch,
+        |bytes| {
+            out.extend_from_le_bytes(bytes);
+        },
+    )
 }
 
 /// Appends FIXED_LEN_BYTE_ARRAY values of `width` bytes, a chunk at a time.

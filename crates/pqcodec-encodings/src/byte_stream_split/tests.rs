@@ -142,6 +142,38 @@ fn batches_use_streams_of_the_whole_page() {
     assert_eq!(dec.read_all().unwrap(), values[..10]);
 }
 
+/// A sink that only pushes: it offers no memory to write in place.
+#[derive(Default)]
+struct PushOnly<V>(Vec<V>);
+
+impl<V: Copy> pqcodec_core::Sink<V> for PushOnly<V> {
+    fn push(&mut self, value: &V) {
+        self.0.push(*value);
+    }
+}
+
+/// Values joined in place in a sink's memory ([`Sink::grow_le_bytes`]) are those joined a chunk
+/// at a time for a sink without it, with reads of every length and from every start.
+#[test]
+fn in_place_and_chunked_joins_agree() {
+    let n = 3 * 8192 + 77;
+    let values: Vec<i32> = (0..n as i32)
+        .map(|i| i.wrapping_mul(-0x0765_4321))
+        .collect();
+    let bytes = encode::<Int32Type>(&values, 0);
+    for read in [1, 63, 64, 65, 8191, 8192, 20000] {
+        let mut in_place = ByteStreamSplitDecoder::<Int32Type>::new(&bytes, n, 0).unwrap();
+        let mut chunked = ByteStreamSplitDecoder::<Int32Type>::new(&bytes, n, 0).unwrap();
+        let (mut a, mut b) = (vec![7], PushOnly(vec![7]));
+        while in_place.remaining() > 0 {
+            let k = in_place.read(&mut a, read).unwrap();
+            assert_eq!(chunked.read(&mut b, read).unwrap(), k);
+        }
+        assert_eq!(a, b.0, "reads of {read}");
+        assert_eq!(a[1..], values[..]);
+    }
+}
+
 #[test]
 fn boundary_lengths() {
     let plan = [(true, 1), (false, 7), (true, 33), (false, 128)];

@@ -19,6 +19,23 @@
 
 use crate::kernels::simd::Isa;
 
+/// Whether `data_len` bytes hold values `start .. start + n` of `width` streams of `stride`
+/// bytes each: whether [`join`] of them succeeds.
+pub(crate) fn joinable(
+    data_len: usize,
+    stride: usize,
+    start: usize,
+    width: usize,
+    n: usize,
+) -> bool {
+    // The last byte read is that of value `start + n - 1` of stream `width - 1`.
+    let end = (width.wrapping_sub(1))
+        .checked_mul(stride)
+        .and_then(|s| s.checked_add(start))
+        .and_then(|s| s.checked_add(n));
+    width > 0 && end.is_some_and(|end| end <= data_len)
+}
+
 /// Values `start .. start + n` of the `width` streams of `stride` bytes each at the start of
 /// `data` (n = `dst.len() / width`) written to `dst` with each value's bytes together:
 /// `dst[i * width + k] = data[k * stride + start + i]`.
@@ -35,12 +52,7 @@ pub(crate) fn join(
     let Some(n) = dst.len().checked_div(width) else {
         return false;
     };
-    // The last byte read is that of value `start + n - 1` of stream `width - 1`.
-    let end = (width - 1)
-        .checked_mul(stride)
-        .and_then(|s| s.checked_add(start))
-        .and_then(|s| s.checked_add(n));
-    if end.is_none_or(|end| end > data.len()) {
+    if !joinable(data.len(), stride, start, width, n) {
         return false;
     }
     #[cfg(target_arch = "x86_64")]

@@ -4,6 +4,7 @@
 use pqcodec_core::{BooleanType, Encoder, Encoding, Error, Result};
 
 use super::{MAX_BIT_WIDTH, MAX_RUN_LEN};
+use crate::kernels::bitpack::pack_bools;
 use crate::kernels::varint::write_uleb128;
 use crate::kernels::{Pack8, pack8_for};
 
@@ -159,6 +160,43 @@ impl RleEncoder {
         }
     }
 
+    /// Appends booleans as values 0 and 1 at bit width 1; the same bytes as
+    /// [`RleEncoder::put`] of each, a group of 8 at a time: packed into its byte by one
+    /// multiply, an RLE run if that byte is all zeros or all ones.
+    pub fn put_bools(&mut self, values: &[bool]) {
+        debug_assert_eq!(self.bit_width, 1, "booleans are written at bit width 1");
+        let mut rest = values;
+        while let Some(&first) = rest.first() {
+            if self.rle_len > 0 {
+                let v = u32::from(first);
+                if v == self.rle_value {
+                    let same = rest.iter().take_while(|&&x| x == first).count();
+                    self.put_repeated(v, same);
+                    rest = rest.get(same..).unwrap_or(&[]);
+                    continue;
+                }
+                self.end_rle_run();
+            }
+            // A whole group at a group boundary, else one value.
+            let group = rest.get(..8).filter(|_| self.num_pending == 0);
+            let Some(group) = group else {
+                self.put(u32::from(first));
+                rest = rest.get(1..).unwrap_or(&[]);
+                continue;
+            };
+            let mut byte = 0u8;
+            pack_bools(group, std::slice::from_mut(&mut byte));
+            rest = rest.get(8..).unwrap_or(&[]);
+            if byte == 0 || byte == u8::MAX {
+                self.close_packed_run();
+                self.rle_value = u32::from(byte & 1);
+                self.rle_len = 8;
+            } else {
+                self.pack_byte(byte);
+            }
+        }
+    }
+
     /// Values put since the last flush.
     pub fn num_values(&self) -> usize {
         self.written + self.num_pending + self.rle_len
@@ -227,11 +265,30 @@ impl RleEncoder {
 
     /// Writes the 8 pending values to the open bit-packed run, opening one if needed.
     fn pack_group(&mut self) {
+        self.open_packed_run();
+        (self.pack8)(&self.pending, &mut self.buf);
+        self.end_packed_group();
+    }
+
+    /// Writes a group of 8 values of bit width 1, packed into `byte`, as [`Self::pack_group`].
+    fn pack_byte(&mut self, byte: u8) {
+        self.open_packed_run();
+        self.buf.push(byte);
+        self.end_packed_group();
+    }
+
+    /// Opens a bit-packed run, if none is open, before a group is written.
+    #[inline]
+    fn open_packed_run(&mut self) {
         if self.packed_header.is_none() {
             self.packed_header = Some(self.buf.len());
             self.buf.push(0);
         }
-        (self.pack8)(&self.pending, &mut self.buf);
+    }
+
+    /// Counts a group just written to the open bit-packed run, closing it when full.
+    #[inline]
+    fn end_packed_group(&mut self) {
         self.written += 8;
         self.packed_groups += 1;
         if self.packed_groups == MAX_GROUPS_PER_RUN {
@@ -299,19 +356,24 @@ impl Encoder<BooleanType> for RleBooleanEncoder {
     where
         I: IntoIterator<Item = &'v bool>,
     {
-        let mut chunk = [0u32; 256];
+        let mut chunk = [false; 256];
         let mut n = 0;
         for &v in values {
             if let Some(slot) = chunk.get_mut(n) {
-                *slot = u32::from(v);
+                *slot = v;
                 n += 1;
             }
             if n == chunk.len() {
-                self.inner.put_slice(&chunk);
+                self.inner.put_bools(&chunk);
                 n = 0;
             }
         }
-        self.inner.put_slice(chunk.get(..n).unwrap_or(&[]));
+        self.inner.put_bools(chunk.get(..n).unwrap_or(&[]));
+        Ok(())
+    }
+
+    fn put_slice(&mut self, values: &[bool]) -> Result<()> {
+        self.inner.put_bools(values);
         Ok(())
     }
 

@@ -500,6 +500,30 @@ proptest! {
         let _ = RleBooleanDecoder::new(&data, n).and_then(|mut d| d.read_all());
     }
 
+    /// Booleans put a group at a time write the bytes of `put` of each as 0 / 1, in runs
+    /// short and long and in pieces cut anywhere.
+    #[test]
+    fn put_bools_matches_put(
+        runs in prop::collection::vec((any::<bool>(), 1usize..40), 0..60),
+        long in prop::option::of(any::<bool>()),
+        piece in 1usize..50,
+    ) {
+        let mut values: Vec<bool> = runs.iter().flat_map(|&(v, n)| std::iter::repeat_n(v, n)).collect();
+        if let Some(v) = long {
+            values.splice(values.len() / 2..values.len() / 2, std::iter::repeat_n(v, 600));
+        }
+        let as_u32: Vec<u32> = values.iter().map(|&v| u32::from(v)).collect();
+        let expected = encode(1, &as_u32);
+        let mut e = RleEncoder::new(1);
+        for chunk in values.chunks(piece) {
+            e.put_bools(chunk);
+        }
+        prop_assert_eq!(e.num_values(), values.len());
+        let mut out = Vec::new();
+        e.flush_into(&mut out);
+        prop_assert_eq!(&out, &expected);
+    }
+
     #[test]
     fn booleans_round_trip(values in prop::collection::vec(any::<bool>(), 0..600), steps in steps()) {
         let mut e = RleBooleanEncoder::new();

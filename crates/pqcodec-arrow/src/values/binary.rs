@@ -137,7 +137,7 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
 
 impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
     fn reserve(&mut self, additional: usize) {
-        self.offsets.reserve(additional);
+        self.offsets.reserve_exact(additional);
     }
     fn reserve_bytes(&mut self, additional: usize) {
         // Not before the first bytes: they may be borrowed.

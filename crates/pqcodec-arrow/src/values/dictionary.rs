@@ -66,7 +66,7 @@ impl<N: ArrowNativeType> KeySink<'_, N> {
 
 impl<N: ArrowNativeType> Sink<u32> for KeySink<'_, N> {
     fn reserve(&mut self, additional: usize) {
-        self.keys.reserve(additional);
+        self.keys.reserve_exact(additional);
     }
     #[inline]
     fn push(&mut self, value: &u32) {
@@ -159,7 +159,7 @@ where
     N: ArrowNativeType,
 {
     fn reserve(&mut self, additional: usize) {
-        self.keys.reserve(additional);
+        self.keys.reserve_exact(additional);
     }
     fn push(&mut self, value: &V) {
         let k = self.key(value);

@@ -65,7 +65,9 @@ impl<T: FixedWidth> Native<T> {
     #[inline]
     fn own(&mut self) {
         if self.reserve > 0 {
-            self.values.reserve(std::mem::take(&mut self.reserve));
+            // Exactly: the hint is the count a read appends, and a batch crossing a page
+            // boundary would otherwise double its buffer for the second page's values.
+            self.values.reserve_exact(std::mem::take(&mut self.reserve));
         }
         if let Some(borrowed) = self.borrower.take() {
             self.copy_le_bytes(&borrowed);
@@ -206,7 +208,7 @@ impl<C: Convert> Converted<C> {
 
 impl<C: Convert> Sink<C::In> for Converted<C> {
     fn reserve(&mut self, additional: usize) {
-        self.values.reserve(additional);
+        self.values.reserve_exact(additional);
     }
     #[inline]
     fn push(&mut self, value: &C::In) {

@@ -93,7 +93,7 @@ impl Views {
 
 impl Sink<[u8]> for Views {
     fn reserve(&mut self, additional: usize) {
-        self.views.reserve(additional);
+        self.views.reserve_exact(additional);
     }
     #[inline]
     fn push(&mut self, value: &[u8]) {

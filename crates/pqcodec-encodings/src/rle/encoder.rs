@@ -160,11 +160,16 @@ impl RleEncoder {
         }
     }
 
-    /// Appends booleans as values 0 and 1 at bit width 1; the same bytes as
-    /// [`RleEncoder::put`] of each, a group of 8 at a time: packed into its byte by one
-    /// multiply, an RLE run if that byte is all zeros or all ones.
+    /// Appends booleans as values 0 and 1; the same bytes as [`RleEncoder::put`] of each. At
+    /// bit width 1, a group of 8 at a time: packed into its byte by one multiply, an RLE run if
+    /// that byte is all zeros or all ones.
     pub fn put_bools(&mut self, values: &[bool]) {
-        debug_assert_eq!(self.bit_width, 1, "booleans are written at bit width 1");
+        if self.bit_width != 1 {
+            for &v in values {
+                self.put(u32::from(v));
+            }
+            return;
+        }
         let mut rest = values;
         while let Some(&first) = rest.first() {
             if self.rle_len > 0 {

@@ -522,6 +522,12 @@ proptest! {
         let mut out = Vec::new();
         e.flush_into(&mut out);
         prop_assert_eq!(&out, &expected);
+        // At another bit width, value by value.
+        let mut e = RleEncoder::new(3);
+        e.put_bools(&values);
+        let mut out = Vec::new();
+        e.flush_into(&mut out);
+        prop_assert_eq!(&out, &encode(3, &as_u32));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use pqcodec_core::{Encoder, Encoding, Error, PhysicalType, Result};
 use super::MAX_INDEX_BIT_WIDTH;
 use super::interner::Interner;
 use crate::kernels::bitpack::bit_width;
-use crate::plain::PlainType;
+use crate::plain::{PlainType, put_byte_arrays};
 use crate::rle::RleEncoder;
 
 const ENCODING: Encoding = Encoding::RleDictionary;
@@ -196,6 +196,30 @@ fn reindex(error: Error, offset: usize) -> Error {
 }
 
 impl<T: PlainType> DictionaryEncoder<T> {
+    /// Appends BYTE_ARRAY values before a fallback: each interned from its own bytes, without
+    /// a PLAIN copy of the batch first. Their lengths are checked before anything changes.
+    fn put_byte_arrays(&mut self, values: &[&[u8]]) -> Result<()> {
+        if values.iter().any(|v| u32::try_from(v.len()).is_err()) {
+            // The PLAIN writer names the value and changes nothing.
+            return self.append(None, |buf, start, encoding| {
+                put_byte_arrays(buf, start, encoding, values.iter().copied())
+            });
+        }
+        self.indices.reserve(values.len());
+        for (i, value) in values.iter().enumerate() {
+            let Some(index) = self.interner.intern_value(value) else {
+                // A limit: this value and the rest go to the PLAIN page.
+                let rest = values.get(i..).unwrap_or(&[]);
+                let mut buf = Vec::new();
+                put_byte_arrays(&mut buf, 0, Encoding::Plain, rest.iter().copied())?;
+                self.plain = Some((buf, rest.len()));
+                return Ok(());
+            };
+            self.indices.push(index);
+        }
+        Ok(())
+    }
+
     /// Appends values: `plain` writes their PLAIN bytes to the page or buffer it is given,
     /// which holds the count of values it is passed, and returns how many it wrote; `borrowed`
     /// are those bytes already, if the caller has them.
@@ -256,6 +280,13 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
         T::Value: 'v,
     {
         let type_length = self.type_length;
+        if T::TYPE == PhysicalType::ByteArray && self.plain.is_none() {
+            let values: Vec<&[u8]> = values
+                .into_iter()
+                .map(|v| T::as_byte_array(v).unwrap_or_default())
+                .collect();
+            return self.put_byte_arrays(&values);
+        }
         self.append(None, |buf, start, encoding| {
             T::put_plain(buf, start, type_length, encoding, values)
         })

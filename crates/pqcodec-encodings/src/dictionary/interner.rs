@@ -115,6 +115,27 @@ impl KeyStore {
         index
     }
 
+    /// Records a new key, the PLAIN form of the byte array `value` (at most `u32::MAX` bytes),
+    /// and returns its index.
+    #[inline]
+    fn push_plain(&mut self, value: &[u8]) -> u32 {
+        let index = self.len as u32;
+        self.bytes
+            .extend_from_slice(&(value.len() as u32).to_le_bytes());
+        self.bytes.extend_from_slice(value);
+        if self.stride == 0 {
+            self.offsets.push(self.bytes.len());
+        }
+        self.len += 1;
+        index
+    }
+
+    /// The bytes of key `index` from byte `from` on.
+    #[inline]
+    fn get_from(&self, index: usize, from: usize) -> &[u8] {
+        self.get(index).get(from..).unwrap_or(&[])
+    }
+
     /// The bytes of key `index`.
     #[inline]
     fn get(&self, index: usize) -> &[u8] {
@@ -149,6 +170,12 @@ fn fold_mul(a: u64, b: u64) -> u64 {
 
 const K1: u64 = 0x9E37_79B9_7F4A_7C15;
 const K2: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// The high half of a slot of a table of keys held as bytes: 32 bits of its key's hash.
+const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+
+/// Bytes of a BYTE_ARRAY key before its value: the PLAIN length.
+const PLAIN_PREFIX: usize = 4;
 
 /// The hash of an inline key.
 #[inline(always)]
@@ -237,9 +264,9 @@ impl Interner {
                 .is_some_and(|size| size <= max_bytes)
     }
 
-    /// Interns each `stride`-byte key of `bytes` (each of `count` keys of varying length,
-    /// after its 4-byte length, if `stride` is 0) and pushes its index to `indices`; stops at
-    /// the first key that would pass a limit and returns its position and byte offset.
+    /// Interns each `stride`-byte key of `bytes` (each of `count` BYTE_ARRAY values, after its
+    /// 4-byte length, if `stride` is 0) and pushes its index to `indices`; stops at the first
+    /// key that would pass a limit and returns its position and byte offset.
     pub(super) fn intern_all(
         &mut self,
         bytes: &[u8],
@@ -256,8 +283,8 @@ impl Interner {
                 for i in 0..count {
                     let len = le::<4>(bytes, at) as usize;
                     let end = at.saturating_add(4).saturating_add(len);
-                    let key = bytes.get(at..end).unwrap_or(&[]);
-                    match self.intern_bytes(key) {
+                    let value = bytes.get(at + 4..end).unwrap_or(&[]);
+                    match self.intern_value(value) {
                         Some(index) => indices.push(index),
                         None => return Some((i, at)),
                     }
@@ -347,11 +374,26 @@ impl Interner {
         grown
     }
 
+    /// The index of the BYTE_ARRAY `value` (at most `u32::MAX` bytes) in a table of keys
+    /// held as bytes, adding it if new; `None` if adding it would pass a limit. The key stored
+    /// is the value's PLAIN form (4-byte length, then the bytes), so that the keys are the
+    /// dictionary page; the table hashes and compares the value's bytes only.
+    #[inline]
+    pub(super) fn intern_value(&mut self, value: &[u8]) -> Option<u32> {
+        self.intern_probe(value, PLAIN_PREFIX)
+    }
+
     /// The index of `key` in a table of keys held as bytes, adding it if new; `None` if adding
     /// it would pass a limit.
     #[inline]
     pub(super) fn intern_bytes(&mut self, key: &[u8]) -> Option<u32> {
-        const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+        self.intern_probe(key, 0)
+    }
+
+    /// [`Interner::intern_bytes`] of `probe`, whose stored key is `prefix` bytes (0, or the
+    /// 4-byte PLAIN length) then `probe`; a table holds keys of one kind only.
+    #[inline(always)]
+    fn intern_probe(&mut self, probe: &[u8], prefix: usize) -> Option<u32> {
         let Interner {
             seed,
             store,
@@ -368,22 +410,31 @@ impl Interner {
         if slots.is_empty() {
             *slots = vec![u64::MAX; MIN_SLOTS];
         }
-        let hash = hash_bytes(key, *seed);
+        let hash = hash_bytes(probe, *seed);
         let mask = slots.len() - 1;
         let mut pos = hash as usize & mask;
         while let Some(&s) = slots.get(pos) {
             if s == u64::MAX {
                 break;
             }
-            if s & TAG == hash & TAG && bytes_eq(store.get(s as u32 as usize), key) {
+            if s & TAG == hash & TAG && bytes_eq(store.get_from(s as u32 as usize, prefix), probe) {
                 return Some(s as u32);
             }
             pos = (pos + 1) & mask;
         }
-        if !Self::fits(store, *max_len, *max_bytes, key.len()) {
+        if !Self::fits(
+            store,
+            *max_len,
+            *max_bytes,
+            probe.len().saturating_add(prefix),
+        ) {
             return None;
         }
-        let index = store.push(key);
+        let index = if prefix == PLAIN_PREFIX {
+            store.push_plain(probe)
+        } else {
+            store.push(probe)
+        };
         if let Some(s) = slots.get_mut(pos) {
             *s = (hash & TAG) | u64::from(index);
         }
@@ -392,7 +443,7 @@ impl Interner {
             let mut grown = vec![u64::MAX; slots.len() * 2];
             let mask = grown.len() - 1;
             for entry in 0..store.len {
-                let hash = hash_bytes(store.get(entry), *seed);
+                let hash = hash_bytes(store.get_from(entry, prefix), *seed);
                 let mut pos = hash as usize & mask;
                 while grown.get(pos).is_some_and(|&g| g != u64::MAX) {
                     pos = (pos + 1) & mask;

@@ -176,7 +176,7 @@ pub(crate) fn put_natives<'v, N: NativeType>(
 }
 
 /// Appends byte arrays, each after its 4-byte little-endian length.
-pub(super) fn put_byte_arrays<'v>(
+pub(crate) fn put_byte_arrays<'v>(
     buf: &mut Vec<u8>,
     start: usize,
     encoding: Encoding,

@@ -53,6 +53,7 @@ mod encoder;
 
 pub use decoder::PlainDecoder;
 pub use encoder::PlainEncoder;
+pub(crate) use encoder::put_byte_arrays;
 
 use pqcodec_core::{
     BooleanType, ByteArrayType, Decoder, DoubleType, Encoding, Error, FixedLenByteArrayType,
@@ -126,6 +127,13 @@ pub trait PlainType: Physical {
         Self::Value: Sized,
     {
         let _ = values;
+        None
+    }
+
+    /// The value's bytes, for BYTE_ARRAY; `None` for the other types.
+    #[doc(hidden)]
+    fn as_byte_array(value: &Self::Value) -> Option<&[u8]> {
+        let _ = value;
         None
     }
 }
@@ -294,6 +302,10 @@ impl PlainType for ByteArrayType {
         I: IntoIterator<Item = &'v [u8]>,
     {
         encoder::put_byte_arrays(buf, start, encoding, values)
+    }
+
+    fn as_byte_array(value: &[u8]) -> Option<&[u8]> {
+        Some(value)
     }
 }
 

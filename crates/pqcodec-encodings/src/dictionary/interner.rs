@@ -103,26 +103,12 @@ struct KeyStore {
 }
 
 impl KeyStore {
-    /// Records a new key and returns its index.
+    /// Records a new key, the bytes of `head` then of `key`, and returns its index.
     #[inline]
-    fn push(&mut self, key: &[u8]) -> u32 {
+    fn push(&mut self, head: &[u8], key: &[u8]) -> u32 {
         let index = self.len as u32;
+        self.bytes.extend_from_slice(head);
         self.bytes.extend_from_slice(key);
-        if self.stride == 0 {
-            self.offsets.push(self.bytes.len());
-        }
-        self.len += 1;
-        index
-    }
-
-    /// Records a new key, the PLAIN form of the byte array `value` (at most `u32::MAX` bytes),
-    /// and returns its index.
-    #[inline]
-    fn push_plain(&mut self, value: &[u8]) -> u32 {
-        let index = self.len as u32;
-        self.bytes
-            .extend_from_slice(&(value.len() as u32).to_le_bytes());
-        self.bytes.extend_from_slice(value);
         if self.stride == 0 {
             self.offsets.push(self.bytes.len());
         }
@@ -339,7 +325,7 @@ impl Interner {
                         result = Some((i, i * N));
                         break;
                     }
-                    let index = self.store.push(chunk);
+                    let index = self.store.push(&[], chunk);
                     if let Some(s) = slots.get_mut(pos) {
                         *s = S::pack(key, index);
                     }
@@ -430,11 +416,9 @@ impl Interner {
         ) {
             return None;
         }
-        let index = if prefix == PLAIN_PREFIX {
-            store.push_plain(probe)
-        } else {
-            store.push(probe)
-        };
+        // The PLAIN length of a BYTE_ARRAY value (at most `u32::MAX` bytes), or nothing.
+        let length = (probe.len() as u32).to_le_bytes();
+        let index = store.push(length.get(..prefix).unwrap_or(&[]), probe);
         if let Some(s) = slots.get_mut(pos) {
             *s = (hash & TAG) | u64::from(index);
         }

@@ -198,7 +198,7 @@ fn reindex(error: Error, offset: usize) -> Error {
 impl<T: PlainType> DictionaryEncoder<T> {
     /// Appends BYTE_ARRAY values before a fallback: each interned from its own bytes, without
     /// a PLAIN copy of the batch first. Their lengths are checked before anything changes.
-    fn put_byte_arrays(&mut self, values: &[&[u8]]) -> Result<()> {
+    fn intern_byte_arrays(&mut self, values: &[&[u8]]) -> Result<()> {
         if values.iter().any(|v| u32::try_from(v.len()).is_err()) {
             // The PLAIN writer names the value and changes nothing.
             return self.append(None, |buf, start, encoding| {
@@ -285,7 +285,7 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
                 .into_iter()
                 .map(|v| T::as_byte_array(v).unwrap_or_default())
                 .collect();
-            return self.put_byte_arrays(&values);
+            return self.intern_byte_arrays(&values);
         }
         self.append(None, |buf, start, encoding| {
             T::put_plain(buf, start, type_length, encoding, values)

@@ -1,6 +1,6 @@
 //! One round-trip matrix over every encoding x physical type: encode a page, then decode it
-//! with reads of random sizes and skips interleaved, and compare with the values that were not
-//! skipped. Values are compared by their PLAIN bytes, so NaN payloads and -0.0 count.
+//! with reads of random sizes (into the buffer, or into a slice with `Decoder::read_into`) and
+//! skips interleaved, and compare with the values that were not skipped. Values are compared by their PLAIN bytes, so NaN payloads and -0.0 count.
 
 use pqcodec::core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
@@ -16,6 +16,28 @@ trait Case: DynamicType {
     fn value() -> BoxedStrategy<Vec<u8>>;
     fn buffer(raw: &[Vec<u8>]) -> Self::Buffer;
     fn bytes(buffer: &Self::Buffer) -> Vec<Vec<u8>>;
+    /// Reads up to `n` values through a slice of `n` ([`Decoder::read_into`]) and appends
+    /// them to `out`; types of unsized values read straight into `out`.
+    fn read_via_slice(
+        decoder: &mut Self::Decoder<'_>,
+        out: &mut Self::Buffer,
+        n: usize,
+    ) -> pqcodec::core::Result<usize> {
+        decoder.read(out, n)
+    }
+}
+
+/// [`Case::read_via_slice`] of sized values.
+fn read_via_slice<T: DynamicType<Buffer = Vec<V>, Value = V>, V: Copy + Default>(
+    decoder: &mut T::Decoder<'_>,
+    out: &mut Vec<V>,
+    n: usize,
+) -> pqcodec::core::Result<usize> {
+    // Slots that already hold a value, which a read must overwrite.
+    let mut slots = vec![V::default(); n];
+    let read = decoder.read_into(&mut slots)?;
+    out.extend_from_slice(&slots[..read]);
+    Ok(read)
 }
 
 const DICT: [Encoding; 2] = [Encoding::PlainDictionary, Encoding::RleDictionary];
@@ -57,6 +79,13 @@ impl Case for BooleanType {
     fn bytes(b: &Vec<bool>) -> Vec<Vec<u8>> {
         b.iter().map(|&v| vec![u8::from(v)]).collect()
     }
+    fn read_via_slice(
+        decoder: &mut Self::Decoder<'_>,
+        out: &mut Vec<bool>,
+        n: usize,
+    ) -> pqcodec::core::Result<usize> {
+        read_via_slice::<Self, bool>(decoder, out, n)
+    }
 }
 
 macro_rules! fixed_case {
@@ -71,6 +100,13 @@ macro_rules! fixed_case {
             }
             fn bytes(b: &Vec<$n>) -> Vec<Vec<u8>> {
                 fixed_bytes(b)
+            }
+            fn read_via_slice(
+                decoder: &mut Self::Decoder<'_>,
+                out: &mut Vec<$n>,
+                n: usize,
+            ) -> pqcodec::core::Result<usize> {
+                read_via_slice::<Self, $n>(decoder, out, n)
             }
         }
     };
@@ -192,11 +228,19 @@ impl Case for FixedLenByteArrayType {
     }
 }
 
-/// A read (`false`) or skip (`true`) of up to `n` values.
-type Op = (bool, usize);
+/// What an op does with up to `n` values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Act {
+    Read,
+    ReadIntoSlice,
+    Skip,
+}
+
+type Op = (Act, usize);
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
-    prop::collection::vec((any::<bool>(), prop_oneof![1usize..10, 1usize..200]), 1..12)
+    let act = prop::sample::select(vec![Act::Read, Act::ReadIntoSlice, Act::Skip]);
+    prop::collection::vec((act, prop_oneof![1usize..10, 1usize..200]), 1..12)
 }
 
 /// Encodes `raw`, decodes with `ops` then reads the rest, and compares.
@@ -237,27 +281,18 @@ fn round_trip<T: Case>(
     let mut expected = Vec::new();
     let mut out = T::Buffer::default();
     let mut at = 0;
-    for &(skip, n) in ops {
+    for &(act, n) in ops {
         let want = n.min(raw.len() - at);
-        let got = if skip {
-            decoder
-                .skip(n)
-                .map_err(|e| TestCaseError::fail(e.to_string()))?
-        } else {
+        if act != Act::Skip {
             expected.extend_from_slice(&raw[at..at + want]);
-            decoder
-                .read(&mut out, n)
-                .map_err(|e| TestCaseError::fail(e.to_string()))?
-        };
-        prop_assert_eq!(
-            got,
-            want,
-            "{} {} of {} at {}",
-            if skip { "skip" } else { "read" },
-            n,
-            raw.len(),
-            at
-        );
+        }
+        let got = match act {
+            Act::Read => decoder.read(&mut out, n),
+            Act::ReadIntoSlice => T::read_via_slice(&mut decoder, &mut out, n),
+            Act::Skip => decoder.skip(n),
+        }
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(got, want, "{:?} {} of {} at {}", act, n, raw.len(), at);
         at += want;
         prop_assert_eq!(decoder.remaining(), raw.len() - at);
     }
@@ -346,7 +381,7 @@ fn boundary_lengths_and_extremes() {
             })
             .collect();
         for &encoding in <Int32Type as Case>::ENCODINGS {
-            round_trip::<Int32Type>(encoding, &raw, &[(false, 3), (true, 30)]).unwrap();
+            round_trip::<Int32Type>(encoding, &raw, &[(Act::Read, 3), (Act::Skip, 30)]).unwrap();
         }
         let raw: Vec<Vec<u8>> = (0..n)
             .map(|i| {
@@ -356,7 +391,7 @@ fn boundary_lengths_and_extremes() {
             })
             .collect();
         for &encoding in <Int64Type as Case>::ENCODINGS {
-            round_trip::<Int64Type>(encoding, &raw, &[(true, 9), (false, 100)]).unwrap();
+            round_trip::<Int64Type>(encoding, &raw, &[(Act::Skip, 9), (Act::Read, 100)]).unwrap();
         }
     }
 }
@@ -368,7 +403,7 @@ fn empty_and_64_kib_byte_arrays() {
     other[40_000] ^= 1;
     let raw = vec![vec![], big.clone(), vec![], other, big];
     for &encoding in <ByteArrayType as Case>::ENCODINGS {
-        round_trip::<ByteArrayType>(encoding, &raw, &[(false, 2), (true, 1)]).unwrap();
+        round_trip::<ByteArrayType>(encoding, &raw, &[(Act::Read, 2), (Act::Skip, 1)]).unwrap();
     }
 }
 

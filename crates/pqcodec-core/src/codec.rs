@@ -1,4 +1,4 @@
-use crate::{Physical, Result, Sink};
+use crate::{Physical, Result, Sink, SliceSink};
 
 /// A streaming decoder of one page's values of physical type `T`.
 ///
@@ -14,6 +14,22 @@ pub trait Decoder<T: Physical> {
 
     /// Skips up to `n` values and returns how many it skipped.
     fn skip(&mut self, n: usize) -> Result<usize>;
+
+    /// Reads up to `out.len()` values into `out`, from its start, and returns how many it read:
+    /// decoding into memory the caller already holds, with no allocation or zeroing per read.
+    fn read_into(&mut self, out: &mut [T::Value]) -> Result<usize>
+    where
+        T::Value: Copy,
+    {
+        let max = out.len();
+        let mut sink = SliceSink::new(out);
+        let read = self.read(&mut sink, max)?;
+        debug_assert!(
+            !sink.overflowed() && read == sink.len(),
+            "read appends what it counts"
+        );
+        Ok(read.min(sink.len()))
+    }
 
     /// Reads every remaining value into a new buffer.
     fn read_all(&mut self) -> Result<T::Buffer> {

@@ -6,7 +6,7 @@
 //! - [`native`]: the fixed-width Rust values behind them ([`NativeType`], [`Int96`]);
 //! - [`Encoding`]: the spec's encoding ids;
 //! - [`Decoder`], [`Encoder`] and [`Sink`]: streaming decode into a buffer the caller owns, and
-//!   batch encode into page bytes;
+//!   batch encode into page bytes ([`SliceSink`]: into a slice the caller holds);
 //! - [`Error`]: what went wrong, naming the encoding and the field.
 #![forbid(unsafe_code)]
 
@@ -17,6 +17,7 @@ mod error;
 pub mod native;
 pub mod physical;
 mod sink;
+mod slice_sink;
 
 pub use byte_arrays::ByteArrays;
 pub use codec::{Decoder, Encoder};
@@ -28,3 +29,4 @@ pub use physical::{
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
 pub use sink::{ByteValue, Sink, ValueBuffer};
+pub use slice_sink::SliceSink;

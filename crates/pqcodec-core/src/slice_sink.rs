@@ -1,0 +1,134 @@
+use crate::{NativeType, Sink};
+
+/// A [`Sink`] writing into a slice the caller holds, front to back: decoding into memory
+/// allocated (and initialised) once, with no growth or zeroing per read. See
+/// [`Decoder::read_into`](crate::Decoder::read_into).
+///
+/// Values past the end of the slice are not stored; [`SliceSink::overflowed`] tells whether
+/// any came.
+#[derive(Debug)]
+pub struct SliceSink<'a, V> {
+    slots: &'a mut [V],
+    len: usize,
+    overflowed: bool,
+}
+
+impl<'a, V: Copy> SliceSink<'a, V> {
+    /// A sink filling `slots` from the start.
+    pub fn new(slots: &'a mut [V]) -> Self {
+        SliceSink {
+            slots,
+            len: 0,
+            overflowed: false,
+        }
+    }
+
+    /// Number of values written.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no value has been written.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether values came after the slice was full (and were dropped).
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// The next `count` free slots, or as many as are left (noting the overflow), now
+    /// counted as written.
+    #[inline]
+    fn take(&mut self, count: usize) -> &mut [V] {
+        let free = self.slots.len() - self.len;
+        if count > free {
+            self.overflowed = true;
+        }
+        let start = self.len;
+        self.len += count.min(free);
+        &mut self.slots[start..self.len]
+    }
+}
+
+impl<V: Copy> Sink<V> for SliceSink<'_, V> {
+    #[inline]
+    fn push(&mut self, value: &V) {
+        if let Some(slot) = self.take(1).first_mut() {
+            *slot = *value;
+        }
+    }
+
+    #[inline]
+    fn push_repeated(&mut self, value: &V, count: usize) {
+        self.take(count).fill(*value);
+    }
+
+    #[inline]
+    fn extend_from_slice(&mut self, values: &[V]) {
+        let slots = self.take(values.len());
+        let n = slots.len();
+        slots.copy_from_slice(&values[..n]);
+    }
+
+    #[inline]
+    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    where
+        V: NativeType,
+    {
+        let slots = self.take(bytes.len() / V::SIZE);
+        let n = slots.len();
+        match V::le_bytes_of_mut(slots) {
+            Some(dst) => dst.copy_from_slice(&bytes[..n * V::SIZE]),
+            None => {
+                for (slot, value) in slots.iter_mut().zip(bytes.chunks_exact(V::SIZE)) {
+                    *slot = V::from_le_slice(value);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]>
+    where
+        V: NativeType,
+    {
+        // Only whole requests: a caller writes `count` values into what this returns.
+        if count > self.slots.len() - self.len || V::le_bytes_of_mut(&mut []).is_none() {
+            return None;
+        }
+        V::le_bytes_of_mut(self.take(count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fills_front_to_back_and_drops_what_does_not_fit() {
+        let mut slots = [0i32; 6];
+        let mut sink = SliceSink::new(&mut slots);
+        sink.push(&1);
+        sink.push_repeated(&2, 2);
+        sink.extend_from_slice(&[3, 4]);
+        assert_eq!((sink.len(), sink.overflowed()), (5, false));
+        sink.extend_from_le_bytes(&[5, 0, 0, 0, 6, 0, 0, 0]);
+        assert_eq!((sink.len(), sink.overflowed()), (6, true));
+        sink.push(&7);
+        assert_eq!(sink.len(), 6);
+        assert_eq!(slots, [1, 2, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn grows_in_place_only_by_whole_requests() {
+        let mut slots = [0i64; 3];
+        let mut sink = SliceSink::new(&mut slots);
+        assert!(sink.grow_le_bytes(4).is_none());
+        assert!(!sink.overflowed() && sink.is_empty());
+        sink.grow_le_bytes(2).unwrap()[8] = 9;
+        assert_eq!(sink.len(), 2);
+        assert_eq!(slots, [0, 9, 0]);
+    }
+}

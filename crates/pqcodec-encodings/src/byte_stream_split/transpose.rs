@@ -137,9 +137,10 @@ mod x86 {
     //! The AVX2 and AVX-512 kernels and their dispatch.
 
     use std::arch::x86_64::{
-        __m256i, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_setzero_si256,
-        _mm256_storeu_si256, _mm256_unpackhi_epi8, _mm256_unpacklo_epi8, _mm512_loadu_si512,
-        _mm512_permutex2var_epi8, _mm512_setzero_si512, _mm512_storeu_si512,
+        __m256i, _mm_loadu_si128, _mm256_loadu_si256, _mm256_permute2x128_si256,
+        _mm256_setzero_si256, _mm256_storeu_si256, _mm256_unpackhi_epi8, _mm256_unpacklo_epi8,
+        _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_permutex2var_epi8,
+        _mm512_permutexvar_epi8, _mm512_setzero_si512, _mm512_storeu_si512,
     };
 
     use super::Isa;
@@ -365,6 +366,11 @@ mod x86 {
                 _mm512_loadu_si512(ZIP_HI.as_ptr().cast()),
             )
         };
+        if K == 4 {
+            // SAFETY: as this function's.
+            unsafe { join4_avx512(src, stride, start, blocks, dst) };
+            return;
+        }
         let rounds = K.trailing_zeros();
         let mut i = 0;
         while i + AVX512_BLOCK <= blocks {
@@ -385,6 +391,51 @@ mod x86 {
                 unsafe { _mm512_storeu_si512(dst.add(i * K + 64 * r).cast(), *v) };
             }
             i += AVX512_BLOCK;
+        }
+    }
+
+    /// Byte `4i + k` of the result is byte `i` of 16-byte lane `k`: four 16-byte streams
+    /// side by side made 16 four-byte values.
+    static LANES_TO_VALUES: [u8; 64] = {
+        let mut out = [0; 64];
+        let mut j = 0;
+        while j < 64 {
+            out[j] = (16 * (j % 4) + j / 4) as u8;
+            j += 1;
+        }
+        out
+    };
+
+    /// [`join_avx512`] for K = 4: each 16 values gathered as four 16-byte lanes, one from
+    /// each stream, and put in value order by one single-table byte permute.
+    ///
+    /// # Safety
+    /// As [`join_avx512`]'s, with K = 4.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn join4_avx512(
+        src: *const u8,
+        stride: usize,
+        start: usize,
+        blocks: usize,
+        dst: *mut u8,
+    ) {
+        // SAFETY: the table is 64 bytes.
+        let index = unsafe { _mm512_loadu_si512(LANES_TO_VALUES.as_ptr().cast()) };
+        let mut i = 0;
+        while i + 16 <= blocks {
+            // SAFETY: 16 bytes from value `start + i` of each stream, `i + 16 <= blocks`.
+            let v = unsafe {
+                let p = src.add(start + i);
+                let v = _mm512_castsi128_si512(_mm_loadu_si128(p.cast()));
+                let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(stride).cast()));
+                let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * stride).cast()));
+                _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * stride).cast()))
+            };
+            // SAFETY: bytes `4i .. 4i + 64` are within the `4 * blocks`.
+            unsafe {
+                _mm512_storeu_si512(dst.add(4 * i).cast(), _mm512_permutexvar_epi8(index, v))
+            };
+            i += 16;
         }
     }
 

@@ -238,8 +238,8 @@ impl<'a> RleDecoder<'a> {
     }
 
     /// Reads the next run's header (and an RLE run's value) into `self.run`.
+    #[inline(always)]
     fn next_run(&mut self) -> Result<()> {
-        let encoding = self.reader.encoding();
         let header = self.reader.uleb128("run header")?;
         let bit_packed = header & 1 == 1;
         let scaled = header >> 1;
@@ -248,19 +248,8 @@ impl<'a> RleDecoder<'a> {
         } else {
             scaled
         };
-        if count == 0 {
-            return Err(Error::invalid(
-                encoding,
-                "run header",
-                "a run of 0 values (run lengths are 1 to 2^31-1)",
-            ));
-        }
-        if count > MAX_RUN_LEN {
-            return Err(Error::invalid(
-                encoding,
-                "run header",
-                format!("a run of {count} values is over the maximum of 2^31-1"),
-            ));
+        if count == 0 || count > MAX_RUN_LEN {
+            return Err(self.bad_run_length(count));
         }
         // count <= 2^31 - 1 fits in usize on every target Rust supports beyond 16 bits.
         let count = usize::try_from(count).unwrap_or(usize::MAX);
@@ -282,11 +271,7 @@ impl<'a> RleDecoder<'a> {
                 .rev()
                 .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
             if value >> width != 0 {
-                return Err(Error::invalid(
-                    encoding,
-                    "repeated value",
-                    format!("{value} does not fit in the bit width of {width}"),
-                ));
+                return Err(self.bad_repeated_value(value));
             }
             Run::Rle {
                 // value < 2^width <= 2^32
@@ -295,6 +280,30 @@ impl<'a> RleDecoder<'a> {
             }
         };
         Ok(())
+    }
+
+    /// The error of a run header declaring `count` values, 0 or over 2^31-1.
+    #[cold]
+    fn bad_run_length(&self, count: u64) -> Error {
+        let reason = if count == 0 {
+            "a run of 0 values (run lengths are 1 to 2^31-1)".to_string()
+        } else {
+            format!("a run of {count} values is over the maximum of 2^31-1")
+        };
+        Error::invalid(self.reader.encoding(), "run header", reason)
+    }
+
+    /// The error of an RLE run's `value` wider than the bit width.
+    #[cold]
+    fn bad_repeated_value(&self, value: u64) -> Error {
+        Error::invalid(
+            self.reader.encoding(),
+            "repeated value",
+            format!(
+                "{value} does not fit in the bit width of {}",
+                self.bit_width
+            ),
+        )
     }
 }
 
@@ -408,42 +417,42 @@ impl<'a> RleBooleanDecoder<'a> {
     }
 }
 
-/// Hands decoded 0/1 values to a `Sink<bool>`.
-struct BoolVisitor<'s, S: ?Sized>(&'s mut S);
+/// Hands decoded 0/1 values to a `Sink<bool>`, through a [`Staging`] block.
+struct BoolVisitor<'s, S: ?Sized> {
+    out: &'s mut S,
+    stage: Staging<bool>,
+}
 
 impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
     #[inline]
     fn run(&mut self, value: u32, count: usize) -> Result<()> {
-        self.0.push_repeated(&(value != 0), count);
-        Ok(())
-    }
-    #[inline]
-    fn values(&mut self, values: &[u32]) -> Result<()> {
-        let mut bools = [false; CHUNK];
-        for (b, &v) in bools.iter_mut().zip(values) {
-            *b = v != 0;
-        }
-        self.0.extend_from_slice(&bools[..values.len().min(CHUNK)]);
+        self.stage.repeat(self.out, value != 0, count);
         Ok(())
     }
 
-    /// Bits straight to bools, 64 at a time, without unpacking to `u32` first.
+    #[inline]
+    fn values(&mut self, values: &[u32]) -> Result<()> {
+        for chunk in values.chunks(STAGE) {
+            let slots = self.stage.slots(self.out, chunk.len());
+            for (b, &v) in slots.iter_mut().zip(chunk) {
+                *b = v != 0;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bits straight to staged bools, 64 at a time, without unpacking to `u32` first.
     fn packed(&mut self, packed: &[u8], bit_width: u32, start: usize, end: usize) -> Result<()> {
         if bit_width != 1 {
             return unpack_range(packed, bit_width, start, end, self);
         }
-        let mut bools = [false; CHUNK];
         let mut pos = start;
         while pos < end {
-            let n = (end - pos).min(CHUNK);
-            let out = &mut bools[..n];
-            for (k, chunk) in out.chunks_mut(64).enumerate() {
-                let word = load_bits(packed, pos + k * 64);
-                for (i, b) in chunk.iter_mut().enumerate() {
-                    *b = (word >> i) & 1 == 1;
-                }
+            let n = (end - pos).min(64);
+            let word = load_bits(packed, pos);
+            for (i, b) in self.stage.slots(self.out, n).iter_mut().enumerate() {
+                *b = (word >> i) & 1 == 1;
             }
-            self.0.extend_from_slice(out);
             pos += n;
         }
         Ok(())
@@ -481,7 +490,14 @@ impl Decoder<BooleanType> for RleBooleanDecoder<'_> {
 
     fn read<S: Sink<bool> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         out.reserve(self.inner.reserve_hint(max));
-        self.inner.visit(&mut BoolVisitor(out), max)
+        let mut visitor = BoolVisitor {
+            out,
+            stage: Staging::new(),
+        };
+        // What was decoded before an error reaches `out` too.
+        let result = self.inner.visit(&mut visitor, max);
+        visitor.stage.flush(visitor.out);
+        result
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {

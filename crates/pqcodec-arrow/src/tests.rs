@@ -419,6 +419,21 @@ fn dictionary_array_keeps_the_dictionary() {
     assert_eq!(a.logical_null_count(), 1);
 }
 
+/// A batch's values take the memory of its slots and no more, also when it crosses pages and
+/// nulls are spread among its values.
+#[test]
+fn batch_values_are_allocated_exactly() {
+    let values: Vec<Option<i32>> = (0..1000).map(|i| (i % 3 != 0).then_some(i)).collect();
+    let cuts: Vec<usize> = (100..1000).step_by(100).collect();
+    for version2 in [false, true] {
+        let mut decoder = int_decoder(flat_pages(&values, &cuts, version2));
+        for array in drain(&mut decoder, 64, 0) {
+            let data = array.to_data();
+            assert_eq!(data.buffers()[0].capacity(), array.len() * 4, "{version2}");
+        }
+    }
+}
+
 #[test]
 fn skips_whole_pages_and_within_pages() {
     let values: Vec<Option<i32>> = (0..100).map(|i| (i % 3 != 0).then_some(i)).collect();

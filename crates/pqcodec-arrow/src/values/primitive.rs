@@ -64,12 +64,18 @@ impl<T: FixedWidth> Native<T> {
     /// Copies borrowed values into `values`, before an append that copies.
     #[inline]
     fn own(&mut self) {
-        if self.reserve > 0 {
-            // Exactly: the hint is the count a read appends, and a batch crossing a page
-            // boundary would otherwise double its buffer for the second page's values.
-            self.values.reserve_exact(std::mem::take(&mut self.reserve));
+        let borrowed = self.borrower.take();
+        let copied = borrowed
+            .as_ref()
+            .map_or(0, |b| b.len() / size_of::<T::Native>());
+        // Exactly the borrowed values and the hint, the count the read appends: a batch
+        // crossing a page boundary would otherwise double its buffer for the second page's
+        // values.
+        let room = std::mem::take(&mut self.reserve) + copied;
+        if room > 0 {
+            self.values.reserve_exact(room);
         }
-        if let Some(borrowed) = self.borrower.take() {
+        if let Some(borrowed) = borrowed {
             self.copy_le_bytes(&borrowed);
         }
     }
@@ -131,6 +137,10 @@ impl<T: FixedWidth> Sink<T::Native> for Native<T> {
         {
             self.own();
             self.copy_le_bytes(bytes);
+        } else {
+            // The values the hint announced came borrowed: no room to make for them.
+            let n = bytes.len() / size_of::<T::Native>();
+            self.reserve = self.reserve.saturating_sub(n);
         }
     }
     #[inline]
@@ -168,6 +178,8 @@ where
                 .build()?;
             return Ok(make_array(data));
         }
+        // Room for every slot, nulls spread in place among the values.
+        self.reserve = slots.saturating_sub(self.len());
         self.own();
         fixed_array(
             &self.data_type,

@@ -71,6 +71,8 @@ pub(crate) fn spread_fixed<T: Copy + Default + 'static>(
     validity: &NullBuffer,
 ) {
     let dense = values.len();
+    // Exactly the slots: growing by doubling would leave room for twice the dense values.
+    values.reserve_exact(validity.len().saturating_sub(dense));
     values.resize(validity.len(), T::default());
     let spread = kernels::spread::spread(values, dense, &words(validity.inner()));
     debug_assert!(spread, "{dense} values for the valid slots of {validity:?}");

@@ -1,14 +1,12 @@
 //! Opening a Parquet file for the file commands: its footer and pages framed by the parquet
 //! crate, the columns a `--columns` list selects, and the Arrow schema arrow-rs would give them.
 
-use std::convert::Infallible;
 use std::error::Error;
 use std::path::Path;
-use std::sync::Arc;
 
 use parquet::arrow::{ProjectionMask, parquet_to_arrow_schema_by_columns};
 use pqcodec_arrow::framing::ParquetFile;
-use pqcodec_arrow::{Column, Page, RecordBatchDecoder};
+use pqcodec_arrow::{Column, RecordBatchDecoder};
 
 /// A file in memory and the leaf columns a command reads.
 pub struct Selection {
@@ -63,34 +61,6 @@ impl Selection {
         self.leaves
             .iter()
             .map(|&i| Column::new(descs[i].clone(), self.file.pages(i)))
-            .collect()
-    }
-
-    /// Every page of each selected column, decompressed into memory.
-    pub fn load_pages(&self) -> Result<Vec<Arc<[Page]>>, Box<dyn Error>> {
-        let descs = self.file.column_descs();
-        let mut out = Vec::with_capacity(self.leaves.len());
-        for &i in &self.leaves {
-            let pages = self.file.pages(i).collect::<Result<Vec<_>, _>>();
-            let pages =
-                pages.map_err(|e| format!("column {:?}: reading pages: {e}", descs[i].path))?;
-            out.push(pages.into());
-        }
-        Ok(out)
-    }
-
-    /// Columns reading `pages`, as [`Selection::load_pages`] gave them, each page handed out
-    /// as it is read (a page shares its bytes).
-    pub fn columns_from(&self, pages: &[Arc<[Page]>]) -> Vec<Column> {
-        let descs = self.file.column_descs();
-        self.leaves
-            .iter()
-            .zip(pages)
-            .map(|(&i, pages)| {
-                let pages = Arc::clone(pages);
-                let each = (0..pages.len()).map(move |k| Ok::<_, Infallible>(pages[k].clone()));
-                Column::new(descs[i].clone(), each)
-            })
             .collect()
     }
 

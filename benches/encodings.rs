@@ -4,8 +4,8 @@
 //! Groups are named `decode/ENCODING/TYPE` and `encode/ENCODING/TYPE`, with the functions
 //! `pqcodec` and `arrow-rs`; throughput is in values. Decoding reads the whole page into a
 //! buffer reused across iterations on both sides (fixed-width values into a slice allocated
-//! once, as arrow-rs's decoders take them: [`Output`]); encoding puts the whole page and flushes it
-//! (for the dictionary encodings: the dictionary page and the indices page).
+//! once, as arrow-rs's decoders take them: [`Output`]); encoding puts the whole page and
+//! flushes it (for the dictionary encodings: the dictionary page and the indices page).
 //!
 //! Run with `cargo bench --bench encodings` (optionally a filter, e.g. `-- decode/PLAIN`).
 

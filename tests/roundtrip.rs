@@ -1,6 +1,7 @@
 //! One round-trip matrix over every encoding x physical type: encode a page, then decode it
 //! with reads of random sizes (into the buffer, or into a slice with `Decoder::read_into`) and
-//! skips interleaved, and compare with the values that were not skipped. Values are compared by their PLAIN bytes, so NaN payloads and -0.0 count.
+//! skips interleaved, and compare with the values that were not skipped. Values are compared by
+//! their PLAIN bytes, so NaN payloads and -0.0 count.
 
 use pqcodec::core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
@@ -33,7 +34,7 @@ fn read_via_slice<T: DynamicType<Buffer = Vec<V>, Value = V>, V: Copy + Default>
     out: &mut Vec<V>,
     n: usize,
 ) -> pqcodec::core::Result<usize> {
-    // Slots that already hold a value, which a read must overwrite.
+    // Slots holding the default value, which the read overwrites.
     let mut slots = vec![V::default(); n];
     let read = decoder.read_into(&mut slots)?;
     out.extend_from_slice(&slots[..read]);

@@ -359,6 +359,11 @@ mod x86 {
         blocks: usize,
         dst: *mut u8,
     ) {
+        if K == 4 {
+            // SAFETY: as this function's.
+            unsafe { join4_avx512(src, stride, start, blocks, dst) };
+            return;
+        }
         // SAFETY: the tables are 64 bytes.
         let (lo, hi) = unsafe {
             (
@@ -366,11 +371,6 @@ mod x86 {
                 _mm512_loadu_si512(ZIP_HI.as_ptr().cast()),
             )
         };
-        if K == 4 {
-            // SAFETY: as this function's.
-            unsafe { join4_avx512(src, stride, start, blocks, dst) };
-            return;
-        }
         let rounds = K.trailing_zeros();
         let mut i = 0;
         while i + AVX512_BLOCK <= blocks {

@@ -3,11 +3,16 @@
 //! INT96 into timestamps).
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
-use arrow_array::{ArrayRef, make_array};
-use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, i256};
+use arrow_array::types::{
+    ArrowPrimitiveType, Date32Type, Float32Type, Float64Type, Int32Type, Int64Type,
+    TimestampMicrosecondType, TimestampNanosecondType,
+};
+use arrow_array::{ArrayRef, PrimitiveArray, make_array};
+use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer, i256};
 use arrow_data::ArrayDataBuilder;
-use arrow_schema::DataType;
+use arrow_schema::{DataType, TimeUnit};
 use pqcodec_core::{FixedWidth, Int96, Sink};
 
 use super::Builder;
@@ -27,12 +32,61 @@ pub(crate) fn fixed_array<N: ArrowNativeType>(
     if let Some(v) = &nulls {
         spread_fixed(&mut values, v);
     }
+    values_array(data_type, Buffer::from_vec(values), slots, nulls)
+}
+
+/// An array of `data_type` over `len` fixed-width values in `values` and `nulls`: the typed
+/// array itself for the common primitive types (no `ArrayData` validation or type dispatch per
+/// batch), through `ArrayData` for the others.
+pub(crate) fn values_array(
+    data_type: &DataType,
+    values: Buffer,
+    len: usize,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef, Fault> {
+    let typed = match data_type {
+        DataType::Int32 => typed::<Int32Type>(data_type, &values, len, &nulls),
+        DataType::Int64 => typed::<Int64Type>(data_type, &values, len, &nulls),
+        DataType::Float32 => typed::<Float32Type>(data_type, &values, len, &nulls),
+        DataType::Float64 => typed::<Float64Type>(data_type, &values, len, &nulls),
+        DataType::Date32 => typed::<Date32Type>(data_type, &values, len, &nulls),
+        DataType::Timestamp(TimeUnit::Microsecond, _) => {
+            typed::<TimestampMicrosecondType>(data_type, &values, len, &nulls)
+        }
+        DataType::Timestamp(TimeUnit::Nanosecond, _) => {
+            typed::<TimestampNanosecondType>(data_type, &values, len, &nulls)
+        }
+        _ => None,
+    };
+    if let Some(array) = typed {
+        return array;
+    }
     let data = ArrayDataBuilder::new(data_type.clone())
-        .len(slots)
-        .add_buffer(Buffer::from_vec(values))
+        .len(len)
+        .add_buffer(values)
         .nulls(nulls)
         .build()?;
     Ok(make_array(data))
+}
+
+/// The `PrimitiveArray<P>` of `data_type` (one `P` takes), or `None` where `values` does not
+/// hold `len` aligned `P` values (left to `ArrayData`'s checks, which name what is wrong).
+fn typed<P: ArrowPrimitiveType>(
+    data_type: &DataType,
+    values: &Buffer,
+    len: usize,
+    nulls: &Option<NullBuffer>,
+) -> Option<Result<ArrayRef, Fault>> {
+    let size = size_of::<P::Native>();
+    let aligned = values.as_ptr().align_offset(align_of::<P::Native>()) == 0;
+    if !aligned || len.checked_mul(size) != Some(values.len()) {
+        return None;
+    }
+    let values = ScalarBuffer::<P::Native>::new(values.clone(), 0, len);
+    let array = PrimitiveArray::<P>::try_new(values, nulls.clone())
+        .map(|a| Arc::new(a.with_data_type(data_type.clone())) as ArrayRef)
+        .map_err(Fault::from);
+    Some(array)
 }
 
 /// Values stored exactly as the physical type decodes them.
@@ -171,12 +225,8 @@ where
         if no_nulls && let Some(borrowed) = self.borrower.take() {
             let dense = borrowed.len() / size_of::<T::Native>();
             check(dense, slots, validity.as_ref())?;
-            // The borrower took only bytes aligned for `T::Native`: `build` accepts them.
-            let data = ArrayDataBuilder::new(self.data_type.clone())
-                .len(slots)
-                .add_buffer(borrowed)
-                .build()?;
-            return Ok(make_array(data));
+            // The borrower took only bytes aligned for `T::Native`.
+            return values_array(&self.data_type, borrowed, slots, None);
         }
         // Room for every slot, nulls spread in place among the values.
         self.reserve = slots.saturating_sub(self.len());

@@ -38,7 +38,7 @@ pub(crate) fn fixed_array<N: ArrowNativeType>(
 /// An array of `data_type` over `len` fixed-width values in `values` and `nulls`: the typed
 /// array itself for the common primitive types (no `ArrayData` validation or type dispatch per
 /// batch), through `ArrayData` for the others.
-pub(crate) fn values_array(
+fn values_array(
     data_type: &DataType,
     values: Buffer,
     len: usize,

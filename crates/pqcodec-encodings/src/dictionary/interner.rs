@@ -250,9 +250,9 @@ impl Interner {
                 .is_some_and(|size| size <= max_bytes)
     }
 
-    /// Interns each `stride`-byte key of `bytes` (each of `count` BYTE_ARRAY values, after its
-    /// 4-byte length, if `stride` is 0) and pushes its index to `indices`; stops at the first
-    /// key that would pass a limit and returns its position and byte offset.
+    /// Interns each of the `count` `stride`-byte keys of `bytes` and pushes its index to
+    /// `indices`; stops at the first key that would pass a limit and returns its position and
+    /// byte offset. (BYTE_ARRAY values come one by one, [`Interner::intern_value`].)
     pub(super) fn intern_all(
         &mut self,
         bytes: &[u8],
@@ -264,25 +264,13 @@ impl Interner {
             4 => self.intern_inline::<u64, 4>(bytes, indices),
             8 => self.intern_inline::<u128, 8>(bytes, indices),
             12 => self.intern_inline::<u128, 12>(bytes, indices),
-            0 => {
-                let mut at = 0;
-                for i in 0..count {
-                    let len = le::<4>(bytes, at) as usize;
-                    let end = at.saturating_add(4).saturating_add(len);
-                    let value = bytes.get(at + 4..end).unwrap_or(&[]);
-                    match self.intern_value(value) {
-                        Some(index) => indices.push(index),
-                        None => return Some((i, at)),
-                    }
-                    at = end;
-                }
-                None
-            }
             stride => {
-                for (i, key) in bytes.chunks_exact(stride).enumerate() {
+                for i in 0..count {
+                    let at = i * stride;
+                    let key = bytes.get(at..at + stride).unwrap_or(&[]);
                     match self.intern_bytes(key) {
                         Some(index) => indices.push(index),
-                        None => return Some((i, i * stride)),
+                        None => return Some((i, at)),
                     }
                 }
                 None

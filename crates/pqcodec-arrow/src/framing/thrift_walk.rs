@@ -6,7 +6,8 @@
 //! thus consumes exactly the bytes the parquet crate does, and sees the schema it will build.
 //! Other fields are skipped by their declared type with an explicit stack, at most
 //! [`SKIP_DEPTH`] containers deep, as the parquet crate skips them (bools in a skipped
-//! container take no bytes there, so here too). Checks of the parquet crate's that do not
+//! container take no bytes there, so here too, but it loops over each: skipped containers may
+//! hold no more bools in all than the bytes walked, one byte each as Thrift writes them). Checks of the parquet crate's that do not
 //! change which bytes are read (enum values, UTF-8, list element types) are left to it.
 
 /// Compact-protocol type ids (field headers and list headers).
@@ -63,6 +64,8 @@ type Result<T, E = ThriftError> = std::result::Result<T, E>;
 struct Cursor<'a> {
     buf: &'a [u8],
     pos: usize,
+    /// How many more bools skipped containers may hold.
+    skippable_bools: u64,
 }
 
 /// A container being skipped: what remains of it.
@@ -83,7 +86,11 @@ enum Open {
 
 impl<'a> Cursor<'a> {
     fn new(buf: &'a [u8]) -> Self {
-        Cursor { buf, pos: 0 }
+        Cursor {
+            buf,
+            pos: 0,
+            skippable_bools: buf.len() as u64,
+        }
     }
 
     /// Bytes read so far.
@@ -205,6 +212,18 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    /// Counts `n` bools of a skipped container against what the bytes could hold: the
+    /// parquet crate skips them without reading, one loop iteration each.
+    fn skip_bools(&mut self, n: u64) -> Result<()> {
+        match self.skippable_bools.checked_sub(n) {
+            Some(left) => {
+                self.skippable_bools = left;
+                Ok(())
+            }
+            None => self.invalid("skipped containers claim more bools than the bytes hold"),
+        }
+    }
+
     /// An empty struct, as a union's variant without fields: its stop byte alone.
     fn empty_struct(&mut self) -> Result<()> {
         match self.byte()? {
@@ -272,19 +291,24 @@ impl<'a> Cursor<'a> {
             }
             id::LIST | id::SET => {
                 let (ty, left) = self.list()?;
-                return Ok((ty != id::BOOL_TRUE).then_some(Open::List { ty, left }));
+                if ty == id::BOOL_TRUE {
+                    self.skip_bools(left.into())?;
+                    return Ok(None);
+                }
+                return Ok(Some(Open::List { ty, left }));
             }
             id::MAP => {
                 let map = self.map()?;
-                let all_bools = matches!(
-                    map,
-                    Open::Map {
-                        key: id::BOOL_TRUE,
-                        value: id::BOOL_TRUE,
-                        ..
-                    }
-                );
-                return Ok((!all_bools).then_some(map));
+                if let Open::Map {
+                    key: id::BOOL_TRUE,
+                    value: id::BOOL_TRUE,
+                    left,
+                } = map
+                {
+                    self.skip_bools(left)?;
+                    return Ok(None);
+                }
+                return Ok(Some(map));
             }
             id::STRUCT => return Ok(Some(Open::Struct)),
             _ => {
@@ -730,12 +754,24 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn skipped_containers_of_bools_take_no_bytes() {
-        // Field 20: a list of 2^31-1 bools, then field 21: a map of as many bool pairs; then
-        // the stop.
-        let mut buf = vec![0x09, 40, 0xF1, 0xFF, 0xFF, 0xFF, 0xFF, 0x07];
-        buf.extend([0x1B, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x11, 0]);
+    fn skipped_containers_of_bools_take_no_bytes_but_no_more_bools_than_the_bytes_hold() {
+        // Field 20: a list of 2 bools, then field 21: a map of 2 bool pairs; then the stop.
+        let mut buf = vec![0x09, 40, 0x21, 0x1B, 0x02, 0x11, 0];
         assert_eq!(walk_footer(&buf).schema, Ok(None));
+        // Another map, of 3 pairs: 12 bools in all in 10 bytes.
+        buf.splice(6..6, [0x1B, 0x03, 0x11]);
+        let at = 9;
+        let what = "skipped containers claim more bools than the bytes hold";
+        assert_eq!(
+            walk_footer(&buf).schema,
+            Err(ThriftError::Invalid { at, what })
+        );
+        // A list of 2^31-1 bools, which the parquet crate would take seconds to skip.
+        let buf = [0x09, 40, 0xF1, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0];
+        assert_eq!(
+            walk_footer(&buf).schema,
+            Err(ThriftError::Invalid { at: 8, what })
+        );
     }
 
     #[test]

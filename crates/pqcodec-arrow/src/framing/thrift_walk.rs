@@ -64,8 +64,8 @@ type Result<T, E = ThriftError> = std::result::Result<T, E>;
 struct Cursor<'a> {
     buf: &'a [u8],
     pos: usize,
-    /// How many more bools skipped containers may hold.
-    skippable_bools: u64,
+    /// How many bools the skipped containers hold so far.
+    skipped_bools: u64,
 }
 
 /// A container being skipped: what remains of it.
@@ -89,7 +89,7 @@ impl<'a> Cursor<'a> {
         Cursor {
             buf,
             pos: 0,
-            skippable_bools: buf.len() as u64,
+            skipped_bools: 0,
         }
     }
 
@@ -212,16 +212,20 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    /// Counts `n` bools of a skipped container against what the bytes could hold: the
-    /// parquet crate skips them without reading, one loop iteration each.
+    /// Counts `n` bools of a skipped container, no more in all than the bytes hold (a struct
+    /// read from the bytes checks its own length after): the parquet crate skips them without
+    /// reading, one loop iteration each.
     fn skip_bools(&mut self, n: u64) -> Result<()> {
-        match self.skippable_bools.checked_sub(n) {
-            Some(left) => {
-                self.skippable_bools = left;
-                Ok(())
-            }
-            None => self.invalid("skipped containers claim more bools than the bytes hold"),
+        self.skipped_bools = self.skipped_bools.saturating_add(n);
+        self.bools_fit(self.buf.len())
+    }
+
+    /// Whether the bools skipped so far fit in `len` bytes.
+    fn bools_fit(&self, len: usize) -> Result<()> {
+        if self.skipped_bools > len as u64 {
+            return self.invalid("skipped containers claim more bools than the bytes hold");
         }
+        Ok(())
     }
 
     /// An empty struct, as a union's variant without fields: its stop byte alone.
@@ -597,6 +601,9 @@ pub(crate) fn page_header(buf: &[u8]) -> Result<PageHeader> {
         }
         Ok(())
     })?;
+    // The header's own bytes bound its bools, not the chunk's after it, so that the parquet
+    // crate's work over all of a chunk's headers is bounded by the chunk's length.
+    c.bools_fit(c.position())?;
     h.len = c.position();
     Ok(h)
 }
@@ -846,5 +853,16 @@ pub(crate) mod tests {
             page_header(&[0xFF; 16]),
             Err(ThriftError::BadType { at: 0, id: 15 })
         );
+    }
+
+    #[test]
+    fn a_page_headers_skipped_bools_fit_in_the_header_not_the_chunk_after_it() {
+        // Field 20: a list of 5 bools; the stop. 4 bytes, then 100 of the chunk.
+        let mut buf = vec![0x09, 40, 0x51, 0];
+        buf.extend([0; 100]);
+        let what = "skipped containers claim more bools than the bytes hold";
+        assert_eq!(page_header(&buf), Err(ThriftError::Invalid { at: 4, what }));
+        buf[2] = 0x41;
+        assert_eq!(page_header(&buf).unwrap().len, 4);
     }
 }

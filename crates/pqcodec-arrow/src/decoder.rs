@@ -5,7 +5,7 @@
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use arrow_schema::{FieldRef, SchemaRef};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, collect_exact};
 use crate::leaf::LeafReader;
 use crate::nested::assemble;
 use crate::page::PageSource;
@@ -62,11 +62,10 @@ impl ArrayDecoder {
         let node = Node::build(&field, &descs)?;
         let top_level = matches!(node.kind, Kind::Leaf { .. });
         let leaf_nodes = node.leaves();
-        let leaves = columns
-            .into_iter()
-            .zip(leaf_nodes)
-            .map(|(column, leaf)| LeafReader::new(column.desc, leaf, column.pages, top_level))
-            .collect::<Result<Vec<_>>>()?;
+        let leaves =
+            collect_exact(columns.into_iter().zip(leaf_nodes).map(|(column, leaf)| {
+                LeafReader::new(column.desc, leaf, column.pages, top_level)
+            }))?;
         Ok(ArrayDecoder { node, leaves })
     }
 
@@ -87,11 +86,7 @@ impl ArrayDecoder {
                 Some(_) => {}
             }
         }
-        let batches = self
-            .leaves
-            .iter_mut()
-            .map(LeafReader::finish)
-            .collect::<Result<Vec<_>>>()?;
+        let batches = collect_exact(self.leaves.iter_mut().map(LeafReader::finish))?;
         assemble(&self.node, &batches)
     }
 
@@ -178,11 +173,7 @@ impl RecordBatchDecoder {
 
     /// Decodes the next `rows` rows, or `None` once the columns are exhausted.
     pub fn read(&mut self, rows: usize) -> Result<Option<RecordBatch>> {
-        let columns = self
-            .fields
-            .iter_mut()
-            .map(|f| f.read(rows))
-            .collect::<Result<Vec<_>>>()?;
+        let columns = collect_exact(self.fields.iter_mut().map(|f| f.read(rows)))?;
         let len = columns.first().map_or(0, |c| c.len());
         if let Some(bad) = columns.iter().find(|c| c.len() != len) {
             return Err(Error::Schema(format!(

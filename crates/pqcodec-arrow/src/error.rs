@@ -9,6 +9,16 @@ use pqcodec_core::{Encoding, PhysicalType};
 /// The result of every fallible `pqcodec-arrow` call.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Collects `items` into a vector of exactly their number, or returns the first error
+/// (`collect::<Result<Vec<_>>>()` loses the size hint and reserves room for at least four).
+pub(crate) fn collect_exact<T>(items: impl ExactSizeIterator<Item = Result<T>>) -> Result<Vec<T>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(item?);
+    }
+    Ok(out)
+}
+
 /// An error from a page source (the caller's framing: I/O, decompression, page headers).
 pub type SourceError = Box<dyn std::error::Error + Send + Sync>;
 

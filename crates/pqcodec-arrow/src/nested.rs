@@ -15,7 +15,7 @@ use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
 use pqcodec_core::Encoding;
 
-use crate::error::{Error, Fault, Location, Result};
+use crate::error::{Error, Fault, Location, Result, collect_exact};
 use crate::leaf::LeafBatch;
 use crate::schema::{Kind, Node};
 
@@ -120,10 +120,7 @@ pub(crate) fn assemble(node: &Node, leaves: &[LeafBatch]) -> Result<ArrayRef> {
             let DataType::Struct(fields) = node.field.data_type() else {
                 return Err(mismatch(node, "struct type", 1, 0));
             };
-            let arrays = children
-                .iter()
-                .map(|c| assemble(c, leaves))
-                .collect::<Result<Vec<_>>>()?;
+            let arrays = collect_exact(children.iter().map(|c| assemble(c, leaves)))?;
             let len = arrays.first().map_or(0, |a| a.len());
             if let Some(bad) = arrays.iter().find(|a| a.len() != len) {
                 return Err(mismatch(node, "struct field lengths", len, bad.len()));

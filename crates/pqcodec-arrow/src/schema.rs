@@ -10,7 +10,7 @@
 use arrow_schema::{DataType, FieldRef};
 use pqcodec_core::PhysicalType;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, collect_exact};
 
 /// A leaf column of a Parquet schema: what its pages hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,10 +140,11 @@ fn build(
                     field.name()
                 )));
             }
-            let children = fields
-                .iter()
-                .map(|f| build(f, def, rep, slot_def, columns, next))
-                .collect::<Result<Vec<_>>>()?;
+            let children = collect_exact(
+                fields
+                    .iter()
+                    .map(|f| build(f, def, rep, slot_def, columns, next)),
+            )?;
             Kind::Struct { children }
         }
         DataType::List(child) | DataType::LargeList(child) => {

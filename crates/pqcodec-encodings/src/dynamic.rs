@@ -110,8 +110,8 @@ macro_rules! dynamic_type {
     ) => {
         #[doc = concat!("A decoder of `", stringify!($t), "` values in any encoding that applies to it.")]
         #[allow(missing_docs)]
-        // The delta decoders keep their unpacked miniblock inline (about 2 KiB): one decoder
-        // lives per column being read, and boxing it would put a pointer chase on every batch.
+        // DELTA_BYTE_ARRAY's decoder, the largest, holds two delta decoders (a few hundred
+        // bytes, their buffers on the heap): one decoder lives per column being read.
         #[allow(clippy::large_enum_variant)]
         pub enum $dec<'a> {
             $($dv($dty)),*

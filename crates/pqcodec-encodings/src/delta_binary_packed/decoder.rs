@@ -44,13 +44,11 @@ pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     undecoded: usize,
     /// Deltas of the header's total not unpacked yet (for [`Self::end_offset`]).
     header_deltas_left: usize,
-    /// Unpacked values not delivered yet: `buf[buf_pos..buf_len]`.
-    buf: [T::Int; CHUNK],
+    /// Unpacked values not delivered yet: `buf[buf_pos..buf_len]`. On the heap, so that the
+    /// decoder enums of [`crate::dynamic`] stay small for the columns in other encodings.
+    buf: Box<[T::Int; CHUNK]>,
     buf_pos: usize,
     buf_len: usize,
-    /// Where deltas of up to 32 bits are unpacked (kept here so that it is not zeroed on
-    /// every miniblock).
-    scratch: [u32; CHUNK],
 }
 
 impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
@@ -210,10 +208,9 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             first_pending: count > 0,
             undecoded: count.saturating_sub(1),
             header_deltas_left: header_total.saturating_sub(1),
-            buf: [T::Int::default(); CHUNK],
+            buf: Box::new([T::Int::default(); CHUNK]),
             buf_pos: 0,
             buf_len: 0,
-            scratch: [0; CHUNK],
         })
     }
 
@@ -403,15 +400,8 @@ fn decode_run<I: IntegerNative>(
 }
 
 /// Adds `count` deltas of `width` bits from `packed` plus `min_delta` each onto `last`,
-/// unpacking [`CHUNK`] at a time into `scratch` (or a stack array for widths over 32).
-fn sum_run(
-    packed: &[u8],
-    width: u32,
-    count: usize,
-    min_delta: u64,
-    last: &mut u64,
-    scratch: &mut [u32; CHUNK],
-) {
+/// unpacking [`CHUNK`] at a time into a stack array.
+fn sum_run(packed: &[u8], width: u32, count: usize, min_delta: u64, last: &mut u64) {
     let mut acc = last.wrapping_add(min_delta.wrapping_mul(count as u64));
     let mut start = 0;
     while width > 0 && start < count {
@@ -419,7 +409,8 @@ fn sum_run(
         // `start` is a multiple of CHUNK, so the piece starts on a byte boundary.
         let piece = packed.get(start * width as usize / 8..).unwrap_or_default();
         if width <= 32 {
-            let deltas = &mut scratch[..n];
+            let mut narrow = [0u32; CHUNK];
+            let deltas = &mut narrow[..n];
             unpack32(piece, width, deltas);
             acc = deltas
                 .iter()
@@ -483,7 +474,6 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
                 run.count,
                 self.min_delta,
                 &mut self.last,
-                &mut self.scratch,
             );
             left -= run.count;
         }

@@ -123,6 +123,27 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         }
     }
 
+    /// Makes room in `data` for `bytes` bytes (`count` values more to come in them) and one
+    /// wide copy past them, growing it to what the values reserved for ([`Sink::reserve`], the
+    /// offsets' capacity) are projected to take at the bytes per value so far (and 1/16 more),
+    /// and by an eighth at least: a batch gathered a chunk at a time takes about its bytes, not
+    /// up to twice them as by doubling.
+    fn grow_data(&mut self, bytes: usize, count: usize) {
+        let capacity = self.data.capacity();
+        let need = bytes + WIDEST_COPY;
+        if need <= capacity {
+            return;
+        }
+        let values = (self.values() + count).max(1);
+        let expected = self.offsets.capacity().saturating_sub(1).max(values);
+        let projected = bytes.saturating_mul(expected) / values;
+        let projected = projected.saturating_add(projected / 16 + WIDEST_COPY);
+        let target = need
+            .max(projected)
+            .max(capacity.saturating_add(capacity / 8));
+        self.data.reserve_exact(target - self.data.len());
+    }
+
     /// Validates the UTF-8 of the values from `checked` on.
     fn validate_unchecked(&self) -> Result<(), Fault> {
         let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
@@ -182,6 +203,7 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         }
         // Room for the values and one wide copy past the last; every offset fits `O`.
         self.offsets.reserve(count);
+        self.grow_data(base + total, count);
         self.data.resize(base + total + WIDEST_COPY, 0);
         let mut at = base;
         for &(start, end) in spans {
@@ -438,6 +460,34 @@ mod tests {
         short.extend_from_spans(&data, &[(0, 3), (5, 301), (1, 2)]);
         assert_eq!(short.offsets, [0, 3]);
         assert_eq!(short.data, &data[..3]);
+    }
+
+    /// Values of 3 to 7 bytes gathered 256 at a time into a batch reserved for 8192: the
+    /// bytes grow to about what they hold, where doubling could leave up to twice that.
+    #[test]
+    fn gathered_bytes_take_about_their_size() {
+        let data: Vec<u8> = (0..64u8).collect();
+        let spans: Vec<(usize, usize)> = (0..8192).map(|i| (i % 50, i % 50 + 3 + i % 5)).collect();
+        let total: usize = spans.iter().map(|(s, e)| e - s).sum();
+        let mut b = OffsetBytes::<i32>::new(DataType::Binary);
+        Sink::<[u8]>::reserve(&mut b, spans.len());
+        for chunk in spans.chunks(256) {
+            b.extend_from_spans(&data, chunk);
+        }
+        assert_eq!(b.data.len(), total);
+        assert!(
+            b.data.capacity() <= total + total / 15 + WIDEST_COPY,
+            "{} for {total}",
+            b.data.capacity()
+        );
+        // Values that turn longer than the first chunk's grow the buffer an eighth at least.
+        let mut long = OffsetBytes::<i32>::new(DataType::Binary);
+        Sink::<[u8]>::reserve(&mut long, 1024);
+        long.extend_from_spans(&data, &[(0, 1); 256]);
+        let first = long.data.capacity();
+        long.extend_from_spans(&data, &[(0, 8); 768]);
+        assert!(long.data.capacity() >= first + first / 8);
+        assert!(long.data.capacity() >= 256 + 8 * 768 + WIDEST_COPY);
     }
 
     #[test]

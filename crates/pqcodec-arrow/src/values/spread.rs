@@ -1,7 +1,7 @@
 //! Spreading dense values over a batch's slots: value `k` goes to the `k`-th valid slot, null
 //! slots get a default. Done in place, from the end, for fixed-width buffers.
 
-use arrow_buffer::{BooleanBuffer, MutableBuffer, NullBuffer, bit_util};
+use arrow_buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, bit_util};
 use pqcodec_core::Encoding;
 use pqcodec_encodings::kernels;
 
@@ -16,6 +16,16 @@ fn words(bits: &BooleanBuffer) -> Vec<u64> {
         out.push(chunks.remainder_bits());
     }
     out
+}
+
+/// The words of `bits` borrowed from its buffer, where it starts on an aligned word and holds
+/// whole words (a full batch's validity does), without copying them.
+fn aligned_words(bits: &BooleanBuffer) -> Option<Buffer> {
+    if bits.offset() != 0 || !bits.len().is_multiple_of(64) {
+        return None;
+    }
+    let bytes = bits.inner().slice_with_length(0, bits.len() / 8);
+    (bytes.as_ptr().align_offset(std::mem::align_of::<u64>()) == 0).then_some(bytes)
 }
 
 /// Calls `f` on the positions of the set bits of `bits`, last first, until it returns false.
@@ -74,7 +84,17 @@ pub(crate) fn spread_fixed<T: Copy + Default + 'static>(
     // Exactly the slots: growing by doubling would leave room for twice the dense values.
     values.reserve_exact(validity.len().saturating_sub(dense));
     values.resize(validity.len(), T::default());
-    let spread = kernels::spread::spread(values, dense, &words(validity.inner()));
+    let bits = validity.inner();
+    let borrowed = aligned_words(bits);
+    let copied;
+    let words = match &borrowed {
+        Some(bytes) => bytes.typed_data::<u64>(),
+        None => {
+            copied = words(bits);
+            &copied
+        }
+    };
+    let spread = kernels::spread::spread(values, dense, words);
     debug_assert!(spread, "{dense} values for the valid slots of {validity:?}");
 }
 
@@ -180,6 +200,34 @@ mod tests {
                 .flat_map(|(v, &b)| if b { [*v as u8, 0xEE] } else { [0, 0] })
                 .collect();
             assert_eq!(bytes, expect);
+        }
+    }
+
+    #[test]
+    fn whole_aligned_words_are_borrowed_others_copied() {
+        let bits: Vec<bool> = (0..129).map(|i| i % 3 != 0).collect();
+        let all = nulls(&bits);
+        let words_of =
+            |v: &NullBuffer| aligned_words(v.inner()).map(|b| b.typed_data::<u64>().to_vec());
+        assert_eq!(
+            words_of(&all.slice(0, 128)),
+            Some(words(all.slice(0, 128).inner()))
+        );
+        assert_eq!(words_of(&all.slice(1, 128)), None);
+        assert_eq!(words_of(&all.slice(0, 100)), None);
+        // A validity starting mid-word spreads as well.
+        let validity = all.slice(1, 128);
+        let valid = validity.len() - validity.null_count();
+        let mut values: Vec<u32> = (1..=valid as u32).collect();
+        spread_fixed(&mut values, &validity);
+        let mut next = 0;
+        for (i, v) in values.iter().enumerate() {
+            if validity.is_valid(i) {
+                next += 1;
+                assert_eq!(*v, next);
+            } else {
+                assert_eq!(*v, 0);
+            }
         }
     }
 

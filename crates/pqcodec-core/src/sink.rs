@@ -111,14 +111,28 @@ pub trait Sink<V: ?Sized> {
     where
         V: ByteValue,
     {
+        let (spans, bytes) = spans_within(data, spans);
         self.reserve(spans.len());
+        self.reserve_bytes(bytes);
         for &(start, end) in spans {
-            let Some(value) = data.get(start..end) else {
-                return;
-            };
-            self.push(V::from_bytes(value));
+            self.push(V::from_bytes(&data[start..end]));
         }
     }
+}
+
+/// The spans of `spans` up to the first outside `data` (as [`Sink::extend_from_spans`] appends
+/// them), and how many bytes they cover.
+pub fn spans_within<'s>(data: &[u8], spans: &'s [(usize, usize)]) -> (&'s [(usize, usize)], usize) {
+    let mut bytes = 0usize;
+    let mut count = 0;
+    for &(start, end) in spans {
+        if start > end || end > data.len() {
+            break;
+        }
+        bytes += end - start;
+        count += 1;
+    }
+    (&spans[..count], bytes)
 }
 
 impl<V: Copy> Sink<V> for Vec<V> {

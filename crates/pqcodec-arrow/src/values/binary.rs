@@ -5,7 +5,7 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Sink};
+use pqcodec_core::{ByteArrays, Encoding, Sink, spans_within};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -125,7 +125,7 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
 
     /// Makes room in `data` for `bytes` bytes (`count` values more to come in them) and one
     /// wide copy past them, growing it to what the values reserved for ([`Sink::reserve`], the
-    /// offsets' capacity) are projected to take at the bytes per value so far (and 1/16 more),
+    /// offsets' capacity) are projected to take at the bytes per value so far (and 1/32 more),
     /// and by an eighth at least: a batch gathered a chunk at a time takes about its bytes, not
     /// up to twice them as by doubling.
     fn grow_data(&mut self, bytes: usize, count: usize) {
@@ -137,7 +137,7 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         let values = (self.values() + count).max(1);
         let expected = self.offsets.capacity().saturating_sub(1).max(values);
         let projected = bytes.saturating_mul(expected) / values;
-        let projected = projected.saturating_add(projected / 16 + WIDEST_COPY);
+        let projected = projected.saturating_add(projected / 32 + WIDEST_COPY);
         let target = need
             .max(projected)
             .max(capacity.saturating_add(capacity / 8));
@@ -181,17 +181,8 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         }
     }
     fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)]) {
-        // The spans up to the first outside `data`, and their bytes.
-        let mut total = 0usize;
-        let mut count = 0;
-        for &(start, end) in spans {
-            if start > end || end > data.len() {
-                break;
-            }
-            total += end - start;
-            count += 1;
-        }
-        let spans = &spans[..count];
+        let (spans, total) = spans_within(data, spans);
+        let count = spans.len();
         self.own();
         let base = self.data.len();
         if base.checked_add(total).and_then(O::from_usize).is_none() {

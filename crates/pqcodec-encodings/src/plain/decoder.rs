@@ -252,8 +252,6 @@ pub(super) fn read_byte_arrays<S: Sink<[u8]> + ?Sized>(
         *span = (next - len, next);
         at = next;
     }
-    // The values' bytes: all that was walked but their lengths.
-    out.reserve_bytes(at - *pos - 4 * n);
     out.extend_from_spans(data, &spans[..n]);
     *pos = at;
     Ok(())

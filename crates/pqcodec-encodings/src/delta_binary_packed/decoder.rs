@@ -44,11 +44,17 @@ pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     undecoded: usize,
     /// Deltas of the header's total not unpacked yet (for [`Self::end_offset`]).
     header_deltas_left: usize,
-    /// Unpacked values not delivered yet: `buf[buf_pos..buf_len]`. On the heap, so that the
-    /// decoder enums of [`crate::dynamic`] stay small for the columns in other encodings.
-    buf: Box<[T::Int; CHUNK]>,
+    /// Values [`Self::next_slice`] unpacked and has not handed out yet: `buf[buf_pos..buf_len]`.
+    /// On the heap, and only for the byte-array encodings' lengths, which read that way:
+    /// [`Decoder::read`] unpacks into a chunk on its stack.
+    buf: Option<Box<[T::Int; CHUNK]>>,
     buf_pos: usize,
     buf_len: usize,
+    /// The rest of a group of 8 values unpacked to deliver or skip fewer than 8:
+    /// `tail[tail_pos..tail_len]`.
+    tail: [T::Int; 8],
+    tail_pos: usize,
+    tail_len: usize,
 }
 
 impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
@@ -155,6 +161,12 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         Self::parse(data, None, Encoding::DeltaBinaryPacked, 8, 8)
     }
 
+    /// Whether the heap buffer of [`Self::next_slice`] was allocated.
+    #[cfg(test)]
+    pub(crate) fn holds_a_buffer(&self) -> bool {
+        self.buf.is_some()
+    }
+
     fn parse(
         data: &'a [u8],
         expected: Option<(usize, &'static str)>,
@@ -208,9 +220,12 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             first_pending: count > 0,
             undecoded: count.saturating_sub(1),
             header_deltas_left: header_total.saturating_sub(1),
-            buf: Box::new([T::Int::default(); CHUNK]),
+            buf: None,
             buf_pos: 0,
             buf_len: 0,
+            tail: [T::Int::default(); 8],
+            tail_pos: 0,
+            tail_len: 0,
         })
     }
 
@@ -311,18 +326,21 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         })
     }
 
-    /// Unpacks the next up to [`CHUNK`] values into the (empty) buffer.
-    fn refill(&mut self) -> Result<()> {
+    /// Unpacks the next up to `max` (at most [`CHUNK`]) values into `chunk`, whole groups of 8
+    /// but for the last values: none when fewer than 8 are asked for and more remain. Fails
+    /// only if no value could be unpacked.
+    fn fill(&mut self, chunk: &mut [T::Int; CHUNK], max: usize) -> Result<usize> {
+        let max = max.min(CHUNK);
         let mut filled = 0;
-        if self.first_pending {
-            self.buf[0] = <T::Int as IntegerNative>::from_u64_bits(self.last);
+        if self.first_pending && max > 0 {
+            chunk[0] = <T::Int as IntegerNative>::from_u64_bits(self.last);
             self.first_pending = false;
             filled = 1;
         }
-        while filled < CHUNK && self.undecoded > 0 {
+        while filled < max && self.undecoded > 0 {
             // An error after some values is left for the next call (the state is unchanged,
             // so it repeats), letting the caller have the values before it.
-            let run = match self.next_run(CHUNK - filled) {
+            let run = match self.next_run(max - filled) {
                 Ok(run) if run.count > 0 => run,
                 Ok(_) => break,
                 Err(_) if filled > 0 => break,
@@ -333,21 +351,68 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
                 run.width,
                 self.min_delta,
                 &mut self.last,
-                &mut self.buf,
+                chunk,
                 filled..filled + run.count,
             );
             filled += run.count;
         }
-        self.buf_pos = 0;
-        self.buf_len = filled;
+        Ok(filled)
+    }
+
+    /// Unpacks the next group of 8 values (or what is left, if fewer) into the (empty) tail,
+    /// through `chunk`.
+    fn fill_tail(&mut self, chunk: &mut [T::Int; CHUNK]) -> Result<()> {
+        let n = self.fill(chunk, 8)?;
+        self.tail[..n].copy_from_slice(&chunk[..n]);
+        self.tail_pos = 0;
+        self.tail_len = n;
         Ok(())
     }
 
-    /// The next up to `max` values, as a slice of the decoder's buffer; empty only when no
+    /// Unpacks the next up to [`CHUNK`] values into the (empty) buffer.
+    fn refill(&mut self) -> Result<()> {
+        let mut buf = self
+            .buf
+            .take()
+            .unwrap_or_else(|| Box::new([T::Int::default(); CHUNK]));
+        let filled = self.fill(&mut buf, CHUNK);
+        self.buf = Some(buf);
+        self.buf_pos = 0;
+        self.buf_len = 0;
+        self.buf_len = filled?;
+        Ok(())
+    }
+
+    /// Hands up to `max` values unpacked by earlier calls to `out`; how many.
+    fn take_unpacked<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> usize {
+        let from_buf = self
+            .buf
+            .as_deref()
+            .and_then(|b| b.get(self.buf_pos..self.buf_len))
+            .unwrap_or_default();
+        let from_buf = &from_buf[..max.min(from_buf.len())];
+        out.extend_from_slice(from_buf);
+        self.buf_pos += from_buf.len();
+        let from_tail = &self.tail[self.tail_pos..self.tail_len];
+        let from_tail = &from_tail[..(max - from_buf.len()).min(from_tail.len())];
+        out.extend_from_slice(from_tail);
+        self.tail_pos += from_tail.len();
+        from_buf.len() + from_tail.len()
+    }
+
+    /// The next up to `max` values, as a slice of the decoder's memory; empty only when no
     /// value remains or `max` is 0.
     #[inline]
     pub(crate) fn next_slice(&mut self, max: usize) -> Result<&[T::Int]> {
+        // The buffer and the tail are never both holding values: each is filled only once
+        // both are empty.
         if self.buf_pos == self.buf_len {
+            if self.tail_pos < self.tail_len {
+                let n = max.min(self.tail_len - self.tail_pos);
+                let start = self.tail_pos;
+                self.tail_pos += n;
+                return Ok(&self.tail[start..start + n]);
+            }
             if self.undecoded == 0 && !self.first_pending {
                 return Ok(&[]);
             }
@@ -356,7 +421,11 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         let n = max.min(self.buf_len - self.buf_pos);
         let start = self.buf_pos;
         self.buf_pos += n;
-        Ok(&self.buf[start..start + n])
+        Ok(self
+            .buf
+            .as_deref()
+            .and_then(|b| b.get(start..start + n))
+            .unwrap_or_default())
     }
 }
 
@@ -428,20 +497,29 @@ fn sum_run(packed: &[u8], width: u32, count: usize, min_delta: u64, last: &mut u
 
 impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
     fn remaining(&self) -> usize {
-        self.buf_len - self.buf_pos + usize::from(self.first_pending) + self.undecoded
+        self.buf_len - self.buf_pos + self.tail_len - self.tail_pos
+            + usize::from(self.first_pending)
+            + self.undecoded
     }
 
     fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         let want = max.min(self.remaining());
         out.reserve(want.min(reserve_bound(self.data.len())));
-        let mut done = 0;
+        let mut done = self.take_unpacked(out, want);
+        let mut chunk = [T::Int::default(); CHUNK];
         while done < want {
-            let values = self.next_slice(want - done)?;
-            if values.is_empty() {
+            let n = self.fill(&mut chunk, want - done)?;
+            if n > 0 {
+                out.extend_from_slice(&chunk[..n]);
+                done += n;
+                continue;
+            }
+            // Fewer than 8 wanted, mid-miniblock: the rest of their group waits in the tail.
+            self.fill_tail(&mut chunk)?;
+            if self.tail_len == 0 {
                 break;
             }
-            done += values.len();
-            out.extend_from_slice(values);
+            done += self.take_unpacked(out, want - done);
         }
         Ok(done)
     }
@@ -450,7 +528,9 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
         let n = n.min(self.remaining());
         let buffered = (self.buf_len - self.buf_pos).min(n);
         self.buf_pos += buffered;
-        let mut left = n - buffered;
+        let tailed = (self.tail_len - self.tail_pos).min(n - buffered);
+        self.tail_pos += tailed;
+        let mut left = n - buffered - tailed;
         if left > 0 && self.first_pending {
             self.first_pending = false;
             left -= 1;
@@ -458,10 +538,10 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
         while left > 0 {
             let run = self.next_run(left)?;
             if run.count == 0 {
-                // Fewer than 8 to skip, mid-miniblock: unpack them into the buffer.
-                self.refill()?;
-                let k = left.min(self.buf_len);
-                self.buf_pos = k;
+                // Fewer than 8 to skip, mid-miniblock: unpack their group into the tail.
+                self.fill_tail(&mut [T::Int::default(); CHUNK])?;
+                let k = left.min(self.tail_len);
+                self.tail_pos = k;
                 left -= k;
                 if k == 0 {
                     break;

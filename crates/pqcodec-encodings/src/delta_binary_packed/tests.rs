@@ -369,6 +369,35 @@ fn huge_header_counts_do_not_allocate() {
     ));
 }
 
+/// Reads and skips of any count, groups of 8 split included, allocate nothing in the decoder;
+/// only `next_slice`, the byte-array encodings' way, has a buffer.
+#[test]
+fn reads_and_skips_keep_no_heap_buffer() {
+    let values: Vec<i32> = (0..777).map(|i| (i * 7919) % 1013 - 500).collect();
+    let bytes = encode::<Int32Type>(&values, Some((128, 4)));
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 777).unwrap();
+    let ops = [
+        (false, 3),
+        (true, 2),
+        (false, 5),
+        (true, 7),
+        (false, 300),
+        (true, 1),
+    ];
+    assert_interleaved::<Int32Type, _>(&mut dec, &values, &ops);
+    assert!(!dec.holds_a_buffer());
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 777).unwrap();
+    let mut out = Vec::new();
+    assert_eq!(dec.read(&mut out, 3).unwrap(), 3);
+    // The rest of the first group of deltas (values 1 to 8) first, then a chunk from the
+    // buffer.
+    assert_eq!(dec.next_slice(100).unwrap(), &values[3..9]);
+    assert_eq!(dec.next_slice(100).unwrap(), &values[9..109]);
+    assert!(dec.holds_a_buffer());
+    assert_eq!(dec.read(&mut out, 1000).unwrap(), 777 - 109);
+    assert_eq!(&out[3..], &values[109..]);
+}
+
 #[test]
 fn skip_does_not_touch_the_sink_and_keeps_state() {
     let values: Vec<i64> = (0..777).map(|i| (i * i * 31) % 9973 - 5000).collect();

@@ -96,9 +96,10 @@ pub struct ParquetFile {
     data: Bytes,
     metadata: Arc<ParquetMetaData>,
     schema: SchemaRef,
-    /// The physical type id each column chunk's own metadata gives, by row group (the parquet
-    /// crate keeps only the schema's); `None` if the footer walk could not tell.
-    chunk_types: Option<Arc<[Vec<Option<i32>>]>>,
+    /// The column chunks whose own metadata gives another physical type than their schema
+    /// column's (the parquet crate keeps only the schema's): (row group, column, type id).
+    /// Empty for a sound file, so it costs nothing to hold.
+    chunk_type_mismatches: Vec<(usize, usize, i32)>,
 }
 
 impl ParquetFile {
@@ -122,21 +123,30 @@ impl ParquetFile {
         let meta = ArrowReaderMetadata::load(&data, ArrowReaderOptions::new())
             .map_err(|e| FramingError::Footer(reason(e)))?;
         let metadata = Arc::clone(meta.metadata());
-        let chunk_types = walk
+        let chunk_type_mismatches = walk
             .chunk_types
-            .filter(|types| {
-                types.len() == metadata.num_row_groups()
-                    && types
-                        .iter()
-                        .zip(metadata.row_groups())
-                        .all(|(t, g)| t.len() == g.num_columns())
+            .filter(|types| types.len() == metadata.num_row_groups())
+            .into_iter()
+            .flatten()
+            .zip(metadata.row_groups())
+            .enumerate()
+            .filter(|(_, (types, group))| types.len() == group.num_columns())
+            .flat_map(|(g, (types, group))| {
+                types
+                    .into_iter()
+                    .zip(group.columns())
+                    .enumerate()
+                    .filter_map(move |(c, (own, chunk))| {
+                        let schema = chunk.column_descr().physical_type() as i32;
+                        own.filter(|&id| id != schema).map(|id| (g, c, id))
+                    })
             })
-            .map(Arc::from);
+            .collect();
         Ok(ParquetFile {
             metadata,
             schema: Arc::clone(meta.schema()),
             data,
-            chunk_types,
+            chunk_type_mismatches,
         })
     }
 
@@ -233,22 +243,22 @@ impl ParquetFile {
         column: usize,
         chunk: &ColumnChunkMetaData,
     ) -> Result<(), String> {
-        let own = self
-            .chunk_types
-            .as_ref()
-            .and_then(|t| t.get(row_group)?.get(column).copied().flatten());
-        let schema = chunk.column_descr().physical_type();
-        match own {
-            Some(id) if id != schema as i32 => {
+        let mismatch = self
+            .chunk_type_mismatches
+            .iter()
+            .find(|&&(g, c, _)| (g, c) == (row_group, column));
+        match mismatch {
+            Some(&(_, _, id)) => {
                 let own = usize::try_from(id)
                     .ok()
                     .and_then(|i| PHYSICAL_TYPES.get(i))
                     .map_or(format!("id {id}"), PqType::to_string);
+                let schema = chunk.column_descr().physical_type();
                 Err(format!(
                     "physical type {own}, but the schema's column is {schema}"
                 ))
             }
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 }
@@ -457,6 +467,41 @@ mod tests {
         assert!(
             errors.iter().any(|e| e.contains("negative page offset")),
             "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn a_chunk_of_another_type_than_its_column_is_an_error() {
+        let batch = arrow_array::RecordBatch::try_from_iter([(
+            "a",
+            Arc::new(arrow_array::Int32Array::from(vec![1, 2, 3])) as arrow_array::ArrayRef,
+        )])
+        .unwrap();
+        let mut bytes = Vec::new();
+        let mut writer =
+            parquet::arrow::ArrowWriter::try_new(&mut bytes, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let file = ParquetFile::from_bytes(Bytes::from(bytes.clone())).unwrap();
+        assert!(file.chunk_type_mismatches.is_empty());
+        assert!(file.pages(0).all(|p| p.is_ok()));
+        // The chunk's metadata (field 3 of ColumnChunk, a struct) opens with its type (field 1,
+        // an i32): INT32, zigzag 2, made INT64.
+        let footer = bytes.len()
+            - 8
+            - u32::from_le_bytes(bytes[bytes.len() - 8..][..4].try_into().unwrap()) as usize;
+        let at = footer
+            + bytes[footer..]
+                .windows(3)
+                .position(|w| w == [0x1C, 0x15, 0x02])
+                .unwrap();
+        bytes[at + 2] = 0x04;
+        let file = ParquetFile::from_bytes(Bytes::from(bytes)).unwrap();
+        assert_eq!(file.chunk_type_mismatches, [(0, 0, 2)]);
+        let e = file.pages(0).find_map(|p| p.err()).unwrap().to_string();
+        assert!(
+            e.contains("physical type INT64, but the schema's column is INT32"),
+            "{e}"
         );
     }
 

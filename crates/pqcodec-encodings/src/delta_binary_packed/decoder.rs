@@ -11,9 +11,10 @@ use crate::kernels::simd::{Isa, delta32, delta64};
 /// Streaming DELTA_BINARY_PACKED decoder of INT32 or INT64 values.
 ///
 /// It unpacks up to 256 values at a time (a miniblock or several, or part of a large one) into
-/// a buffer of its own, prefix-sums them and hands them to the sink as one slice; it never
-/// allocates, whatever the header says. [`Decoder::skip`] sums the deltas it skips without
-/// writing values anywhere.
+/// a chunk on its stack, prefix-sums them and hands them to the sink as one slice; it never
+/// allocates, whatever the header says (but for the buffer of the byte-array encodings'
+/// lengths, 256 values). [`Decoder::skip`] sums the deltas it skips without writing values
+/// anywhere.
 #[derive(Clone)]
 pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     data: &'a [u8],
@@ -378,9 +379,9 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         let filled = self.fill(&mut buf, CHUNK);
         self.buf = Some(buf);
         self.buf_pos = 0;
-        self.buf_len = 0;
-        self.buf_len = filled?;
-        Ok(())
+        // Empty after an error (which the next call repeats).
+        self.buf_len = *filled.as_ref().unwrap_or(&0);
+        filled.map(drop)
     }
 
     /// Hands up to `max` values unpacked by earlier calls to `out`; how many.

@@ -62,7 +62,7 @@ pub use encoder::DeltaBinaryPackedEncoder;
 
 use pqcodec_core::{Encoding, Error, Result};
 
-/// Values decoded at a time into a decoder's (stack-sized) buffer.
+/// Values decoded at a time, into a chunk on the stack or the decoder's buffer.
 pub(crate) const CHUNK: usize = 256;
 
 /// The block layout: values per block, miniblocks per block, values per miniblock.

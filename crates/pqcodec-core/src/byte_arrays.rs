@@ -1,4 +1,4 @@
-use crate::{Sink, ValueBuffer};
+use crate::{Sink, ValueBuffer, prefixed_value};
 
 /// Variable-length byte strings stored back to back, with their offsets: the buffer of the
 /// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY types.
@@ -89,6 +89,22 @@ impl Sink<[u8]> for ByteArrays {
         self.data
             .extend_from_slice(data.get(..end).unwrap_or_default());
     }
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
+        // Lengths read and values copied in one pass; a bad length undoes the batch.
+        let (values, bytes) = (self.offsets.len(), self.data.len());
+        self.offsets.reserve(n);
+        let mut at = 0;
+        for _ in 0..n {
+            let Some((start, end)) = prefixed_value(data, at) else {
+                self.offsets.truncate(values);
+                self.data.truncate(bytes);
+                return None;
+            };
+            self.push(&data[start..end]);
+            at = end;
+        }
+        Some(at)
+    }
 }
 
 impl ValueBuffer<[u8]> for ByteArrays {
@@ -152,5 +168,38 @@ mod tests {
         short.extend_from_lengths(&[4, 7, 1], data);
         assert_eq!(short.iter().collect::<Vec<_>>(), [&b"abcd"[..]]);
         assert_eq!(short.data(), b"abcd");
+    }
+
+    /// PLAIN's layout: each value after its 4-byte little-endian length.
+    fn prefixed(values: &[&[u8]]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for v in values {
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            out.extend_from_slice(v);
+        }
+        out
+    }
+
+    #[test]
+    fn extend_from_prefixed_appends_all_or_nothing_here_and_by_default() {
+        let values: [&[u8]; 4] = [b"abc", b"", b"defgh", b"ij"];
+        let mut data = prefixed(&values);
+        data.extend_from_slice(b"trailing");
+        let mut bulk = ByteArrays::from_iter([&b"x"[..]]);
+        let mut plain: Vec<Vec<u8>> = vec![b"x".to_vec()];
+        assert_eq!(bulk.extend_from_prefixed(&data, 4), Some(data.len() - 8));
+        assert_eq!(plain.extend_from_prefixed(&data, 4), Some(data.len() - 8));
+        let expect: Vec<&[u8]> = [&b"x"[..]].into_iter().chain(values).collect();
+        assert_eq!(bulk.iter().collect::<Vec<_>>(), expect);
+        assert_eq!(plain, expect);
+        // A fifth value's length reads "trai", far past the end: nothing of the batch stays.
+        assert_eq!(bulk.extend_from_prefixed(&data, 5), None);
+        assert_eq!(plain.extend_from_prefixed(&data, 5), None);
+        assert_eq!(bulk.iter().collect::<Vec<_>>(), expect);
+        assert_eq!(plain, expect);
+        // A length cut short, and a length of 0 values.
+        assert_eq!(bulk.extend_from_prefixed(&data[..6], 2), None);
+        assert_eq!(bulk.extend_from_prefixed(&data, 0), Some(0));
+        assert_eq!(bulk.len(), 5);
     }
 }

@@ -118,6 +118,41 @@ pub trait Sink<V: ?Sized> {
             self.push(V::from_bytes(&data[start..end]));
         }
     }
+
+    /// Appends the `n` byte arrays at the start of `data`, each after its 4-byte little-endian
+    /// length (PLAIN's layout), and returns the bytes they take; `None`, appending nothing, if
+    /// `data` does not hold `n` of them.
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
+    where
+        V: ByteValue,
+    {
+        // Every length is checked before any value is appended.
+        let mut at = 0;
+        for _ in 0..n {
+            (_, at) = prefixed_value(data, at)?;
+        }
+        self.reserve(n);
+        self.reserve_bytes(at - 4 * n);
+        let mut at = 0;
+        for _ in 0..n {
+            let (start, end) = prefixed_value(data, at)?;
+            self.push(V::from_bytes(&data[start..end]));
+            at = end;
+        }
+        Some(at)
+    }
+}
+
+/// The span `(start, end)` in `data` of the byte array whose 4-byte little-endian length is at
+/// `at` (PLAIN's layout), or `None` if the length or the bytes it counts pass the end of `data`.
+#[inline(always)]
+pub fn prefixed_value(data: &[u8], at: usize) -> Option<(usize, usize)> {
+    let start = at.checked_add(4)?;
+    let &[a, b, c, d] = data.get(at..start)? else {
+        return None;
+    };
+    let end = start.checked_add(u32::from_le_bytes([a, b, c, d]) as usize)?;
+    (end <= data.len()).then_some((start, end))
 }
 
 /// The spans of `spans` up to the first outside `data` (as [`Sink::extend_from_spans`] appends
@@ -219,6 +254,12 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: ByteValue,
     {
         (**self).extend_from_spans(data, spans);
+    }
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
+    where
+        V: ByteValue,
+    {
+        (**self).extend_from_prefixed(data, n)
     }
 }
 

@@ -5,7 +5,8 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Sink, spans_within};
+use pqcodec_core::{ByteArrays, Encoding, Sink, prefixed_value, spans_within};
+use pqcodec_encodings::kernels::prefetch;
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -144,6 +145,34 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         self.data.reserve_exact(target - self.data.len());
     }
 
+    /// Makes `data` long enough to write `bytes` bytes (the values pushed so far and one more)
+    /// and a wide copy past them, with the values still to come in at most `left` bytes: grows
+    /// it ([`OffsetBytes::grow_data`]) and zero-fills what may be written, up to its capacity.
+    #[cold]
+    fn make_room(&mut self, bytes: usize, left: usize) {
+        self.grow_data(bytes, 1);
+        let len = (bytes + WIDEST_COPY).saturating_add(left);
+        self.data.resize(len.min(self.data.capacity()), 0);
+    }
+
+    /// [`Sink::extend_from_prefixed`] value by value, for a batch whose offsets may overflow
+    /// `O` (the overflow recorded as by [`Sink::push`]).
+    fn push_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
+        let (values, base, overflow) = (self.offsets.len(), self.data.len(), self.overflow);
+        let mut at = 0;
+        for _ in 0..n {
+            let Some((start, stop)) = prefixed_value(data, at) else {
+                self.offsets.truncate(values);
+                self.data.truncate(base);
+                self.overflow = overflow;
+                return None;
+            };
+            self.push(&data[start..stop]);
+            at = stop;
+        }
+        Some(at)
+    }
+
     /// Validates the UTF-8 of the values from `checked` on.
     fn validate_unchecked(&self) -> Result<(), Fault> {
         let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
@@ -204,6 +233,39 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         }
         self.data.truncate(at);
     }
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
+        self.own();
+        let (values, base) = (self.offsets.len(), self.data.len());
+        if base
+            .checked_add(data.len())
+            .and_then(O::from_usize)
+            .is_none()
+        {
+            return self.push_prefixed(data, n);
+        }
+        // One pass: each length read, its bytes copied wide and its offset pushed (every
+        // offset is at most `base + data.len()`, which fits `O`); a bad length undoes it all.
+        self.offsets.reserve(n);
+        let (mut at, mut end) = (0, base);
+        for _ in 0..n {
+            prefetch(data, at + PREFETCH_AHEAD);
+            let Some((start, stop)) = prefixed_value(data, at) else {
+                self.offsets.truncate(values);
+                self.data.truncate(base);
+                return None;
+            };
+            let len = stop - start;
+            if end + len + WIDEST_COPY > self.data.len() {
+                self.make_room(end + len, data.len() - stop);
+            }
+            copy_value(&mut self.data, end, data, start, len);
+            end += len;
+            self.offsets.push(O::usize_as(end));
+            at = stop;
+        }
+        self.data.truncate(end);
+        Some(at)
+    }
     fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
         let base = self.bytes().len();
         let fits = base
@@ -241,6 +303,9 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         }
     }
 }
+
+/// Bytes ahead of the length being read that [`Sink::extend_from_prefixed`] prefetches.
+const PREFETCH_AHEAD: usize = 1024;
 
 /// The widest copy [`copy_value`] makes.
 const WIDEST_COPY: usize = 64;
@@ -361,7 +426,8 @@ mod tests {
     use super::*;
     use arrow_array::cast::AsArray;
     use arrow_array::{Array, StringArray};
-    use pqcodec_core::ByteArrayType;
+    use pqcodec_core::{ByteArrayType, Encoder};
+    use pqcodec_encodings::plain::PlainEncoder;
 
     /// Bytes of the current page are borrowed while appends continue where the last ended,
     /// copied once anything else is appended, and the array is the same either way; a batch
@@ -479,6 +545,77 @@ mod tests {
         long.extend_from_spans(&data, &[(0, 8); 768]);
         assert!(long.data.capacity() >= first + first / 8);
         assert!(long.data.capacity() >= 256 + 8 * 768 + WIDEST_COPY);
+    }
+
+    /// `values` PLAIN-encoded: each after its 4-byte little-endian length.
+    fn prefixed<'v>(values: impl IntoIterator<Item = &'v [u8]>) -> Vec<u8> {
+        let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+        plain.put(values).unwrap();
+        plain.flush().unwrap()
+    }
+
+    /// Length-prefixed values of every length from 0 to 130 (each wide-copy width, the last
+    /// ending at the data's last byte) give what pushing them gives, in one call or split
+    /// between two; a bad length anywhere appends none of the call's values.
+    #[test]
+    fn prefixed_values_append_as_pushes_or_not_at_all() {
+        let pool: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        let values: Vec<&[u8]> = (0..=130).map(|len| &pool[len..2 * len]).collect();
+        let data = prefixed(values.iter().copied());
+        let mut one = OffsetBytes::<i32>::new(DataType::Binary);
+        one.push(b"first");
+        for v in &values {
+            one.push(v);
+        }
+        for split in [0, 1, 64, values.len()] {
+            let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
+            bulk.push(b"first");
+            let used = bulk.extend_from_prefixed(&data, split).unwrap();
+            let rest = values.len() - split;
+            assert_eq!(
+                bulk.extend_from_prefixed(&data[used..], rest),
+                Some(data.len() - used)
+            );
+            assert_eq!(
+                (&bulk.offsets, &bulk.data),
+                (&one.offsets, &one.data),
+                "split {split}"
+            );
+        }
+
+        // The last value's length one past the end, or the length itself cut short.
+        let mut bad = data.clone();
+        let last = data.len() - 130 - 4;
+        bad[last..last + 4].copy_from_slice(&131u32.to_le_bytes());
+        for (data, n) in [(&bad[..], values.len()), (&data[..last + 3], values.len())] {
+            let mut b = OffsetBytes::<i64>::new(DataType::LargeBinary);
+            b.push(b"first");
+            assert_eq!(b.extend_from_prefixed(data, n), None);
+            assert_eq!((&b.offsets[..], &b.data[..]), (&[0, 5][..], &b"first"[..]));
+        }
+    }
+
+    /// A batch reserved for 8192 values, read from pages a few hundred values at a time,
+    /// takes about its bytes.
+    #[test]
+    fn prefixed_bytes_take_about_their_size() {
+        let pool: Vec<u8> = (0..64u8).collect();
+        let values: Vec<&[u8]> = (0..8192)
+            .map(|i| &pool[i % 50..i % 50 + 3 + i % 5])
+            .collect();
+        let total: usize = values.iter().map(|v| v.len()).sum();
+        let mut b = OffsetBytes::<i32>::new(DataType::Binary);
+        Sink::<[u8]>::reserve(&mut b, values.len());
+        for page in values.chunks(300) {
+            let data = prefixed(page.iter().copied());
+            assert_eq!(b.extend_from_prefixed(&data, page.len()), Some(data.len()));
+        }
+        assert_eq!(b.data.len(), total);
+        assert!(
+            b.data.capacity() <= total + total / 15 + WIDEST_COPY,
+            "{} for {total}",
+            b.data.capacity()
+        );
     }
 
     #[test]

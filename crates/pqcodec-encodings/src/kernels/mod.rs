@@ -1,13 +1,15 @@
 //! Kernels shared by the encodings and the Arrow adapter: bit packing, ULEB128 and zigzag
-//! varints, a checked cursor over page bytes, and spreading values over validity. The bit
+//! varints, a checked cursor over page bytes, spreading values over validity, and a prefetch. The bit
 //! unpacking, delta decoding and spreading kernels have SIMD variants picked at run time.
 
 pub mod bitpack;
 mod bitpack32;
+mod prefetch;
 mod reader;
 pub(crate) mod simd;
 pub mod spread;
 pub mod varint;
 
 pub use bitpack32::{Pack8, Pack8x64, pack8_for, pack8x64_for};
+pub use prefetch::prefetch;
 pub use reader::ByteReader;

@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink};
+use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink, prefixed_value};
 
 use super::{PlainType, too_many};
 
@@ -12,7 +12,8 @@ const CHUNK: usize = 256;
 /// A streaming PLAIN decoder of one page's values of physical type `T`.
 ///
 /// Fixed-width values reach the sink as slices of up to 256 values; BOOLEAN values are read
-/// straight from the packed bits; skipping moves an offset (walking the lengths for
+/// straight from the packed bits; BYTE_ARRAY values as one call's whole request
+/// ([`Sink::extend_from_prefixed`]: all appended or, on a bad length, none); skipping moves an offset (walking the lengths for
 /// BYTE_ARRAY) and never materialises a value.
 #[derive(Debug, Clone)]
 pub struct PlainDecoder<'a, T: PlainType> {
@@ -54,14 +55,8 @@ impl<T: PlainType> Decoder<T> for PlainDecoder<'_, T> {
             return Ok(0);
         }
         out.reserve(n);
-        // Batch by batch, so that an error leaves the decoder at the first value not appended.
-        let mut done = 0;
-        while done < n {
-            let k = (n - done).min(T::READ_BATCH);
-            T::read_plain(self.data, &mut self.pos, self.width, k, out)?;
-            self.remaining -= k;
-            done += k;
-        }
+        T::read_plain(self.data, &mut self.pos, self.width, n, out)?;
+        self.remaining -= n;
         Ok(n)
     }
 
@@ -179,80 +174,47 @@ pub(super) fn read_bits<S: Sink<bool> + ?Sized>(
 pub(super) fn walk_byte_arrays(data: &[u8], pos: &mut usize, n: usize) -> Result<()> {
     let mut at = *pos;
     for _ in 0..n {
-        let (_, next) = byte_array_at(data, at)?;
-        at = next;
+        let Some((_, end)) = prefixed_value(data, at) else {
+            return Err(truncated_byte_array(data, at));
+        };
+        at = end;
     }
     *pos = at;
     Ok(())
 }
 
-/// The length of the byte array whose 4-byte length is at `at`, and the offset past its bytes.
-#[inline(always)]
-fn byte_array_at(data: &[u8], at: usize) -> Result<(usize, usize)> {
+/// What is missing of the byte array whose 4-byte length is at `at`: the length or the bytes.
+#[cold]
+fn truncated_byte_array(data: &[u8], at: usize) -> Error {
     let rest = data.get(at..).unwrap_or_default();
-    let Some(&[a, b, c, d]) = rest.get(..4) else {
-        return Err(Error::truncated(
-            Encoding::Plain,
-            "byte array length",
-            4,
-            rest.len(),
-        ));
-    };
-    let len = u32::from_le_bytes([a, b, c, d]) as usize;
-    let available = rest.len() - 4;
-    if len > available {
-        return Err(Error::truncated(
+    match rest.get(..4) {
+        Some(&[a, b, c, d]) => Error::truncated(
             Encoding::Plain,
             "byte array value",
-            len,
-            available,
-        ));
+            u32::from_le_bytes([a, b, c, d]) as usize,
+            rest.len() - 4,
+        ),
+        _ => Error::truncated(Encoding::Plain, "byte array length", 4, rest.len()),
     }
-    Ok((len, at + 4 + len))
 }
 
-/// Byte arrays whose lengths are walked before any of them is appended: a failed batch of up
-/// to this many values appends nothing.
-pub(super) const BYTE_ARRAY_BATCH: usize = 256;
-
-/// Bytes ahead of the length being read that [`read_byte_arrays`] asks the cache for.
-const PREFETCH_AHEAD: usize = 1024;
-
-/// Hints the CPU to bring `data[at]` into the cache; no-op past the end or off x86-64.
-#[inline(always)]
-fn prefetch(data: &[u8], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(byte) = data.get(at) {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch never faults and has no effect the program can observe; the
-        // pointer is into `data`.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (data, at);
-}
-
-/// Appends `n` (at most [`BYTE_ARRAY_BATCH`]) byte arrays from `*pos`. Every length is checked
-/// (and the values located) before any value is appended, so that the sink can reserve their
-/// exact size and is left untouched on error.
+/// Appends the `n` byte arrays from `*pos` and moves `*pos` past them; on error appends none.
 pub(super) fn read_byte_arrays<S: Sink<[u8]> + ?Sized>(
     data: &[u8],
     pos: &mut usize,
     n: usize,
     out: &mut S,
 ) -> Result<()> {
-    let mut spans = [(0usize, 0usize); BYTE_ARRAY_BATCH];
-    let n = n.min(BYTE_ARRAY_BATCH);
-    let mut at = *pos;
-    for span in spans.iter_mut().take(n) {
-        // Each length is found at the end of the value before: a chain of loads that the
-        // hardware prefetcher does not run far enough ahead of.
-        prefetch(data, at + PREFETCH_AHEAD);
-        let (len, next) = byte_array_at(data, at)?;
-        *span = (next - len, next);
-        at = next;
-    }
-    out.extend_from_spans(data, &spans[..n]);
-    *pos = at;
+    let rest = data.get(*pos..).unwrap_or_default();
+    let Some(used) = out.extend_from_prefixed(rest, n) else {
+        // The sink found a value past the end: find it again, for the error.
+        walk_byte_arrays(data, &mut pos.clone(), n)?;
+        return Err(Error::invalid(
+            Encoding::Plain,
+            "byte array",
+            "the sink refused values the page holds",
+        ));
+    };
+    *pos += used;
     Ok(())
 }

@@ -71,12 +71,9 @@ pub trait PlainType: Physical {
     #[doc(hidden)]
     fn plain_width(data_len: usize, num_values: usize, type_length: usize) -> Result<usize>;
 
-    /// Most values [`PlainType::read_plain`] is called with at once.
-    #[doc(hidden)]
-    const READ_BATCH: usize = usize::MAX;
-
     /// Appends the `n` values starting at `*pos` (a bit offset for BOOLEAN, a byte offset for
-    /// the others) to `out` and moves `*pos` past them; `n` values are known to remain.
+    /// the others) to `out` and moves `*pos` past them; `n` values are known to remain. On
+    /// error (a BYTE_ARRAY length past the end) none is appended and `*pos` is left alone.
     #[doc(hidden)]
     fn read_plain<S: Sink<Self::Value> + ?Sized>(
         data: &[u8],
@@ -269,8 +266,6 @@ use pqcodec_core::NativeType as _;
 plain_fixed_width!(Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
 
 impl PlainType for ByteArrayType {
-    const READ_BATCH: usize = decoder::BYTE_ARRAY_BATCH;
-
     fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
         // Every value takes at least its 4-byte length.
         decoder::check_fixed(data_len, num_values, 4)?;

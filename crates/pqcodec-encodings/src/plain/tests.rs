@@ -361,6 +361,29 @@ fn byte_array_lengths_past_the_data() {
     );
 }
 
+/// A sink that refuses byte arrays the page holds gets an error, not a panic.
+#[test]
+fn a_sink_refusing_sound_byte_arrays_is_an_error() {
+    struct Refuses;
+    impl Sink<[u8]> for Refuses {
+        fn push(&mut self, _: &[u8]) {}
+        fn extend_from_prefixed(&mut self, _: &[u8], _: usize) -> Option<usize> {
+            None
+        }
+    }
+    let bytes = [1, 0, 0, 0, b'x'];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 1, 0).unwrap();
+    assert!(matches!(
+        dec.read(&mut Refuses, 1),
+        Err(Error::Invalid {
+            encoding: Encoding::Plain,
+            field: "byte array",
+            ..
+        })
+    ));
+    assert_eq!(dec.remaining(), 1);
+}
+
 #[test]
 fn failed_put_leaves_the_page_unchanged() {
     let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(2);

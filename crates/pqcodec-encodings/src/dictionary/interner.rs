@@ -1,8 +1,8 @@
 //! The dictionary encoder's hash table: each distinct key (a value's PLAIN bytes) gets the
 //! next index.
 //!
-//! Open addressing with linear probing, kept at most a quarter full so that probe sequences
-//! stay short and predictable. Keys of 4 bytes live in the slots
+//! Open addressing with linear probing, kept at most an eighth full while small and a quarter
+//! beyond ([`too_full`]) so that probe sequences stay short and predictable. Keys of 4 bytes live in the slots
 //! themselves (`key << 32 | index` in a `u64`), and so do keys of 8 or 12 bytes (in a `u128`):
 //! a lookup reads one slot and compares integers. Other keys (BYTE_ARRAY, other
 //! FIXED_LEN_BYTE_ARRAY lengths, BOOLEAN) keep 32 bits of their hash in the slot next to
@@ -15,6 +15,17 @@ const MAX_ENTRIES: usize = u32::MAX as usize;
 
 /// Slots of a table before its first growth.
 const MIN_SLOTS: usize = 64;
+
+/// Size up to which a table is kept at most an eighth full, a quarter beyond.
+const SPARSE_BYTES: usize = 256 * 1024;
+
+/// Whether a table of `slots` slots of `slot_size` bytes holding `len` keys is to grow: past
+/// an eighth full while it is small, so that most lookups find their key (or an empty slot)
+/// at the first slot they read, past a quarter once that would cost more than `SPARSE_BYTES`.
+#[inline(always)]
+fn too_full(len: usize, slots: usize, slot_size: usize) -> bool {
+    len * 4 > slots || (len * 8 > slots && slots * slot_size < SPARSE_BYTES)
+}
 
 /// A slot holding a key inline next to its index.
 trait Inline: Copy + PartialEq {
@@ -317,7 +328,7 @@ impl Interner {
                     if let Some(s) = slots.get_mut(pos) {
                         *s = S::pack(key, index);
                     }
-                    if self.store.len * 4 > slots.len() {
+                    if too_full(self.store.len, slots.len(), size_of::<S>()) {
                         slots = self.grow_inline(&slots);
                     }
                     index
@@ -410,7 +421,7 @@ impl Interner {
         if let Some(s) = slots.get_mut(pos) {
             *s = (hash & TAG) | u64::from(index);
         }
-        if store.len * 4 > slots.len() {
+        if too_full(store.len, slots.len(), size_of::<u64>()) {
             // Rebuild from the keys.
             let mut grown = vec![u64::MAX; slots.len() * 2];
             let mask = grown.len() - 1;
@@ -449,4 +460,31 @@ fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
         at += 8;
     }
     le::<8>(a, n - 8) == le::<8>(b, n - 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_tables_grow_past_an_eighth_full_large_ones_past_a_quarter() {
+        // 64 slots of 16 bytes: 1 KiB.
+        assert!(!too_full(8, 64, 16));
+        assert!(too_full(9, 64, 16));
+        // 32,768 slots of 16 bytes: 512 KiB.
+        assert!(!too_full(8192, 32_768, 16));
+        assert!(too_full(8193, 32_768, 16));
+
+        // 1000 distinct 8-byte keys, twice: the same indices, in 8192 slots (128 KiB).
+        let keys: Vec<u8> = (0..1000u64)
+            .flat_map(|k| (k * 0x9E37_79B9).to_le_bytes())
+            .collect();
+        let mut interner = Interner::new(8, usize::MAX, usize::MAX);
+        let mut indices = Vec::new();
+        assert_eq!(interner.intern_all(&keys, 1000, &mut indices), None);
+        assert_eq!(interner.intern_all(&keys, 1000, &mut indices), None);
+        let expect: Vec<u32> = (0..1000).chain(0..1000).collect();
+        assert_eq!(indices, expect);
+        assert!(matches!(&interner.table, Table::Wide(slots) if slots.len() == 8192));
+    }
 }

@@ -213,16 +213,30 @@ fn pack8_w<const W: usize>(values: &[u32; 8], out: &mut Vec<u8>) {
     out.truncate(len + W);
 }
 
-/// A function appending 8 values packed at one bit width.
-pub type Pack8 = fn(&[u32; 8], &mut Vec<u8>);
+/// Appends the whole groups of 8 of `values` packed at `W` bits, `W` bytes a group; bits
+/// above `W` are dropped, and values after the last whole group ignored.
+fn pack_groups_w<const W: usize>(values: &[u32], out: &mut Vec<u8>) {
+    let mask = u32::MAX.checked_shr(32 - W as u32).unwrap_or(0);
+    out.reserve(values.len() / 8 * W);
+    for group in values.chunks_exact(8) {
+        let mut masked = [0u32; 8];
+        for (m, &v) in masked.iter_mut().zip(group) {
+            *m = v & mask;
+        }
+        pack8_w::<W>(&masked, out);
+    }
+}
 
-/// The [`Pack8`] for `width` (0 to 32; wider is treated as 32).
-pub fn pack8_for(width: u32) -> Pack8 {
+/// A function appending whole groups of 8 values packed at one bit width.
+pub type PackGroups = fn(&[u32], &mut Vec<u8>);
+
+/// The [`PackGroups`] for `width` (0 to 32; wider is treated as 32).
+pub fn pack_groups_for(width: u32) -> PackGroups {
     macro_rules! table {
         ($($w:literal)*) => {
             match width {
-                $($w => pack8_w::<$w>,)*
-                _ => pack8_w::<32>,
+                $($w => pack_groups_w::<$w>,)*
+                _ => pack_groups_w::<32>,
             }
         };
     }
@@ -304,14 +318,16 @@ mod tests {
             let mut scalar = vec![0u32; values.len()];
             unpack32_scalar(&packed, width, &mut scalar);
             prop_assert_eq!(&scalar, &values);
-            // pack8_for writes the same bytes as the generic packer, group by group.
+            // pack_groups_for writes the same bytes as the generic packer, dropping the bits
+            // above the width itself, in one call or group by group.
             let mut ours = Vec::new();
-            let pack8 = pack8_for(width);
-            for group in values.chunks_exact(8) {
-                let mut g = [0u32; 8];
-                g.copy_from_slice(group);
-                pack8(&g, &mut ours);
+            let pack = pack_groups_for(width);
+            pack(&raw, &mut ours);
+            let mut by_group = Vec::new();
+            for group in raw.chunks(8) {
+                pack(group, &mut by_group);
             }
+            prop_assert_eq!(&ours, &by_group);
             let whole = values.len() / 8 * 8;
             let mut generic = Vec::new();
             pack32(&values[..whole], width, &mut generic);

@@ -10,6 +10,6 @@ pub(crate) mod simd;
 pub mod spread;
 pub mod varint;
 
-pub use bitpack32::{Pack8, Pack8x64, pack8_for, pack8x64_for};
+pub use bitpack32::{Pack8x64, PackGroups, pack_groups_for, pack8x64_for};
 pub use prefetch::prefetch;
 pub use reader::ByteReader;

@@ -6,7 +6,7 @@ use pqcodec_core::{BooleanType, Encoder, Encoding, Error, Result};
 use super::{MAX_BIT_WIDTH, MAX_RUN_LEN};
 use crate::kernels::bitpack::pack_bools;
 use crate::kernels::varint::write_uleb128;
-use crate::kernels::{Pack8, pack8_for};
+use crate::kernels::{PackGroups, pack_groups_for};
 
 /// Groups of 8 in one bit-packed run, so that its header `(63 << 1) | 1` fits in the one byte
 /// reserved for it before the groups are written.
@@ -30,8 +30,8 @@ const MAX_RLE_RUN: usize = MAX_RUN_LEN as usize;
 pub struct RleEncoder {
     bit_width: u32,
     mask: u32,
-    /// Packs a group at `bit_width`.
-    pack8: Pack8,
+    /// Packs groups at `bit_width`.
+    pack: PackGroups,
     /// Finished runs, then the open bit-packed run's groups.
     buf: Vec<u8>,
     /// Where the open bit-packed run's header byte sits in `buf`.
@@ -55,7 +55,7 @@ impl RleEncoder {
         let bit_width = bit_width.min(MAX_BIT_WIDTH);
         RleEncoder {
             bit_width,
-            pack8: pack8_for(bit_width),
+            pack: pack_groups_for(bit_width),
             mask: if bit_width == 32 {
                 u32::MAX
             } else {
@@ -145,6 +145,24 @@ impl RleEncoder {
                     continue;
                 }
                 self.end_rle_run();
+            }
+            if self.num_pending == 0 {
+                // Whole groups of differing values, up to the open bit-packed run's room: packed
+                // straight from the slice in one call.
+                let room = MAX_GROUPS_PER_RUN - self.packed_groups;
+                let groups = rest
+                    .chunks_exact(8)
+                    .take(room)
+                    .take_while(|g| g.iter().any(|&x| (x ^ g[0]) & mask != 0))
+                    .count();
+                if groups > 0 {
+                    let (head, tail) = rest.split_at(8 * groups);
+                    self.open_packed_run();
+                    (self.pack)(head, &mut self.buf);
+                    self.end_packed_groups(groups);
+                    rest = tail;
+                    continue;
+                }
             }
             let n = self.num_pending;
             let take = (8 - n).min(rest.len());
@@ -271,15 +289,15 @@ impl RleEncoder {
     /// Writes the 8 pending values to the open bit-packed run, opening one if needed.
     fn pack_group(&mut self) {
         self.open_packed_run();
-        (self.pack8)(&self.pending, &mut self.buf);
-        self.end_packed_group();
+        (self.pack)(&self.pending, &mut self.buf);
+        self.end_packed_groups(1);
     }
 
     /// Writes a group of 8 values of bit width 1, packed into `byte`, as [`Self::pack_group`].
     fn pack_byte(&mut self, byte: u8) {
         self.open_packed_run();
         self.buf.push(byte);
-        self.end_packed_group();
+        self.end_packed_groups(1);
     }
 
     /// Opens a bit-packed run, if none is open, before a group is written.
@@ -291,11 +309,11 @@ impl RleEncoder {
         }
     }
 
-    /// Counts a group just written to the open bit-packed run, closing it when full.
+    /// Counts `groups` just written to the open bit-packed run, closing it when full.
     #[inline]
-    fn end_packed_group(&mut self) {
-        self.written += 8;
-        self.packed_groups += 1;
+    fn end_packed_groups(&mut self, groups: usize) {
+        self.written += 8 * groups;
+        self.packed_groups += groups;
         if self.packed_groups == MAX_GROUPS_PER_RUN {
             self.close_packed_run();
         }

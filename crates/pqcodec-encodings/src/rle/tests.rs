@@ -353,6 +353,26 @@ fn encoder_uses_rle_for_repeats_and_bit_packing_otherwise() {
     assert_eq!(naive_decode(&out, 3)[..1000], values[..]);
 }
 
+/// One long `put_slice` (groups packed straight from the slice, many at a time) writes what a
+/// `put` of each value writes: literal runs split every 63 groups, an equal group between
+/// them starting an RLE run, bits above the width dropped.
+#[test]
+fn put_slice_of_many_groups_matches_put() {
+    let mut values: Vec<u32> = (0..1000).map(|i| (i * 5 + i / 9) % 13).collect();
+    values[600..616].fill(4);
+    values[3] |= 1 << 20;
+    let mut e = RleEncoder::new(4);
+    e.put_slice(&values);
+    let mut out = Vec::new();
+    e.flush_into(&mut out);
+    assert_eq!(out, encode(4, &values));
+    let r = runs(&out, 4);
+    assert!(
+        r.contains(&(true, 504)) && r.contains(&(false, 16)),
+        "{r:?}"
+    );
+}
+
 /// Values made of runs: (value, length) pairs, some long, some short.
 fn run_values(width: u32) -> impl Strategy<Value = Vec<u32>> {
     let max = if width == 32 {

@@ -194,11 +194,45 @@ pub(crate) fn put_byte_arrays<'v>(
                 ),
             });
         };
-        buf.extend_from_slice(&len.to_le_bytes());
-        buf.extend_from_slice(v);
+        let at = buf.len();
+        if v.len() <= SHORT {
+            // A fixed-size append, the value copied over it in fixed-size pieces, then a cut:
+            // no variable-length copy.
+            buf.extend_from_slice(&[0; 4 + SHORT]);
+            if let Some(out) = buf.get_mut(at..at + 4 + v.len()) {
+                out[..4].copy_from_slice(&len.to_le_bytes());
+                copy_short(&mut out[4..], v);
+            }
+            buf.truncate(at + 4 + v.len());
+        } else {
+            buf.extend_from_slice(&len.to_le_bytes());
+            buf.extend_from_slice(v);
+        }
         count += 1;
     }
     Ok(count)
+}
+
+/// Longest value [`put_byte_arrays`] copies with [`copy_short`].
+const SHORT: usize = 32;
+
+/// Copies `value` (at most [`SHORT`] bytes) to `out`, of the same length: as two fixed-size
+/// copies, overlapping, for 4 bytes or more, so that no call to `memcpy` is made. Written
+/// straight to the page: a window built on the stack and then read back whole would wait on
+/// the store buffer.
+#[inline(always)]
+fn copy_short(out: &mut [u8], value: &[u8]) {
+    fn ends<const K: usize>(out: &mut [u8], value: &[u8]) {
+        let n = value.len();
+        out[..K].copy_from_slice(&value[..K]);
+        out[n - K..].copy_from_slice(&value[n - K..]);
+    }
+    match value.len() {
+        16.. => ends::<16>(out, value),
+        8.. => ends::<8>(out, value),
+        4.. => ends::<4>(out, value),
+        _ => out.copy_from_slice(value),
+    }
 }
 
 /// Appends fixed-length byte arrays, checking each is `type_length` long.

@@ -564,3 +564,20 @@ proptest! {
         drive::<FixedLenByteArrayType>(&data, n, type_length, &plan);
     }
 }
+
+/// Byte arrays of every length around the short-value copies' sizes (0 to 40 bytes) are
+/// written as their length then their bytes, nothing more.
+#[test]
+fn byte_arrays_of_every_short_length_are_written_exactly() {
+    let pool: Vec<u8> = (0..80u8).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
+    let values: Vec<&[u8]> = (0..=40).map(|n| &pool[n..2 * n]).collect();
+    let mut enc = PlainEncoder::<ByteArrayType>::new(0);
+    enc.put(values.iter().copied()).unwrap();
+    let page = enc.flush().unwrap();
+    let mut expect = Vec::new();
+    for v in &values {
+        expect.extend_from_slice(&(v.len() as u32).to_le_bytes());
+        expect.extend_from_slice(v);
+    }
+    assert_eq!(page, expect);
+}

@@ -194,27 +194,31 @@ pub(crate) fn put_byte_arrays<'v>(
                 ),
             });
         };
-        let at = buf.len();
-        if v.len() <= SHORT {
-            // A fixed-size append, the value copied over it in fixed-size pieces, then a cut:
-            // no variable-length copy.
-            buf.extend_from_slice(&[0; 4 + SHORT]);
-            if let Some(out) = buf.get_mut(at..at + 4 + v.len()) {
-                out[..4].copy_from_slice(&len.to_le_bytes());
-                copy_short(&mut out[4..], v);
-            }
-            buf.truncate(at + 4 + v.len());
-        } else {
-            buf.extend_from_slice(&len.to_le_bytes());
-            buf.extend_from_slice(v);
-        }
+        buf.extend_from_slice(&len.to_le_bytes());
+        append_value(buf, v);
         count += 1;
     }
     Ok(count)
 }
 
-/// Longest value [`put_byte_arrays`] copies with [`copy_short`].
+/// Longest value [`append_value`] copies with [`copy_short`].
 const SHORT: usize = 32;
+
+/// Appends `value` to `buf`; one of at most [`SHORT`] bytes as a fixed-size append, the value
+/// copied over it in fixed-size pieces, then a cut: no variable-length copy.
+#[inline(always)]
+fn append_value(buf: &mut Vec<u8>, value: &[u8]) {
+    let (at, n) = (buf.len(), value.len());
+    if n > SHORT {
+        buf.extend_from_slice(value);
+        return;
+    }
+    buf.extend_from_slice(&[0; SHORT]);
+    if let Some(out) = buf.get_mut(at..at + n) {
+        copy_short(out, value);
+    }
+    buf.truncate(at + n);
+}
 
 /// Copies `value` (at most [`SHORT`] bytes) to `out`, of the same length: as two fixed-size
 /// copies, overlapping, for 4 bytes or more, so that no call to `memcpy` is made. Written
@@ -257,7 +261,7 @@ pub(crate) fn put_fixed_len<'v>(
                 ),
             });
         }
-        buf.extend_from_slice(v);
+        append_value(buf, v);
         count += 1;
     }
     Ok(count)

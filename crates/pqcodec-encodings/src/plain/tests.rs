@@ -566,7 +566,7 @@ proptest! {
 }
 
 /// Byte arrays of every length around the short-value copies' sizes (0 to 40 bytes) are
-/// written as their length then their bytes, nothing more.
+/// written as their length then their bytes, fixed-length ones as their bytes, nothing more.
 #[test]
 fn byte_arrays_of_every_short_length_are_written_exactly() {
     let pool: Vec<u8> = (0..80u8).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
@@ -580,4 +580,11 @@ fn byte_arrays_of_every_short_length_are_written_exactly() {
         expect.extend_from_slice(v);
     }
     assert_eq!(page, expect);
+    // FIXED_LEN_BYTE_ARRAY: three values of each width, back to back.
+    for width in 1..=40 {
+        let values: Vec<&[u8]> = (0..3).map(|i| &pool[i * 13..i * 13 + width]).collect();
+        let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(width);
+        enc.put(values.iter().copied()).unwrap();
+        assert_eq!(enc.flush().unwrap(), values.concat(), "width {width}");
+    }
 }

@@ -2,11 +2,11 @@
 //! next index.
 //!
 //! Open addressing with linear probing, kept at most an eighth full while small and a quarter
-//! beyond ([`too_full`]) so that probe sequences stay short and predictable. Keys of 4 bytes live in the slots
-//! themselves (`key << 32 | index` in a `u64`), and so do keys of 8 or 12 bytes (in a `u128`):
-//! a lookup reads one slot and compares integers. Other keys (BYTE_ARRAY, other
-//! FIXED_LEN_BYTE_ARRAY lengths, BOOLEAN) keep 32 bits of their hash in the slot next to
-//! their index and are compared as bytes when those match.
+//! beyond ([`too_full`]) so that probe sequences stay short and predictable. Keys of 4 bytes
+//! live in the slots themselves (`key << 32 | index` in a `u64`), and so do keys of 8 or 12
+//! bytes (in a `u128`): a lookup reads one slot and compares integers. Other keys
+//! (BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY lengths, BOOLEAN) keep 32 bits of their hash in the
+//! slot next to their index and are compared as bytes when those match.
 
 use std::hash::BuildHasher;
 

@@ -1,6 +1,7 @@
 //! Kernels shared by the encodings and the Arrow adapter: bit packing, ULEB128 and zigzag
-//! varints, a checked cursor over page bytes, spreading values over validity, and a prefetch. The bit
-//! unpacking, delta decoding and spreading kernels have SIMD variants picked at run time.
+//! varints, a checked cursor over page bytes, spreading values over validity, and a prefetch.
+//! The bit unpacking, delta decoding and spreading kernels have SIMD variants picked at run
+//! time.
 
 pub mod bitpack;
 mod bitpack32;

@@ -13,8 +13,8 @@ const CHUNK: usize = 256;
 ///
 /// Fixed-width values reach the sink as slices of up to 256 values; BOOLEAN values are read
 /// straight from the packed bits; BYTE_ARRAY values as one call's whole request
-/// ([`Sink::extend_from_prefixed`]: all appended or, on a bad length, none); skipping moves an offset (walking the lengths for
-/// BYTE_ARRAY) and never materialises a value.
+/// ([`Sink::extend_from_prefixed`]: all appended or, on a bad length, none); skipping moves an
+/// offset (walking the lengths for BYTE_ARRAY) and never materialises a value.
 #[derive(Debug, Clone)]
 pub struct PlainDecoder<'a, T: PlainType> {
     data: &'a [u8],

@@ -126,21 +126,30 @@ pub trait Sink<V: ?Sized> {
     where
         V: ByteValue,
     {
-        // Every length is checked before any value is appended.
-        let mut at = 0;
-        for _ in 0..n {
-            (_, at) = prefixed_value(data, at)?;
-        }
-        self.reserve(n);
-        self.reserve_bytes(at - 4 * n);
-        let mut at = 0;
-        for _ in 0..n {
-            let (start, end) = prefixed_value(data, at)?;
-            self.push(V::from_bytes(&data[start..end]));
-            at = end;
-        }
-        Some(at)
+        push_prefixed(self, data, n)
     }
+}
+
+/// [`Sink::extend_from_prefixed`] by [`Sink::push`]es, once every length is checked: what a
+/// sink without a faster way does.
+pub fn push_prefixed<V, S>(sink: &mut S, data: &[u8], n: usize) -> Option<usize>
+where
+    V: ByteValue + ?Sized,
+    S: Sink<V> + ?Sized,
+{
+    let mut at = 0;
+    for _ in 0..n {
+        (_, at) = prefixed_value(data, at)?;
+    }
+    sink.reserve(n);
+    sink.reserve_bytes(at - 4 * n);
+    let mut at = 0;
+    for _ in 0..n {
+        let (start, end) = prefixed_value(data, at)?;
+        sink.push(V::from_bytes(&data[start..end]));
+        at = end;
+    }
+    Some(at)
 }
 
 /// The span `(start, end)` in `data` of the byte array whose 4-byte little-endian length is at

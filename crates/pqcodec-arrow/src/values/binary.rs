@@ -5,7 +5,7 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Sink, prefixed_value, spans_within};
+use pqcodec_core::{ByteArrays, Encoding, Sink, prefixed_value, push_prefixed, spans_within};
 use pqcodec_encodings::kernels::prefetch;
 
 use super::Builder;
@@ -155,24 +155,6 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         self.data.resize(len.min(self.data.capacity()), 0);
     }
 
-    /// [`Sink::extend_from_prefixed`] value by value, for a batch whose offsets may overflow
-    /// `O` (the overflow recorded as by [`Sink::push`]).
-    fn push_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
-        let (values, base, overflow) = (self.offsets.len(), self.data.len(), self.overflow);
-        let mut at = 0;
-        for _ in 0..n {
-            let Some((start, stop)) = prefixed_value(data, at) else {
-                self.offsets.truncate(values);
-                self.data.truncate(base);
-                self.overflow = overflow;
-                return None;
-            };
-            self.push(&data[start..stop]);
-            at = stop;
-        }
-        Some(at)
-    }
-
     /// Validates the UTF-8 of the values from `checked` on.
     fn validate_unchecked(&self) -> Result<(), Fault> {
         let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
@@ -241,7 +223,8 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             .and_then(O::from_usize)
             .is_none()
         {
-            return self.push_prefixed(data, n);
+            // Some offset may overflow `O`: value by value, the overflow recorded.
+            return push_prefixed(self, data, n);
         }
         // One pass: each length read, its bytes copied wide and its offset pushed (every
         // offset is at most `base + data.len()`, which fits `O`); a bad length undoes it all.

@@ -1,12 +1,11 @@
 use std::any::Any;
-use std::ops::Range;
 
 use pqcodec_core::{Decoder, Encoding, Error, Integer, IntegerNative, Result, Sink};
 
 use super::{CHUNK, Layout};
 use crate::kernels::ByteReader;
 use crate::kernels::bitpack::{packed_len, unpack32, unpack64};
-use crate::kernels::simd::{Isa, delta32, delta64};
+use crate::kernels::simd::{DeltaRun, Isa, delta32, delta64};
 
 /// Streaming DELTA_BINARY_PACKED decoder of INT32 or INT64 values.
 ///
@@ -71,13 +70,10 @@ impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
     }
 }
 
-/// A run of deltas from one miniblock: `count` values of `width` bits at the start of
-/// `packed` (which runs on to the end of the page).
-struct Run<'a> {
-    packed: &'a [u8],
-    width: u32,
-    count: usize,
-}
+/// Most miniblock runs [`DeltaBinaryPackedDecoder::fill`] gathers for one call of the delta
+/// kernels: every run but a last one holds a multiple of 8 values, so a chunk takes at most
+/// `CHUNK / 8` and one more.
+const MAX_RUNS: usize = CHUNK / 8 + 1;
 
 impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// A decoder of the first `num_values` values of the page `data`.
@@ -292,7 +288,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// Takes up to `want` deltas from the current miniblock (starting one if needed): a count
     /// that keeps the position byte aligned (a multiple of 8) unless it is the last delta to
     /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`.
-    fn next_run(&mut self, want: usize) -> Result<Run<'a>> {
+    fn next_run(&mut self, want: usize) -> Result<DeltaRun<'a>> {
         if self.miniblock_left == 0 {
             self.start_miniblock()?;
         }
@@ -301,11 +297,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             count &= !7;
         }
         if count == 0 {
-            return Ok(Run {
-                packed: &[],
-                width: 0,
-                count: 0,
-            });
+            return Ok(DeltaRun::default());
         }
         // Only the bytes the values need: a last miniblock missing its padding is accepted.
         // The run is handed the rest of the page, not just those bytes, so that the unpacking
@@ -320,16 +312,18 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         self.miniblock_left -= count;
         self.undecoded -= count;
         self.header_deltas_left = self.header_deltas_left.saturating_sub(count);
-        Ok(Run {
+        Ok(DeltaRun {
             packed,
             width: self.width,
             count,
+            min_delta: self.min_delta,
         })
     }
 
     /// Unpacks the next up to `max` (at most [`CHUNK`]) values into `chunk`, whole groups of 8
     /// but for the last values: none when fewer than 8 are asked for and more remain. Fails
-    /// only if no value could be unpacked.
+    /// only if no value could be unpacked. The miniblocks' runs are gathered first and handed
+    /// to the delta kernels in one call.
     fn fill(&mut self, chunk: &mut [T::Int; CHUNK], max: usize) -> Result<usize> {
         let max = max.min(CHUNK);
         let mut filled = 0;
@@ -338,26 +332,31 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             self.first_pending = false;
             filled = 1;
         }
-        while filled < max && self.undecoded > 0 {
+        let mut runs = [DeltaRun::default(); MAX_RUNS];
+        let mut gathered = 0;
+        let mut failure = None;
+        let mut end = filled;
+        while end < max && self.undecoded > 0 && gathered < MAX_RUNS {
             // An error after some values is left for the next call (the state is unchanged,
             // so it repeats), letting the caller have the values before it.
-            let run = match self.next_run(max - filled) {
-                Ok(run) if run.count > 0 => run,
+            match self.next_run(max - end) {
+                Ok(run) if run.count > 0 => {
+                    end += run.count;
+                    runs[gathered] = run;
+                    gathered += 1;
+                }
                 Ok(_) => break,
-                Err(_) if filled > 0 => break,
-                Err(e) => return Err(e),
-            };
-            decode_run(
-                run.packed,
-                run.width,
-                self.min_delta,
-                &mut self.last,
-                chunk,
-                filled..filled + run.count,
-            );
-            filled += run.count;
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
         }
-        Ok(filled)
+        if let (Some(e), 0) = (failure, end) {
+            return Err(e);
+        }
+        decode_runs(&runs[..gathered], &mut self.last, chunk, filled);
+        Ok(end)
     }
 
     /// Unpacks the next group of 8 values (or what is left, if fewer) into the (empty) tail,
@@ -430,42 +429,41 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     }
 }
 
-/// Prefix-sums `range.len()` deltas of `width` bits from `packed` plus `min_delta` onto `last`,
-/// writing the values to `buf[range]` with the SIMD delta kernels (32-bit arithmetic for
-/// INT32, 64-bit for INT64).
+/// Prefix-sums the deltas of `runs` onto `last`, writing the values to `buf[from..]` with the
+/// SIMD delta kernels (32-bit arithmetic for INT32, 64-bit for INT64).
 #[inline]
-fn decode_run<I: IntegerNative>(
-    packed: &[u8],
-    width: u32,
-    min_delta: u64,
+fn decode_runs<I: IntegerNative>(
+    runs: &[DeltaRun],
     last: &mut u64,
     buf: &mut [I; CHUNK],
-    range: Range<usize>,
+    from: usize,
 ) {
     let isa = Isa::best();
     let any: &mut dyn Any = buf;
     if let Some(out) = any
         .downcast_mut::<[i32; CHUNK]>()
-        .and_then(|b| b.get_mut(range.clone()))
+        .and_then(|b| b.get_mut(from..))
     {
-        let v = delta32(isa, packed, width, min_delta as i32, *last as i32, out);
+        let v = delta32(isa, runs, *last as i32, out);
         *last = u64::from(v as u32);
     } else if let Some(out) = any
         .downcast_mut::<[i64; CHUNK]>()
-        .and_then(|b| b.get_mut(range.clone()))
+        .and_then(|b| b.get_mut(from..))
     {
-        *last = delta64(isa, packed, width, min_delta as i64, *last as i64, out) as u64;
-    } else if let Some(out) = buf.get_mut(range) {
+        *last = delta64(isa, runs, *last as i64, out) as u64;
+    } else if let Some(out) = buf.get_mut(from..) {
         // Integer is implemented for INT32 and INT64 only; this is their generic equivalent.
-        let mut wide = [0u64; CHUNK];
-        let deltas = wide.get_mut(..out.len()).unwrap_or_default();
-        unpack64(packed, width, deltas);
-        let mut acc = *last;
-        for (o, &d) in out.iter_mut().zip(deltas.iter()) {
-            acc = acc.wrapping_add(min_delta).wrapping_add(d);
-            *o = I::from_u64_bits(acc);
+        let mut at = 0;
+        for r in runs {
+            let mut wide = [0u64; CHUNK];
+            let deltas = wide.get_mut(..r.count).unwrap_or_default();
+            unpack64(r.packed, r.width, deltas);
+            for (o, &d) in out.iter_mut().skip(at).zip(deltas.iter()) {
+                *last = last.wrapping_add(r.min_delta).wrapping_add(d);
+                *o = I::from_u64_bits(*last);
+            }
+            at += r.count;
         }
-        *last = acc;
     }
 }
 

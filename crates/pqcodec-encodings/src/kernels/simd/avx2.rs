@@ -1,9 +1,12 @@
 //! AVX2 kernels: groups of 8 values (`width` bytes) per iteration, in one 256-bit register of
 //! 32-bit lanes or two of 64-bit lanes. Each lane gathers the word holding the start of its
-//! value and the next one (`vpermd`), shifts both into place and masks. A window that would
-//! run past the end of the input is copied into a zero-padded stack buffer first, and a last
-//! group of fewer than 8 values is stored through one, so nothing is read or written out of
-//! bounds.
+//! value and the next one (`vpermd`), shifts both into place and masks.
+//!
+//! [`for_groups`] drives every kernel: groups whose window of input lies within `packed` are
+//! loaded from it directly, in a loop with no call in it (so the lane tables and running sums
+//! stay in registers); the groups after, near the end of the input, are loaded from a
+//! zero-padded copy of what is left, and a last group of fewer than 8 values is stored
+//! through a stack buffer, so nothing is read or written out of bounds.
 //!
 //! Callers (the dispatch in the parent module) check the width (1 to 32, or 1 to 64), that
 //! `packed` holds the bytes of `out.len()` values, and that the CPU has AVX2.
@@ -11,75 +14,101 @@
 use std::arch::x86_64::*;
 
 use super::tables::{AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHR_DWORDS32, half_base64};
+use super::{DeltaRun, for_each_run};
 
-/// The 32 bytes of `packed` from `off`, zero past its end.
+/// Bytes a group of 32-bit lanes reads: one 32-byte window.
+const WINDOW32: usize = 32;
+/// Bytes a group of 64-bit lanes reads: two 32-byte windows, the second at most 32 bytes on.
+const WINDOW64: usize = 64;
+
+/// Calls `group(window, values)` for each group of 8 values of `out`, group `k`'s `WINDOW`
+/// bytes starting at byte `k * step` of `packed` (or of a zero-padded copy of its end), and
+/// stores the 8 values it returns (fewer for a last partial group).
+#[inline(always)]
+fn for_groups<T: Copy + Default, const WINDOW: usize>(
+    packed: &[u8],
+    step: usize,
+    out: &mut [T],
+    mut group: impl FnMut(&[u8; WINDOW], &mut [T; 8]),
+) {
+    let groups = out.len() / 8;
+    let fast = whole_windows(packed.len(), step, WINDOW, groups);
+    let (head, rest) = out.split_at_mut(fast * 8);
+    for (k, o) in head.chunks_exact_mut(8).enumerate() {
+        let at = k * step;
+        // Within `packed` for `k < fast` (`whole_windows`); written this way, the check folds
+        // away.
+        let (Some(window), Ok(o)) = (
+            packed.get(at..at + WINDOW).and_then(|w| w.try_into().ok()),
+            <&mut [T; 8]>::try_from(o),
+        ) else {
+            return;
+        };
+        group(window, o);
+    }
+    if rest.is_empty() {
+        return;
+    }
+    // What is left of the input: fewer than `WINDOW` bytes before the last group that is not
+    // whole, so every window of the copy lies within its `2 * WINDOW` bytes.
+    let left = packed.get(fast * step..).unwrap_or_default();
+    let mut padded = [[0u8; WINDOW]; 2];
+    let n = left.len().min(2 * WINDOW);
+    padded.as_flattened_mut()[..n].copy_from_slice(&left[..n]);
+    let padded = padded.as_flattened();
+    for (k, o) in rest.chunks_mut(8).enumerate() {
+        let at = k * step;
+        let Some(window) = padded.get(at..at + WINDOW).and_then(|w| w.try_into().ok()) else {
+            return;
+        };
+        let mut values = [T::default(); 8];
+        group(window, &mut values);
+        o.copy_from_slice(&values[..o.len()]);
+    }
+}
+
+/// How many of the first `groups` groups of 8 values, `step` bytes apart, have their `window`
+/// bytes (from `k * step`) within `len` bytes. All of them, but at the end of a page.
+#[inline]
+fn whole_windows(len: usize, step: usize, window: usize, groups: usize) -> usize {
+    if groups.saturating_mul(step).saturating_add(window) <= len {
+        return groups;
+    }
+    match len.checked_sub(window) {
+        Some(room) => (room / step.max(1) + 1).min(groups),
+        None => 0,
+    }
+}
+
+/// The 32 bytes of `window` from `at` (`at + 32 <= N`).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load32(packed: &[u8], off: usize) -> __m256i {
-    match packed.get(off..off + 32) {
+fn load<const N: usize>(window: &[u8; N], at: usize) -> __m256i {
+    match window.get(at..at + 32) {
         // SAFETY: the slice is 32 bytes.
         Some(b) => unsafe { _mm256_loadu_si256(b.as_ptr().cast()) },
-        None => {
-            let mut buf = [0u8; 32];
-            let tail = packed.get(off..).unwrap_or_default();
-            let n = tail.len().min(32);
-            buf[..n].copy_from_slice(&tail[..n]);
-            // SAFETY: `buf` is 32 bytes.
-            unsafe { _mm256_loadu_si256(buf.as_ptr().cast()) }
-        }
+        None => _mm256_setzero_si256(),
     }
 }
 
-/// A register of 8 table dwords (the first 8 of `t`).
+/// Stores the 32-bit lanes of `v` to `out`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn dwords(t: &[u32]) -> __m256i {
-    let mut a = [0u32; 8];
-    let n = t.len().min(8);
-    a[..n].copy_from_slice(&t[..n]);
-    // SAFETY: `a` is 32 bytes.
-    unsafe { _mm256_loadu_si256(a.as_ptr().cast()) }
-}
-
-/// A register of 4 table qwords.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn qwords(t: &[u64; 4]) -> __m256i {
-    // SAFETY: `t` is 32 bytes.
-    unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
-}
-
-/// Stores the 32-bit lanes of `v` at the front of `out`, as many as fit (at most 8).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store32<T: Copy + Default>(out: &mut [T], v: __m256i) {
+fn store32<T: Copy>(out: &mut [T; 8], v: __m256i) {
     const { assert!(size_of::<T>() == 4) };
-    if out.len() >= 8 {
-        // SAFETY: `out` holds at least 8 elements of 4 bytes: 32 bytes.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
-    } else {
-        let mut a = [T::default(); 8];
-        // SAFETY: `a` is 8 elements of 4 bytes: 32 bytes.
-        unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), v) }
-        let n = out.len();
-        out.copy_from_slice(&a[..n]);
-    }
+    // SAFETY: `out` is 8 elements of 4 bytes: 32 bytes.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
 }
 
-/// Stores the 64-bit lanes of `v` at the front of `out`, as many as fit (at most 4).
+/// Stores the 64-bit lanes of `a` then `b` to `out`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store64<T: Copy + Default>(out: &mut [T], v: __m256i) {
+fn store64x2<T: Copy>(out: &mut [T; 8], a: __m256i, b: __m256i) {
     const { assert!(size_of::<T>() == 8) };
-    if out.len() >= 4 {
-        // SAFETY: `out` holds at least 4 elements of 8 bytes: 32 bytes.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
-    } else {
-        let mut a = [T::default(); 4];
-        // SAFETY: `a` is 4 elements of 8 bytes: 32 bytes.
-        unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), v) }
-        let n = out.len();
-        out.copy_from_slice(&a[..n]);
+    // SAFETY: `out` is 8 elements of 8 bytes: 64 bytes, the two stores 32 each.
+    unsafe {
+        _mm256_storeu_si256(out.as_mut_ptr().cast(), a);
+        _mm256_storeu_si256(out.as_mut_ptr().add(4).cast(), b);
     }
 }
 
@@ -96,9 +125,14 @@ struct Lanes32 {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn lanes32(width: u32) -> Lanes32 {
-    let w = width as usize;
-    let idx = dwords(DWORDS32.get(w).map_or(&[], |t| &t[..]));
-    let shr = dwords(SHR_DWORDS32.get(w).map_or(&[], |t| &t[..]));
+    let w = (width as usize).min(32);
+    // SAFETY: the rows are 16 dwords, of which the first 8 are loaded.
+    let (idx, shr) = unsafe {
+        (
+            _mm256_loadu_si256(DWORDS32[w].as_ptr().cast()),
+            _mm256_loadu_si256(SHR_DWORDS32[w].as_ptr().cast()),
+        )
+    };
     Lanes32 {
         idx,
         shr,
@@ -108,6 +142,8 @@ fn lanes32(width: u32) -> Lanes32 {
     }
 }
 
+/// The 8 values of up to 32 bits at the start of `v` (a width of 32 is `v` itself: its `shl`
+/// of 32 gives 0).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn extract32(l: &Lanes32, v: __m256i) -> __m256i {
@@ -131,25 +167,22 @@ struct Lanes64 {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn lanes64(width: u32) -> Lanes64 {
-    let w = width as usize;
-    let zero = _mm256_setzero_si256();
-    let mut l = Lanes64 {
+    let w = (width as usize).min(64);
+    let (idx, shr) = (&AVX2_DWORDS64[w], &AVX2_SHR64[w]);
+    // SAFETY: each half's row is 8 dwords, or 4 qwords: 32 bytes.
+    let load = |t: *const u32| unsafe { _mm256_loadu_si256(t.cast()) };
+    let idx = [load(idx[0].as_ptr()), load(idx[1].as_ptr())];
+    let shr = [load(shr[0].as_ptr().cast()), load(shr[1].as_ptr().cast())];
+    let shl = |s| _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
+    let hi = |i| _mm256_add_epi32(i, _mm256_set1_epi32(2));
+    Lanes64 {
         base: half_base64(w),
-        idx: [zero; 2],
-        shr: [zero; 2],
-        idx_hi: [zero; 2],
-        shl: [zero; 2],
+        idx,
+        shr,
+        idx_hi: [hi(idx[0]), hi(idx[1])],
+        shl: [shl(shr[0]), shl(shr[1])],
         mask: _mm256_set1_epi64x((u64::MAX >> (64 - width)) as i64),
-    };
-    if let (Some(idx), Some(shr)) = (AVX2_DWORDS64.get(w), AVX2_SHR64.get(w)) {
-        for h in 0..2 {
-            l.idx[h] = dwords(&idx[h]);
-            l.shr[h] = qwords(&shr[h]);
-            l.idx_hi[h] = _mm256_add_epi32(l.idx[h], _mm256_set1_epi32(2));
-            l.shl[h] = _mm256_sub_epi64(_mm256_set1_epi64x(64), l.shr[h]);
-        }
     }
-    l
 }
 
 #[inline]
@@ -160,47 +193,54 @@ fn extract64(l: &Lanes64, h: usize, v: __m256i) -> __m256i {
     _mm256_and_si256(_mm256_or_si256(lo, hi), l.mask)
 }
 
-/// The 8 values of group `k` as two registers of 4.
+/// The 8 values of a group of `width` (33 to 64) bits at the start of `window`, as two
+/// registers of 4.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn group64(l: &Lanes64, packed: &[u8], width: u32, k: usize) -> (__m256i, __m256i) {
-    let off = k * width as usize;
+fn group64(l: &Lanes64, width: u32, window: &[u8; WINDOW64]) -> (__m256i, __m256i) {
     if width == 64 {
-        return (load32(packed, off), load32(packed, off + 32));
+        return (load(window, 0), load(window, 32));
     }
-    let a = extract64(l, 0, load32(packed, off));
-    let b = extract64(l, 1, load32(packed, off + l.base));
+    let a = extract64(l, 0, load(window, 0));
+    let b = extract64(l, 1, load(window, l.base));
     (a, b)
+}
+
+/// 8 deltas of up to 32 bits widened to two registers of 64-bit lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn widen(d: __m256i) -> (__m256i, __m256i) {
+    (
+        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(d)),
+        _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(d)),
+    )
 }
 
 /// Unpacks `out.len()` values of `width` (1 to 32) bits from `packed`.
 #[target_feature(enable = "avx2")]
 pub(super) fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
     let l = lanes32(width);
-    let step = width as usize;
-    for (k, o) in out.chunks_mut(8).enumerate() {
-        let v = load32(packed, k * step);
-        store32(o, if width == 32 { v } else { extract32(&l, v) });
-    }
-}
-
-/// Stores 8 64-bit lanes (two registers) at the front of `out`, as many as fit.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store64x2<T: Copy + Default>(out: &mut [T], a: __m256i, b: __m256i) {
-    store64(out, a);
-    if let Some(rest) = out.get_mut(4..) {
-        store64(rest, b);
-    }
+    for_groups::<_, WINDOW32>(packed, width as usize, out, |window, o| {
+        store32(o, extract32(&l, load(window, 0)));
+    });
 }
 
 /// Unpacks `out.len()` values of `width` (1 to 64) bits from `packed`.
 #[target_feature(enable = "avx2")]
 pub(super) fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
-    let l = lanes64(width);
-    for (k, o) in out.chunks_mut(8).enumerate() {
-        let (a, b) = group64(&l, packed, width, k);
-        store64x2(o, a, b);
+    let step = width as usize;
+    if width <= 32 {
+        let l = lanes32(width);
+        for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+            let (a, b) = widen(extract32(&l, load(window, 0)));
+            store64x2(o, a, b);
+        });
+    } else {
+        let l = lanes64(width);
+        for_groups::<_, WINDOW64>(packed, step, out, |window, o| {
+            let (a, b) = group64(&l, width, window);
+            store64x2(o, a, b);
+        });
     }
 }
 
@@ -224,50 +264,85 @@ fn prefix64(x: __m256i) -> __m256i {
     _mm256_add_epi64(x, _mm256_blend_epi32::<0xF0>(_mm256_setzero_si256(), t))
 }
 
+/// 8 values of 32 bits from their deltas `d`: `min` added to each, prefix-summed onto `carry`
+/// (every lane the last value so far), which moves on to the group's last value. The group's
+/// own sum is taken apart from `carry`, so from one group to the next is a single add.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sum32(d: __m256i, min: __m256i, carry: &mut __m256i) -> __m256i {
+    let p = prefix32(_mm256_add_epi32(d, min));
+    let total = _mm256_permutevar8x32_epi32(p, _mm256_set1_epi32(7));
+    let v = _mm256_add_epi32(p, *carry);
+    *carry = _mm256_add_epi32(*carry, total);
+    v
+}
+
+/// 8 values of 64 bits from their deltas `a` (the first 4) and `b`, as [`sum32`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sum64x2(a: __m256i, b: __m256i, min: __m256i, carry: &mut __m256i) -> (__m256i, __m256i) {
+    let a = prefix64(_mm256_add_epi64(a, min));
+    let b = prefix64(_mm256_add_epi64(b, min));
+    let b = _mm256_add_epi64(b, _mm256_permute4x64_epi64::<0xFF>(a));
+    let total = _mm256_permute4x64_epi64::<0xFF>(b);
+    let a = _mm256_add_epi64(a, *carry);
+    let b = _mm256_add_epi64(b, *carry);
+    *carry = _mm256_add_epi64(*carry, total);
+    (a, b)
+}
+
+/// [`super::delta32`] of checked runs.
+#[target_feature(enable = "avx2")]
+pub(super) fn delta32(runs: &[DeltaRun], last: i32, out: &mut [i32]) -> i32 {
+    for_each_run(runs, last, out, |r, last, o| {
+        delta32_run(r.packed, r.width, r.min_delta as i32, last, o)
+    })
+}
+
+/// [`super::delta64`] of checked runs.
+#[target_feature(enable = "avx2")]
+pub(super) fn delta64(runs: &[DeltaRun], last: i64, out: &mut [i64]) -> i64 {
+    for_each_run(runs, last, out, |r, last, o| {
+        delta64_run(r.packed, r.width, r.min_delta as i64, last, o)
+    })
+}
+
 /// Writes `out[i] = last + (i + 1) * min_delta + (deltas 0..=i)` for the `out.len()` deltas of
 /// `width` (1 to 32) bits in `packed`, wrapping; returns the last value written (or `last`).
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn delta32(
-    packed: &[u8],
-    width: u32,
-    min_delta: i32,
-    last: i32,
-    out: &mut [i32],
-) -> i32 {
+fn delta32_run(packed: &[u8], width: u32, min_delta: i32, last: i32, out: &mut [i32]) -> i32 {
     let l = lanes32(width);
-    let step = width as usize;
     let min = _mm256_set1_epi32(min_delta);
-    let top = _mm256_set1_epi32(7);
     let mut carry = _mm256_set1_epi32(last);
-    for (k, o) in out.chunks_mut(8).enumerate() {
-        let v = load32(packed, k * step);
-        let d = if width == 32 { v } else { extract32(&l, v) };
-        let v = _mm256_add_epi32(prefix32(_mm256_add_epi32(d, min)), carry);
-        store32(o, v);
-        carry = _mm256_permutevar8x32_epi32(v, top);
-    }
+    for_groups::<_, WINDOW32>(packed, width as usize, out, |window, o| {
+        store32(o, sum32(extract32(&l, load(window, 0)), min, &mut carry));
+    });
     out.last().copied().unwrap_or(last)
 }
 
-/// [`delta32`] for 64-bit values and deltas of `width` (1 to 64) bits.
+/// [`delta32_run`] for 64-bit values and deltas of `width` (1 to 64) bits. Deltas of up to 32
+/// bits are unpacked as 32-bit lanes, 8 from one window, then widened.
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn delta64(
-    packed: &[u8],
-    width: u32,
-    min_delta: i64,
-    last: i64,
-    out: &mut [i64],
-) -> i64 {
-    let l = lanes64(width);
+fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [i64]) -> i64 {
     let min = _mm256_set1_epi64x(min_delta);
     let mut carry = _mm256_set1_epi64x(last);
-    for (k, o) in out.chunks_mut(8).enumerate() {
-        let (a, b) = group64(&l, packed, width, k);
-        let a = _mm256_add_epi64(prefix64(_mm256_add_epi64(a, min)), carry);
-        carry = _mm256_permute4x64_epi64::<0xFF>(a);
-        let b = _mm256_add_epi64(prefix64(_mm256_add_epi64(b, min)), carry);
-        carry = _mm256_permute4x64_epi64::<0xFF>(b);
-        store64x2(o, a, b);
+    let step = width as usize;
+    if width <= 32 {
+        let l = lanes32(width);
+        for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+            let (a, b) = widen(extract32(&l, load(window, 0)));
+            let (a, b) = sum64x2(a, b, min, &mut carry);
+            store64x2(o, a, b);
+        });
+    } else {
+        let l = lanes64(width);
+        for_groups::<_, WINDOW64>(packed, step, out, |window, o| {
+            let (a, b) = group64(&l, width, window);
+            let (a, b) = sum64x2(a, b, min, &mut carry);
+            store64x2(o, a, b);
+        });
     }
     out.last().copied().unwrap_or(last)
 }

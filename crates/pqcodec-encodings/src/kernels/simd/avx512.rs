@@ -7,6 +7,7 @@
 //! Callers (the dispatch in the parent module) check the width (1 to 32, or 1 to 64), that
 //! `packed` holds the bytes of `out.len()` values, and that the CPU has the features.
 
+use super::{DeltaRun, for_each_run};
 use std::arch::x86_64::*;
 
 use super::tables::{
@@ -249,16 +250,27 @@ fn prefix64(x: __m512i) -> __m512i {
     _mm512_add_epi64(x, _mm512_alignr_epi64::<4>(x, z))
 }
 
+/// [`super::delta32`] of checked runs.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) fn delta32(runs: &[DeltaRun], last: i32, out: &mut [i32]) -> i32 {
+    for_each_run(runs, last, out, |r, last, o| {
+        delta32_run(r.packed, r.width, r.min_delta as i32, last, o)
+    })
+}
+
+/// [`super::delta64`] of checked runs.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) fn delta64(runs: &[DeltaRun], last: i64, out: &mut [i64]) -> i64 {
+    for_each_run(runs, last, out, |r, last, o| {
+        delta64_run(r.packed, r.width, r.min_delta as i64, last, o)
+    })
+}
+
 /// Writes `out[i] = last + (i + 1) * min_delta + (deltas 0..=i)` for the `out.len()` deltas of
 /// `width` (1 to 32) bits in `packed`, wrapping; returns the last value written (or `last`).
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) fn delta32(
-    packed: &[u8],
-    width: u32,
-    min_delta: i32,
-    last: i32,
-    out: &mut [i32],
-) -> i32 {
+fn delta32_run(packed: &[u8], width: u32, min_delta: i32, last: i32, out: &mut [i32]) -> i32 {
     let l = lanes32(width);
     let step = 2 * width as usize;
     let min = _mm512_set1_epi32(min_delta);
@@ -273,15 +285,10 @@ pub(super) fn delta32(
     out.last().copied().unwrap_or(last)
 }
 
-/// [`delta32`] for 64-bit values and deltas of `width` (1 to 64) bits.
+/// [`delta32_run`] for 64-bit values and deltas of `width` (1 to 64) bits.
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) fn delta64(
-    packed: &[u8],
-    width: u32,
-    min_delta: i64,
-    last: i64,
-    out: &mut [i64],
-) -> i64 {
+fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [i64]) -> i64 {
     let l = lanes64(width);
     let step = width as usize;
     let min = _mm512_set1_epi64(min_delta);

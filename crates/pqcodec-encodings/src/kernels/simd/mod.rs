@@ -54,11 +54,26 @@ impl Isa {
         all
     }
 
-    /// The fastest variant this CPU can run, detected on first use.
+    /// The fastest variant this CPU can run, detected on first use. The environment variable
+    /// `PQCODEC_MAX_ISA` (`scalar`, `avx2` or `avx512`) caps it, so that the narrower kernels can
+    /// be measured on a wider CPU; any other value is ignored.
     #[inline]
     pub(crate) fn best() -> Isa {
         static BEST: OnceLock<Isa> = OnceLock::new();
-        *BEST.get_or_init(|| Isa::all().last().copied().unwrap_or(Isa::SCALAR))
+        *BEST.get_or_init(|| {
+            let cap = std::env::var("PQCODEC_MAX_ISA").ok();
+            Isa::capped(&Isa::all(), cap.as_deref())
+        })
+    }
+
+    /// The last of `all` (the widest) whose name is at most `cap` in width, or the last if
+    /// `cap` names no variant.
+    fn capped(all: &[Isa], cap: Option<&str>) -> Isa {
+        let cap = ALL_KINDS.iter().find(|k| Some(k.name()) == cap);
+        all.iter()
+            .copied()
+            .rfind(|isa| cap.is_none_or(|&c| isa.0 <= c))
+            .unwrap_or(Isa::SCALAR)
     }
 
     /// Whether this is AVX2 or better: the CPU runs AVX2.
@@ -86,7 +101,23 @@ impl Isa {
     /// A short name, for test messages.
     #[cfg(test)]
     pub(crate) fn name(self) -> &'static str {
-        match self.0 {
+        self.0.name()
+    }
+}
+
+/// Every kind this target has a variant for, narrowest first.
+const ALL_KINDS: &[Kind] = &[
+    Kind::Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Kind::Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Kind::Avx512,
+];
+
+impl Kind {
+    /// The name `PQCODEC_MAX_ISA` gives this kind.
+    fn name(self) -> &'static str {
+        match self {
             Kind::Scalar => "scalar",
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2 => "avx2",
@@ -152,105 +183,144 @@ pub(crate) fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
 /// Values the scalar delta kernels unpack at a time.
 const SCALAR_CHUNK: usize = 64;
 
-/// Delta decoding of 32-bit values: `out[i] = last + (i + 1) * min_delta + deltas[0..=i]`
-/// (wrapping) for the `out.len()` deltas of `width` (0 to 32) bits at the front of `packed`;
-/// returns the last value written, or `last` if `out` is empty.
+/// A run of deltas for the delta kernels: `count` deltas of `width` bits at the front of
+/// `packed`, each plus `min_delta` (the low bits of a `u64`: the 32-bit kernels take its low
+/// half).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DeltaRun<'a> {
+    pub(crate) packed: &'a [u8],
+    pub(crate) width: u32,
+    pub(crate) count: usize,
+    pub(crate) min_delta: u64,
+}
+
+/// Checks what the delta kernels rely on: the runs' values fit in `out`, each width is at
+/// most `max_width` and each run's bytes hold its deltas.
+fn check_runs(runs: &[DeltaRun], max_width: u32, out: usize) {
+    let mut values = 0usize;
+    for r in runs {
+        assert!(
+            r.width <= max_width,
+            "bit width {} over {max_width}",
+            r.width
+        );
+        assert!(
+            r.packed.len() >= packed_len(r.count, r.width),
+            "packed data too short"
+        );
+        values = values.saturating_add(r.count);
+    }
+    assert!(values <= out, "{values} values for {out} slots");
+}
+
+/// Delta decoding of 32-bit values, run after run: `out[i] = last + (i + 1) * min_delta +
+/// (deltas 0..=i)` (wrapping) for each run's deltas, `last` moving on to the run's last
+/// value; the runs' values are written back to back from the start of `out`. Returns the last
+/// value written, or `last` if none.
 ///
 /// # Panics
-/// If `width > 32` or `packed` is shorter than `packed_len(out.len(), width)`.
+/// If a width is over 32, a run's `packed` is shorter than `packed_len(count, width)`, or
+/// `out` is shorter than the runs' values.
 #[inline]
-pub(crate) fn delta32(
-    isa: Isa,
-    packed: &[u8],
-    width: u32,
-    min_delta: i32,
-    last: i32,
-    out: &mut [i32],
-) -> i32 {
-    assert!(width <= 32, "bit width {width} over 32");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
-    if width == 0 {
-        return constant_steps(min_delta, last, out);
-    }
+pub(crate) fn delta32(isa: Isa, runs: &[DeltaRun], last: i32, out: &mut [i32]) -> i32 {
+    check_runs(runs, 32, out.len());
     match isa.0 {
-        Kind::Scalar => {
+        Kind::Scalar => for_each_run(runs, last, out, |r, last, o| {
             let mut acc = last;
             let mut scratch = [0u32; SCALAR_CHUNK];
-            for (k, o) in out.chunks_mut(SCALAR_CHUNK).enumerate() {
+            let min_delta = r.min_delta as i32;
+            for (k, o) in o.chunks_mut(SCALAR_CHUNK).enumerate() {
                 let deltas = &mut scratch[..o.len()];
                 // Chunks start on multiples of 64 values: a byte boundary.
-                let from = k * SCALAR_CHUNK / 8 * width as usize;
-                bitpack32::unpack(packed.get(from..).unwrap_or_default(), width, deltas);
+                let from = k * SCALAR_CHUNK / 8 * r.width as usize;
+                bitpack32::unpack(r.packed.get(from..).unwrap_or_default(), r.width, deltas);
                 for (v, &d) in o.iter_mut().zip(deltas.iter()) {
                     acc = acc.wrapping_add(min_delta).wrapping_add(d as i32);
                     *v = acc;
                 }
             }
             acc
-        }
-        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX2.
+        }),
+        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX2 (see `Isa::all`); the
+        // runs are checked.
         #[cfg(target_arch = "x86_64")]
-        Kind::Avx2 => unsafe { avx2::delta32(packed, width, min_delta, last, out) },
-        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX-512 F, BW and VBMI.
+        Kind::Avx2 => unsafe { avx2::delta32(runs, last, out) },
+        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX-512 F, BW and VBMI; the
+        // runs are checked.
         #[cfg(target_arch = "x86_64")]
-        Kind::Avx512 => unsafe { avx512::delta32(packed, width, min_delta, last, out) },
+        Kind::Avx512 => unsafe { avx512::delta32(runs, last, out) },
     }
 }
 
-/// [`delta32`] for 64-bit values and deltas of `width` 0 to 64 bits.
+/// [`delta32`] for 64-bit values and deltas of up to 64 bits.
 ///
 /// # Panics
-/// If `width > 64` or `packed` is shorter than `packed_len(out.len(), width)`.
+/// As [`delta32`], for widths over 64.
 #[inline]
-pub(crate) fn delta64(
-    isa: Isa,
-    packed: &[u8],
-    width: u32,
-    min_delta: i64,
-    last: i64,
-    out: &mut [i64],
-) -> i64 {
-    assert!(width <= 64, "bit width {width} over 64");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
-    if width == 0 {
-        return constant_steps(min_delta, last, out);
-    }
+pub(crate) fn delta64(isa: Isa, runs: &[DeltaRun], last: i64, out: &mut [i64]) -> i64 {
+    check_runs(runs, 64, out.len());
     match isa.0 {
-        Kind::Scalar => {
+        Kind::Scalar => for_each_run(runs, last, out, |r, last, o| {
             let mut acc = last;
             let mut scratch = [0u64; SCALAR_CHUNK];
-            for (k, o) in out.chunks_mut(SCALAR_CHUNK).enumerate() {
+            let min_delta = r.min_delta as i64;
+            for (k, o) in o.chunks_mut(SCALAR_CHUNK).enumerate() {
                 let deltas = &mut scratch[..o.len()];
-                let from = k * SCALAR_CHUNK / 8 * width as usize;
-                unpack64_scalar(packed.get(from..).unwrap_or_default(), width, deltas);
+                let from = k * SCALAR_CHUNK / 8 * r.width as usize;
+                unpack64_scalar(r.packed.get(from..).unwrap_or_default(), r.width, deltas);
                 for (v, &d) in o.iter_mut().zip(deltas.iter()) {
                     acc = acc.wrapping_add(min_delta).wrapping_add(d as i64);
                     *v = acc;
                 }
             }
             acc
-        }
-        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX2.
+        }),
+        // SAFETY: as in `delta32`.
         #[cfg(target_arch = "x86_64")]
-        Kind::Avx2 => unsafe { avx2::delta64(packed, width, min_delta, last, out) },
-        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX-512 F, BW and VBMI.
+        Kind::Avx2 => unsafe { avx2::delta64(runs, last, out) },
+        // SAFETY: as in `delta32`.
         #[cfg(target_arch = "x86_64")]
-        Kind::Avx512 => unsafe { avx512::delta64(packed, width, min_delta, last, out) },
+        Kind::Avx512 => unsafe { avx512::delta64(runs, last, out) },
     }
+}
+
+/// Calls `kernel(run, last, out)` for each run of width 1 or more, on the run's part of
+/// `out`, `last` being the value before it; writes a run of width 0 (every delta `min_delta`)
+/// itself. Returns the last value. The runs are checked ([`check_runs`]).
+#[inline(always)]
+fn for_each_run<T: Wrapping>(
+    runs: &[DeltaRun],
+    mut last: T,
+    out: &mut [T],
+    mut kernel: impl FnMut(&DeltaRun, T, &mut [T]) -> T,
+) -> T {
+    let mut at = 0;
+    for r in runs {
+        let Some(o) = out.get_mut(at..at + r.count) else {
+            break;
+        };
+        last = if r.width == 0 {
+            constant_steps(T::from_bits(r.min_delta), last, o)
+        } else {
+            kernel(r, last, o)
+        };
+        at += r.count;
+    }
+    last
 }
 
 /// An integer the delta kernels produce.
 trait Wrapping: Copy {
+    /// The integer of the low bits of `bits`.
+    fn from_bits(bits: u64) -> Self;
     fn step(self, by: Self, times: usize) -> Self;
 }
 
 impl Wrapping for i32 {
+    #[inline(always)]
+    fn from_bits(bits: u64) -> i32 {
+        bits as i32
+    }
     #[inline(always)]
     fn step(self, by: i32, times: usize) -> i32 {
         self.wrapping_add(by.wrapping_mul(times as i32))
@@ -258,6 +328,10 @@ impl Wrapping for i32 {
 }
 
 impl Wrapping for i64 {
+    #[inline(always)]
+    fn from_bits(bits: u64) -> i64 {
+        bits as i64
+    }
     #[inline(always)]
     fn step(self, by: i64, times: usize) -> i64 {
         self.wrapping_add(by.wrapping_mul(times as i64))

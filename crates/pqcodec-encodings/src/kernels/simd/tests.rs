@@ -28,9 +28,28 @@ const LENGTHS: std::ops::RangeInclusive<usize> = 0..=300;
 fn the_machine_has_the_variants_it_claims() {
     let all = Isa::all();
     assert_eq!(all.first(), Some(&Isa::SCALAR));
-    assert_eq!(Some(&Isa::best()), all.last());
+    let cap = std::env::var("PQCODEC_MAX_ISA").ok();
+    assert_eq!(Isa::best(), Isa::capped(&all, cap.as_deref()));
     let names: Vec<_> = all.iter().map(|i| i.name()).collect();
-    eprintln!("kernel variants on this machine: {names:?}");
+    eprintln!(
+        "kernel variants on this machine: {names:?}, running {}",
+        Isa::best().name()
+    );
+}
+
+#[test]
+fn a_cap_picks_the_widest_variant_it_allows() {
+    let all = Isa::all();
+    let widest = *all.last().unwrap();
+    assert_eq!(Isa::capped(&all, None), widest);
+    assert_eq!(Isa::capped(&all, Some("no such isa")), widest);
+    assert_eq!(Isa::capped(&all, Some("scalar")), Isa::SCALAR);
+    for (i, isa) in all.iter().enumerate() {
+        // Capped at its own name, each variant is itself; capped at a wider one's, the
+        // widest the machine has up to that one.
+        assert_eq!(Isa::capped(&all, Some(isa.name())), *isa);
+        assert_eq!(Isa::capped(&all[..=i], Some("avx512")), *isa);
+    }
 }
 
 #[test]
@@ -106,7 +125,13 @@ fn delta32_variants_match_the_reference() {
                     .collect();
                 for isa in Isa::all() {
                     let mut out = vec![7i32; n + 1];
-                    let got = delta32(isa, packed, width, min_delta, last, &mut out[..n]);
+                    let run = DeltaRun {
+                        packed,
+                        width,
+                        count: n,
+                        min_delta: min_delta as u64,
+                    };
+                    let got = delta32(isa, &[run], last, &mut out[..n]);
                     let msg = format!("{} width {width} n {n} min {min_delta}", isa.name());
                     assert_eq!(out[..n], reference[..], "{msg}");
                     assert_eq!(got, acc, "{msg}");
@@ -136,12 +161,73 @@ fn delta64_variants_match_the_reference() {
                     .collect();
                 for isa in Isa::all() {
                     let mut out = vec![7i64; n + 1];
-                    let got = delta64(isa, packed, width, min_delta, last, &mut out[..n]);
+                    let run = DeltaRun {
+                        packed,
+                        width,
+                        count: n,
+                        min_delta: min_delta as u64,
+                    };
+                    let got = delta64(isa, &[run], last, &mut out[..n]);
                     let msg = format!("{} width {width} n {n} min {min_delta}", isa.name());
                     assert_eq!(out[..n], reference[..], "{msg}");
                     assert_eq!(got, acc, "{msg}");
                     assert_eq!(out[n], 7, "{msg}: wrote past the end");
                 }
+            }
+        }
+    }
+}
+
+/// Runs of every width in turn (0 included), of lengths 8 to 64 and an odd last one, each
+/// with its own min delta, decoded in one call: every variant gives the values of the
+/// definition, `last` carried from run to run.
+#[test]
+fn delta_variants_chain_runs_of_mixed_widths() {
+    let lengths = [8usize, 32, 16, 64, 24, 40];
+    for max_width in [32u32, 64] {
+        let bytes: Vec<Vec<u8>> = (0..=max_width)
+            .map(|w| random_bytes(u64::from(w) * 31 + 1, packed_len(64, w)))
+            .collect();
+        let mut runs = Vec::new();
+        for (i, w) in (0..=max_width).enumerate() {
+            let count = if w == max_width {
+                5
+            } else {
+                lengths[i % lengths.len()]
+            };
+            runs.push(DeltaRun {
+                packed: &bytes[w as usize],
+                width: w,
+                count,
+                min_delta: (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            });
+        }
+        let total: usize = runs.iter().map(|r| r.count).sum();
+        // The definition, in 64-bit wrapping arithmetic; INT32 keeps the low halves.
+        let mut acc = 0x1234_5678_9ABC_DEF0u64;
+        let start = acc;
+        let mut reference = Vec::new();
+        for r in &runs {
+            for i in 0..r.count {
+                acc = acc
+                    .wrapping_add(r.min_delta)
+                    .wrapping_add(naive(r.packed, r.width, i));
+                reference.push(acc);
+            }
+        }
+        for isa in Isa::all() {
+            if max_width == 32 {
+                let mut out = vec![0i32; total];
+                let got = delta32(isa, &runs, start as i32, &mut out);
+                let want: Vec<i32> = reference.iter().map(|&v| v as i32).collect();
+                assert_eq!(out, want, "{}", isa.name());
+                assert_eq!(got, acc as i32, "{}", isa.name());
+            } else {
+                let mut out = vec![0i64; total];
+                let got = delta64(isa, &runs, start as i64, &mut out);
+                let want: Vec<i64> = reference.iter().map(|&v| v as i64).collect();
+                assert_eq!(out, want, "{}", isa.name());
+                assert_eq!(got, acc as i64, "{}", isa.name());
             }
         }
     }

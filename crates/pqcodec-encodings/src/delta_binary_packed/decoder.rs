@@ -70,10 +70,9 @@ impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
     }
 }
 
-/// Most miniblock runs [`DeltaBinaryPackedDecoder::fill`] gathers for one call of the delta
-/// kernels: every run but a last one holds a multiple of 8 values, so a chunk takes at most
-/// `CHUNK / 8` and one more.
-const MAX_RUNS: usize = CHUNK / 8 + 1;
+/// Miniblock runs [`DeltaBinaryPackedDecoder::fill`] gathers for one call of the delta
+/// kernels: a chunk of whole miniblocks of 32 values.
+const RUNS: usize = CHUNK / 32;
 
 impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// A decoder of the first `num_values` values of the page `data`.
@@ -288,6 +287,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// Takes up to `want` deltas from the current miniblock (starting one if needed): a count
     /// that keeps the position byte aligned (a multiple of 8) unless it is the last delta to
     /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`.
+    #[inline]
     fn next_run(&mut self, want: usize) -> Result<DeltaRun<'a>> {
         if self.miniblock_left == 0 {
             self.start_miniblock()?;
@@ -323,7 +323,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// Unpacks the next up to `max` (at most [`CHUNK`]) values into `chunk`, whole groups of 8
     /// but for the last values: none when fewer than 8 are asked for and more remain. Fails
     /// only if no value could be unpacked. The miniblocks' runs are gathered first and handed
-    /// to the delta kernels in one call.
+    /// to the delta kernels [`RUNS`] at a time.
     fn fill(&mut self, chunk: &mut [T::Int; CHUNK], max: usize) -> Result<usize> {
         let max = max.min(CHUNK);
         let mut filled = 0;
@@ -332,11 +332,13 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             self.first_pending = false;
             filled = 1;
         }
-        let mut runs = [DeltaRun::default(); MAX_RUNS];
+        let mut runs = [DeltaRun::default(); RUNS];
         let mut gathered = 0;
-        let mut failure = None;
+        // Values up to `decoded` are in `chunk`, those up to `end` gathered as runs.
+        let mut decoded = filled;
         let mut end = filled;
-        while end < max && self.undecoded > 0 && gathered < MAX_RUNS {
+        let mut failure = None;
+        while end < max && self.undecoded > 0 {
             // An error after some values is left for the next call (the state is unchanged,
             // so it repeats), letting the caller have the values before it.
             match self.next_run(max - end) {
@@ -351,11 +353,16 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
                     break;
                 }
             }
+            if gathered == RUNS {
+                decode_runs(&runs, &mut self.last, chunk, decoded);
+                decoded = end;
+                gathered = 0;
+            }
         }
         if let (Some(e), 0) = (failure, end) {
             return Err(e);
         }
-        decode_runs(&runs[..gathered], &mut self.last, chunk, filled);
+        decode_runs(&runs[..gathered], &mut self.last, chunk, decoded);
         Ok(end)
     }
 

@@ -321,15 +321,34 @@ fn delta32_run(packed: &[u8], width: u32, min_delta: i32, last: i32, out: &mut [
     out.last().copied().unwrap_or(last)
 }
 
+/// Widths of deltas whose sums over a group of 8 fit in 32 bits: `8 * (2^29 - 1) < 2^32`.
+const NARROW_SUMS: u32 = 29;
+
 /// [`delta32_run`] for 64-bit values and deltas of `width` (1 to 64) bits. Deltas of up to 32
-/// bits are unpacked as 32-bit lanes, 8 from one window, then widened.
+/// bits are unpacked as 32-bit lanes, 8 from one window; up to [`NARROW_SUMS`] bits they are
+/// prefix-summed as such too, and only the sums widened, the group's min deltas
+/// (`(i + 1) * min_delta`) added after.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [i64]) -> i64 {
-    let min = _mm256_set1_epi64x(min_delta);
     let mut carry = _mm256_set1_epi64x(last);
     let step = width as usize;
-    if width <= 32 {
+    if width <= NARROW_SUMS {
+        let l = lanes32(width);
+        let m = |i: i64| min_delta.wrapping_mul(i);
+        let mins_a = _mm256_setr_epi64x(m(1), m(2), m(3), m(4));
+        let mins_b = _mm256_setr_epi64x(m(5), m(6), m(7), m(8));
+        let mins_all = _mm256_set1_epi64x(m(8));
+        for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+            let (a, b) = widen(prefix32(extract32(&l, load(window, 0))));
+            let total = _mm256_add_epi64(_mm256_permute4x64_epi64::<0xFF>(b), mins_all);
+            let a = _mm256_add_epi64(_mm256_add_epi64(a, mins_a), carry);
+            let b = _mm256_add_epi64(_mm256_add_epi64(b, mins_b), carry);
+            carry = _mm256_add_epi64(carry, total);
+            store64x2(o, a, b);
+        });
+    } else if width <= 32 {
+        let min = _mm256_set1_epi64x(min_delta);
         let l = lanes32(width);
         for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
             let (a, b) = widen(extract32(&l, load(window, 0)));
@@ -337,6 +356,7 @@ fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [
             store64x2(o, a, b);
         });
     } else {
+        let min = _mm256_set1_epi64x(min_delta);
         let l = lanes64(width);
         for_groups::<_, WINDOW64>(packed, step, out, |window, o| {
             let (a, b) = group64(&l, width, window);

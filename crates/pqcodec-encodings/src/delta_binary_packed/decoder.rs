@@ -287,7 +287,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// Takes up to `want` deltas from the current miniblock (starting one if needed): a count
     /// that keeps the position byte aligned (a multiple of 8) unless it is the last delta to
     /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`.
-    #[inline]
+    #[inline(always)]
     fn next_run(&mut self, want: usize) -> Result<DeltaRun<'a>> {
         if self.miniblock_left == 0 {
             self.start_miniblock()?;

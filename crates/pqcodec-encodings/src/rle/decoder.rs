@@ -49,10 +49,13 @@ pub fn unpack_packed<V: RunVisitor + ?Sized>(
 enum Run<'a> {
     /// `left` more copies of `value`.
     Rle { value: u32, left: usize },
-    /// A bit-packed run: `bytes` are the run's bytes from its start (fewer than declared if the
-    /// data ends first), `pos` the next value and `end` the last value the page needs.
+    /// A bit-packed run: `bytes` run from its start to the end of the data (the unpacking
+    /// kernels may load whole words past the run's last value), of which `len` are the run's
+    /// (fewer than declared if the data ends first); `pos` is the next value and `end` the
+    /// last value the page needs.
     Packed {
         bytes: &'a [u8],
+        len: usize,
         pos: usize,
         end: usize,
     },
@@ -178,16 +181,11 @@ impl<'a> RleDecoder<'a> {
                     *left -= step;
                     step
                 }
-                Run::Packed { bytes, pos, end } => {
+                Run::Packed { len, pos, end, .. } => {
                     let step = (*end - *pos).min(want - done);
                     let needed = packed_len(*pos + step, width);
-                    if needed > bytes.len() {
-                        return Err(Error::truncated(
-                            encoding,
-                            "bit-packed run",
-                            needed,
-                            bytes.len(),
-                        ));
+                    if needed > *len {
+                        return Err(Error::truncated(encoding, "bit-packed run", needed, *len));
                     }
                     *pos += step;
                     step
@@ -215,15 +213,20 @@ impl<'a> RleDecoder<'a> {
                     *left -= step;
                     step
                 }
-                Run::Packed { bytes, pos, end } => {
+                Run::Packed {
+                    bytes,
+                    len,
+                    pos,
+                    end,
+                } => {
                     let step = (*end - *pos).min(want - done);
                     let needed = packed_len(*pos + step, self.bit_width);
-                    if needed > bytes.len() {
+                    if needed > *len {
                         return Err(Error::truncated(
                             self.reader.encoding(),
                             "bit-packed run",
                             needed,
-                            bytes.len(),
+                            *len,
                         ));
                     }
                     visitor.packed(bytes, self.bit_width, *pos, *pos + step)?;
@@ -257,9 +260,11 @@ impl<'a> RleDecoder<'a> {
         self.run = if bit_packed {
             let declared = packed_len(count, width);
             let available = declared.min(self.reader.remaining());
-            let bytes = self.reader.take(available, "bit-packed run")?;
+            let bytes = self.reader.rest();
+            self.reader.take(available, "bit-packed run")?;
             Run::Packed {
                 bytes,
+                len: available,
                 pos: 0,
                 end: count.min(self.remaining),
             }

@@ -216,13 +216,31 @@ fn widen(d: __m256i) -> (__m256i, __m256i) {
     )
 }
 
-/// Unpacks `out.len()` values of `width` (1 to 32) bits from `packed`.
+/// Unpacks `out.len()` values of `width` (1 to 32) bits from `packed`. Bytes and 16-bit words
+/// are zero-extended (`vpmovzx`) rather than gathered.
 #[target_feature(enable = "avx2")]
 pub(super) fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
-    let l = lanes32(width);
-    for_groups::<_, WINDOW32>(packed, width as usize, out, |window, o| {
-        store32(o, extract32(&l, load(window, 0)));
-    });
+    let step = width as usize;
+    match width {
+        8 => for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+            store32(
+                o,
+                _mm256_cvtepu8_epi32(_mm256_castsi256_si128(load(window, 0))),
+            );
+        }),
+        16 => for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+            store32(
+                o,
+                _mm256_cvtepu16_epi32(_mm256_castsi256_si128(load(window, 0))),
+            );
+        }),
+        _ => {
+            let l = lanes32(width);
+            for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+                store32(o, extract32(&l, load(window, 0)));
+            });
+        }
+    }
 }
 
 /// Unpacks `out.len()` values of `width` (1 to 64) bits from `packed`.

@@ -461,8 +461,8 @@ fn decode_runs<I: IntegerNative>(
     } else if let Some(out) = buf.get_mut(from..) {
         // Integer is implemented for INT32 and INT64 only; this is their generic equivalent.
         let mut at = 0;
+        let mut wide = [0u64; CHUNK];
         for r in runs {
-            let mut wide = [0u64; CHUNK];
             let deltas = wide.get_mut(..r.count).unwrap_or_default();
             unpack64(r.packed, r.width, deltas);
             for (o, &d) in out.iter_mut().skip(at).zip(deltas.iter()) {

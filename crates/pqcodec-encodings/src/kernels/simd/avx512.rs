@@ -7,12 +7,12 @@
 //! Callers (the dispatch in the parent module) check the width (1 to 32, or 1 to 64), that
 //! `packed` holds the bytes of `out.len()` values, and that the CPU has the features.
 
-use super::{DeltaRun, for_each_run};
 use std::arch::x86_64::*;
 
 use super::tables::{
     BYTES32, BYTES64, DWORDS32, QWORDS64, SHR_BYTES32, SHR_BYTES64, SHR_DWORDS32, SHR_QWORDS64,
 };
+use super::{DeltaRun, for_each_run};
 
 /// The 64 bytes of `packed` from `off`, zero past its end.
 #[inline]

@@ -255,6 +255,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
 
     /// Starts the next miniblock, reading the next block's header first if the current block
     /// is done.
+    #[inline(always)]
     fn start_miniblock(&mut self) -> Result<()> {
         let w = match self.widths.get(self.next_miniblock) {
             Some(&w) => w,

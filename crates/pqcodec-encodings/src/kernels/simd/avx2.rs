@@ -243,23 +243,37 @@ pub(super) fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
     }
 }
 
-/// Unpacks `out.len()` values of `width` (1 to 64) bits from `packed`.
+/// [`for_groups`] for values of `width` (1 to 64) bits in 64-bit lanes: calls
+/// `group(a, b, values)` with each group's values as two registers of 4. Up to 32 bits they are
+/// unpacked as 32-bit lanes, 8 from one window, and widened.
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
+fn for_groups64<T: Copy + Default>(
+    packed: &[u8],
+    width: u32,
+    out: &mut [T],
+    mut group: impl FnMut(__m256i, __m256i, &mut [T; 8]),
+) {
     let step = width as usize;
     if width <= 32 {
         let l = lanes32(width);
         for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
             let (a, b) = widen(extract32(&l, load(window, 0)));
-            store64x2(o, a, b);
+            group(a, b, o);
         });
     } else {
         let l = lanes64(width);
         for_groups::<_, WINDOW64>(packed, step, out, |window, o| {
             let (a, b) = group64(&l, width, window);
-            store64x2(o, a, b);
+            group(a, b, o);
         });
     }
+}
+
+/// Unpacks `out.len()` values of `width` (1 to 64) bits from `packed`.
+#[target_feature(enable = "avx2")]
+pub(super) fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
+    for_groups64(packed, width, out, |a, b, o| store64x2(o, a, b));
 }
 
 /// Inclusive prefix sum of the 8 dword lanes of `x`.
@@ -342,10 +356,9 @@ fn delta32_run(packed: &[u8], width: u32, min_delta: i32, last: i32, out: &mut [
 /// Widths of deltas whose sums over a group of 8 fit in 32 bits: `8 * (2^29 - 1) < 2^32`.
 const NARROW_SUMS: u32 = 29;
 
-/// [`delta32_run`] for 64-bit values and deltas of `width` (1 to 64) bits. Deltas of up to 32
-/// bits are unpacked as 32-bit lanes, 8 from one window; up to [`NARROW_SUMS`] bits they are
-/// prefix-summed as such too, and only the sums widened, the group's min deltas
-/// (`(i + 1) * min_delta`) added after.
+/// [`delta32_run`] for 64-bit values and deltas of `width` (1 to 64) bits. Deltas of up to
+/// [`NARROW_SUMS`] bits are prefix-summed in 32-bit lanes and only the sums widened, the
+/// group's min deltas (`(i + 1) * min_delta`) added after.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [i64]) -> i64 {
@@ -365,19 +378,9 @@ fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [
             carry = _mm256_add_epi64(carry, total);
             store64x2(o, a, b);
         });
-    } else if width <= 32 {
-        let min = _mm256_set1_epi64x(min_delta);
-        let l = lanes32(width);
-        for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
-            let (a, b) = widen(extract32(&l, load(window, 0)));
-            let (a, b) = sum64x2(a, b, min, &mut carry);
-            store64x2(o, a, b);
-        });
     } else {
         let min = _mm256_set1_epi64x(min_delta);
-        let l = lanes64(width);
-        for_groups::<_, WINDOW64>(packed, step, out, |window, o| {
-            let (a, b) = group64(&l, width, window);
+        for_groups64(packed, width, out, |a, b, o| {
             let (a, b) = sum64x2(a, b, min, &mut carry);
             store64x2(o, a, b);
         });

@@ -89,6 +89,37 @@ impl Sink<[u8]> for ByteArrays {
         self.data
             .extend_from_slice(data.get(..end).unwrap_or_default());
     }
+    fn extend_from_deltas(
+        &mut self,
+        previous: &mut Vec<u8>,
+        prefixes: &[u32],
+        lengths: &[u32],
+        data: &[u8],
+        start: usize,
+    ) {
+        // Each value's prefix copied from the value before it where that was appended.
+        self.offsets.reserve(prefixes.len().min(lengths.len()));
+        let mut rest = data.get(start..).unwrap_or_default();
+        let mut last: Option<usize> = None;
+        for (&prefix, &len) in prefixes.iter().zip(lengths) {
+            let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
+            rest = tail;
+            let (start, prefix) = (self.data.len(), prefix as usize);
+            match last {
+                None => self
+                    .data
+                    .extend_from_slice(previous.as_slice().get(..prefix).unwrap_or(previous)),
+                Some(at) => self.data.extend_from_within(at..(at + prefix).min(start)),
+            }
+            self.data.extend_from_slice(suffix);
+            self.offsets.push(self.data.len());
+            last = Some(start);
+        }
+        if let Some(at) = last {
+            previous.clear();
+            previous.extend_from_slice(self.data.as_slice().get(at..).unwrap_or_default());
+        }
+    }
     fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
         // Lengths read and values copied in one pass; a bad length undoes the batch.
         let (values, bytes) = (self.offsets.len(), self.data.len());
@@ -168,6 +199,46 @@ mod tests {
         short.extend_from_lengths(&[4, 7, 1], data);
         assert_eq!(short.iter().collect::<Vec<_>>(), [&b"abcd"[..]]);
         assert_eq!(short.data(), b"abcd");
+    }
+
+    /// DELTA_BYTE_ARRAY values appended two calls at a time give what the default's pushes
+    /// give, and leave the same last value; a prefix past the value before it or lengths past
+    /// the suffixes append something, without a panic.
+    #[test]
+    fn extend_from_deltas_matches_pushes() {
+        // "ab", "abcd", "abx", "", "y", "yz"; then "yzw" and "w".
+        let (prefixes, lengths, suffixes) = (
+            [0, 2, 2, 0, 0, 1, 2, 0],
+            [2, 2, 1, 0, 1, 1, 1, 1],
+            b"abcdxyzww",
+        );
+        let mut bulk = ByteArrays::from_iter([&b"q"[..]]);
+        let mut one: Vec<Vec<u8>> = vec![b"q".to_vec()];
+        let (mut p1, mut p2) = (Vec::new(), Vec::new());
+        bulk.extend_from_deltas(&mut p1, &prefixes[..6], &lengths[..6], b"--abcdxyzww", 2);
+        crate::push_deltas(
+            &mut one,
+            &mut p2,
+            &prefixes[..6],
+            &lengths[..6],
+            &suffixes[..],
+        );
+        assert_eq!((&p1, &p2), (&b"yz".to_vec(), &b"yz".to_vec()));
+        bulk.extend_from_deltas(&mut p1, &prefixes[6..], &lengths[6..], b"--abcdxyzww", 9);
+        crate::push_deltas(
+            &mut one,
+            &mut p2,
+            &prefixes[6..],
+            &lengths[6..],
+            &suffixes[7..],
+        );
+        assert_eq!(bulk.iter().collect::<Vec<_>>(), one);
+        assert_eq!(bulk.len(), 9);
+        assert_eq!(p1, b"w");
+
+        let mut bad = ByteArrays::new();
+        bad.extend_from_deltas(&mut Vec::new(), &[5, 9], &[3, 4], b"ab", 1);
+        assert_eq!(bad.len(), 2);
     }
 
     /// PLAIN's layout: each value after its 4-byte little-endian length.

@@ -28,5 +28,7 @@ pub use physical::{
     Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
-pub use sink::{ByteValue, Sink, ValueBuffer, prefixed_value, push_prefixed, spans_within};
+pub use sink::{
+    ByteValue, Sink, ValueBuffer, prefixed_value, push_deltas, push_prefixed, spans_within,
+};
 pub use slice_sink::SliceSink;

@@ -128,6 +128,55 @@ pub trait Sink<V: ?Sized> {
     {
         push_prefixed(self, data, n)
     }
+
+    /// Appends DELTA_BYTE_ARRAY's values: value `i` is the first `prefixes[i]` bytes of the
+    /// value before it (`previous` for the first) followed by its suffix, the next
+    /// `lengths[i]` bytes of `data` (the first from `start`); leaves the last value appended
+    /// in `previous`. Bytes of `data` before `start` and past the suffixes may be read, never
+    /// appended. Callers check that each prefix is at most the length of the value before it
+    /// and that `data` holds the suffixes; what is appended otherwise is unspecified, but
+    /// nothing panics.
+    fn extend_from_deltas(
+        &mut self,
+        previous: &mut Vec<u8>,
+        prefixes: &[u32],
+        lengths: &[u32],
+        data: &[u8],
+        start: usize,
+    ) where
+        V: ByteValue,
+    {
+        push_deltas(
+            self,
+            previous,
+            prefixes,
+            lengths,
+            data.get(start..).unwrap_or_default(),
+        );
+    }
+}
+
+/// [`Sink::extend_from_deltas`] by [`Sink::push`]es, each value rebuilt in `previous`: what a
+/// sink without a faster way does.
+pub fn push_deltas<V, S>(
+    sink: &mut S,
+    previous: &mut Vec<u8>,
+    prefixes: &[u32],
+    lengths: &[u32],
+    suffixes: &[u8],
+) where
+    V: ByteValue + ?Sized,
+    S: Sink<V> + ?Sized,
+{
+    sink.reserve(prefixes.len().min(lengths.len()));
+    let mut rest = suffixes;
+    for (&prefix, &len) in prefixes.iter().zip(lengths) {
+        let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
+        rest = tail;
+        previous.truncate(prefix as usize);
+        previous.extend_from_slice(suffix);
+        sink.push(V::from_bytes(previous));
+    }
 }
 
 /// [`Sink::extend_from_prefixed`] by [`Sink::push`]es, once every length is checked: what a
@@ -269,6 +318,18 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: ByteValue,
     {
         (**self).extend_from_prefixed(data, n)
+    }
+    fn extend_from_deltas(
+        &mut self,
+        previous: &mut Vec<u8>,
+        prefixes: &[u32],
+        lengths: &[u32],
+        data: &[u8],
+        start: usize,
+    ) where
+        V: ByteValue,
+    {
+        (**self).extend_from_deltas(previous, prefixes, lengths, data, start);
     }
 }
 

@@ -5,8 +5,10 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Sink, prefixed_value, push_prefixed, spans_within};
-use pqcodec_encodings::kernels::prefetch;
+use pqcodec_core::{
+    ByteArrays, Encoding, Sink, prefixed_value, push_deltas, push_prefixed, spans_within,
+};
+use pqcodec_encodings::kernels::{prefetch, shared_prefix};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -285,13 +287,57 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             self.data.extend_from_slice(bytes);
         }
     }
+    fn extend_from_deltas(
+        &mut self,
+        previous: &mut Vec<u8>,
+        prefixes: &[u32],
+        lengths: &[u32],
+        data: &[u8],
+        start: usize,
+    ) {
+        let n = prefixes.len().min(lengths.len());
+        let (prefixes, lengths) = (&prefixes[..n], &lengths[..n]);
+        let total = prefixes
+            .iter()
+            .zip(lengths)
+            .map(|(&p, &l)| p as usize + l as usize)
+            .sum::<usize>();
+        self.own();
+        let base = self.data.len();
+        if n == 0 || base.checked_add(total).and_then(O::from_usize).is_none() {
+            // Some offset may overflow `O`: value by value, the overflow recorded.
+            let suffixes = data.get(start..).unwrap_or_default();
+            return push_deltas(self, previous, prefixes, lengths, suffixes);
+        }
+        // The values written where they end up by the prefix-joining kernel, then their
+        // offsets (each at most `base + total`, which fits `O`).
+        self.offsets.reserve(n);
+        self.grow_data(base + total, n);
+        self.data.resize(base + total + shared_prefix::SLACK, 0);
+        let out = self.data.get_mut(base..).unwrap_or_default();
+        shared_prefix::join(previous, prefixes, lengths, data, start, out);
+        let first = self.offsets.len();
+        self.offsets.resize(first + n, O::zero());
+        let (mut at, mut last) = (base, base);
+        let slots = self.offsets.get_mut(first..).unwrap_or_default();
+        for (slot, (&prefix, &len)) in slots.iter_mut().zip(prefixes.iter().zip(lengths)) {
+            last = at;
+            at += prefix as usize + len as usize;
+            *slot = O::usize_as(at);
+        }
+        self.data.truncate(at);
+        previous.clear();
+        previous.extend_from_slice(self.data.get(last..).unwrap_or_default());
+    }
 }
 
 /// Bytes ahead of the length being read that [`Sink::extend_from_prefixed`] prefetches.
 const PREFETCH_AHEAD: usize = 1024;
 
-/// The widest copy [`copy_value`] makes.
+/// The widest copy [`copy_value`] makes, and the room past the values that
+/// [`OffsetBytes::grow_data`] leaves for it (or for [`shared_prefix::join`]'s writes).
 const WIDEST_COPY: usize = 64;
+const _: () = assert!(shared_prefix::SLACK <= WIDEST_COPY);
 
 /// Copies `src[start..start + len]` to `dst[at..]`: a value of at most [`WIDEST_COPY`] bytes
 /// as whole 16-byte words where both sides have the room (the bytes past `len` are overwritten
@@ -500,6 +546,61 @@ mod tests {
         short.extend_from_spans(&data, &[(0, 3), (5, 301), (1, 2)]);
         assert_eq!(short.offsets, [0, 3]);
         assert_eq!(short.data, &data[..3]);
+    }
+
+    /// DELTA_BYTE_ARRAY values with prefixes and suffixes of 0 to about 260 bytes (built in
+    /// registers or copied, suffixes with and without bytes around them) appended in chunks
+    /// of 1 to 300: the same values as pushing them one by one, and the last in `previous`.
+    #[test]
+    fn deltas_append_as_pushes() {
+        let mut state = 7u64;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % below
+        };
+        let (mut prefixes, mut lengths, mut suffixes) = (vec![], vec![], vec![]);
+        let mut len = 0;
+        for _ in 0..2000 {
+            let (prefix, suffix) = (next(len + 1), next(131));
+            prefixes.push(prefix as u32);
+            lengths.push(suffix as u32);
+            suffixes.extend((0..suffix).map(|_| next(256) as u8));
+            len = prefix + suffix;
+        }
+        let mut want = vec![b"first".to_vec()];
+        let mut last = Vec::new();
+        push_deltas(&mut want, &mut last, &prefixes, &lengths, &suffixes);
+
+        let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
+        bulk.push(b"first");
+        let (mut previous, mut i, mut from) = (Vec::new(), 0, 0);
+        while i < prefixes.len() {
+            let n = (1 + next(300)).min(prefixes.len() - i);
+            let bytes: usize = lengths[i..i + n].iter().map(|&l| l as usize).sum();
+            // Every other chunk without a byte past its suffixes, every third without one
+            // before them.
+            let end = if n % 2 == 0 {
+                suffixes.len()
+            } else {
+                from + bytes
+            };
+            let (data, start) = match n % 3 {
+                0 => (&suffixes[from..end], 0),
+                _ => (&suffixes[..end], from),
+            };
+            let chunk = (&prefixes[i..i + n], &lengths[i..i + n]);
+            bulk.extend_from_deltas(&mut previous, chunk.0, chunk.1, data, start);
+            assert_eq!(previous, want[i + n], "previous after value {}", i + n);
+            (i, from) = (i + n, from + bytes);
+        }
+        let got: Vec<&[u8]> = bulk
+            .offsets
+            .windows(2)
+            .map(|w| &bulk.data[w[0] as usize..w[1] as usize])
+            .collect();
+        assert_eq!(got, want);
     }
 
     /// Values of 3 to 7 bytes gathered 256 at a time into a batch reserved for 8192: the

@@ -9,9 +9,9 @@ const ENCODING: Encoding = Encoding::DeltaByteArray;
 
 /// Streaming DELTA_BYTE_ARRAY decoder of BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values.
 ///
-/// The previous value is rebuilt in one reusable buffer (its prefix kept, the suffix
-/// appended), which is handed to the sink; no allocation per value. Skipped values are
-/// rebuilt too (each value depends on the one before) but not handed over.
+/// Values reach the sink a chunk at a time ([`Sink::extend_from_deltas`]), which builds each
+/// from the one before; the last is kept between calls. Skipped values are rebuilt too (each
+/// value depends on the one before) but dropped; no allocation per value.
 #[derive(Debug, Clone)]
 pub struct DeltaByteArrayDecoder<'a, T: Binary> {
     prefixes: DeltaBinaryPackedDecoder<'a, Int32Type>,
@@ -85,17 +85,19 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
         Ok(())
     }
 
-    /// Decodes the next `n` (at most `remaining`) values, calling `f` on each.
-    fn decode(&mut self, n: usize, mut f: impl FnMut(&[u8])) -> Result<()> {
+    /// Decodes the next `n` (at most `remaining`) values into `out`, a chunk at a time: the
+    /// prefix lengths checked here, the values built by [`Sink::extend_from_deltas`].
+    fn decode<S: Sink<[u8]> + ?Sized>(&mut self, n: usize, out: &mut S) -> Result<()> {
         let mut prefixes = [0i32; CHUNK];
         let mut lengths = [0u32; CHUNK];
+        let mut checked = [0u32; CHUNK];
         let mut done = 0;
         while done < n {
             let k = (n - done).min(CHUNK);
             self.next_prefixes(k, &mut prefixes)?;
             let mut j = 0;
             while j < k {
-                let (count, bytes) = self.suffixes.next_chunk(k - j, &mut lengths)?;
+                let (count, suffixes) = self.suffixes.next_chunk(k - j, &mut lengths)?;
                 if count == 0 {
                     return Err(Error::invalid(
                         ENCODING,
@@ -105,23 +107,20 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
                 }
                 let chunk_prefixes = prefixes.get(j..j + count).unwrap_or_default();
                 let chunk_lengths = lengths.get(..count).unwrap_or_default();
-                let mut rest = bytes;
-                for (&len, &prefix) in chunk_lengths.iter().zip(chunk_prefixes) {
-                    // `next_chunk` checked that `bytes` holds every suffix.
-                    let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
-                    rest = tail;
-                    let previous = &mut self.previous;
-                    let keep = usize::try_from(prefix)
-                        .ok()
-                        .filter(|&p| p <= previous.len())
-                        .ok_or_else(|| bad_prefix(prefix, self.index, previous.len()))?;
-                    previous.truncate(keep);
-                    previous.extend_from_slice(suffix);
-                    if self.type_length != 0 && previous.len() != self.type_length {
-                        return Err(bad_length(self.index, previous.len(), self.type_length));
-                    }
-                    self.index += 1;
-                    f(previous);
+                let (good, fault) = self.check(chunk_prefixes, chunk_lengths, &mut checked);
+                // The suffixes as the page's data from where they start, so that a sink may
+                // read around them.
+                let (data, taken) = self.suffixes.data_taken();
+                out.extend_from_deltas(
+                    &mut self.previous,
+                    checked.get(..good).unwrap_or_default(),
+                    chunk_lengths.get(..good).unwrap_or_default(),
+                    data,
+                    taken - suffixes.len(),
+                );
+                self.index += good;
+                if let Some(fault) = fault {
+                    return Err(fault);
                 }
                 j += count;
             }
@@ -130,6 +129,49 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
         }
         Ok(())
     }
+
+    /// Checks the next values' prefix lengths (each at most the length of the value before
+    /// it) and, for FIXED_LEN_BYTE_ARRAY, their lengths, copying the prefix lengths to
+    /// `checked`; returns how many values passed and the fault of the first that did not.
+    fn check(
+        &self,
+        prefixes: &[i32],
+        lengths: &[u32],
+        checked: &mut [u32; CHUNK],
+    ) -> (usize, Option<Error>) {
+        // A branch-free pass over all of them, then one that stops at the first fault.
+        let (mut len, mut bad) = (self.previous.len(), false);
+        let values = prefixes.iter().zip(lengths).zip(checked.iter_mut());
+        for ((&prefix, &suffix), slot) in values {
+            bad |= (prefix < 0) | (prefix as u32 as usize > len);
+            len = prefix as u32 as usize + suffix as usize;
+            bad |= (self.type_length != 0) & (len != self.type_length);
+            *slot = prefix as u32;
+        }
+        if !bad {
+            return (prefixes.len().min(lengths.len()), None);
+        }
+        let mut len = self.previous.len();
+        for (i, (&prefix, &suffix)) in prefixes.iter().zip(lengths).enumerate() {
+            let index = self.index + i;
+            let Some(keep) = usize::try_from(prefix).ok().filter(|&p| p <= len) else {
+                return (i, Some(bad_prefix(prefix, index, len)));
+            };
+            len = keep + suffix as usize;
+            if self.type_length != 0 && len != self.type_length {
+                return (i, Some(bad_length(index, len, self.type_length)));
+            }
+        }
+        (prefixes.len().min(lengths.len()), None)
+    }
+}
+
+/// A sink that drops what it is given: what skipped values are decoded into.
+struct Discard;
+
+impl Sink<[u8]> for Discard {
+    #[inline]
+    fn push(&mut self, _value: &[u8]) {}
 }
 
 fn bad_length(index: usize, len: usize, type_length: usize) -> Error {
@@ -161,13 +203,13 @@ impl<T: Binary> Decoder<T> for DeltaByteArrayDecoder<'_, T> {
     fn read<S: Sink<[u8]> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
         let want = max.min(self.remaining);
         out.reserve(want.min(reserve_bound(self.suffixes.bytes_left())));
-        self.decode(want, |value| out.push(value))?;
+        self.decode(want, out)?;
         Ok(want)
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {
         let n = n.min(self.remaining);
-        self.decode(n, |_| {})?;
+        self.decode(n, &mut Discard)?;
         Ok(n)
     }
 }

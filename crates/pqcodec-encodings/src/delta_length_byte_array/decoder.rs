@@ -98,6 +98,11 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         self.pos += bytes.len();
         Ok((count, bytes))
     }
+
+    /// The values' bytes, all of them, and how many of them [`Self::next_chunk`] has taken.
+    pub(crate) fn data_taken(&self) -> (&'a [u8], usize) {
+        (self.data, self.pos)
+    }
 }
 
 impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {

@@ -1,12 +1,13 @@
 //! Kernels shared by the encodings and the Arrow adapter: bit packing, ULEB128 and zigzag
-//! varints, a checked cursor over page bytes, spreading values over validity, and a prefetch.
-//! The bit unpacking, delta decoding and spreading kernels have SIMD variants picked at run
-//! time.
+//! varints, a checked cursor over page bytes, spreading values over validity, rebuilding
+//! DELTA_BYTE_ARRAY's values from shared prefixes, and a prefetch. The bit unpacking, delta
+//! decoding, spreading and prefix-joining kernels have SIMD variants picked at run time.
 
 pub mod bitpack;
 mod bitpack32;
 mod prefetch;
 mod reader;
+pub mod shared_prefix;
 pub(crate) mod simd;
 pub mod spread;
 pub mod varint;

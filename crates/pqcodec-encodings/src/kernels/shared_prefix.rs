@@ -1,0 +1,279 @@
+//! Rebuilding DELTA_BYTE_ARRAY's values back to back: each value is the prefix it shares
+//! with the value before it, followed by its own suffix.
+//!
+//! Copying a prefix out of the value just written stalls the CPU: those bytes were stored
+//! moments before by two overlapping stores (that value's prefix and suffix), and a load
+//! cannot take its bytes from both, so each value waits for the one before to reach the
+//! cache. The AVX2 kernel keeps the value before in registers instead (its first [`SLACK`]
+//! bytes): the next value is those bytes blended with the suffix loaded from just before it
+//! by the prefix length, stored whole. Longer values, and suffixes too near either end of
+//! the data to load that way, are copied (the scalar reference copies every value).
+
+use super::simd::Isa;
+
+/// How many bytes past the values [`join`] may write: the width of a value in registers.
+pub const SLACK: usize = 64;
+
+/// Writes DELTA_BYTE_ARRAY's values back to back from the start of `out`: value `i` is the
+/// first `prefixes[i]` bytes of the value before it (of `previous` for the first), then its
+/// suffix, the next `lengths[i]` bytes of `data` (the first from `start`). `out` must hold
+/// the values and [`SLACK`] bytes more, which may be overwritten; `data` may be read before
+/// `start` and past the suffixes.
+///
+/// Callers check that each prefix is at most the length of the value before it and that
+/// `data` holds the suffixes; otherwise what is written is unspecified, but nothing panics
+/// and nothing outside `out` is written.
+pub fn join(
+    previous: &[u8],
+    prefixes: &[u32],
+    lengths: &[u32],
+    data: &[u8],
+    start: usize,
+    out: &mut [u8],
+) {
+    join_with(Isa::best(), previous, prefixes, lengths, data, start, out);
+}
+
+pub(crate) fn join_with(
+    isa: Isa,
+    previous: &[u8],
+    prefixes: &[u32],
+    lengths: &[u32],
+    data: &[u8],
+    start: usize,
+    out: &mut [u8],
+) {
+    let mut values = Values {
+        previous,
+        data,
+        out,
+        at: 0,
+        before: None,
+        from: start,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if isa.has_avx2() {
+        // SAFETY: `isa` proves the CPU runs AVX2.
+        unsafe { avx2::join(&mut values, prefixes, lengths) };
+        return;
+    }
+    let _ = isa;
+    for (&prefix, &len) in prefixes.iter().zip(lengths) {
+        values.copy(prefix as usize, len as usize);
+    }
+}
+
+/// The values being written: where the next goes and where its parts come from.
+struct Values<'a> {
+    previous: &'a [u8],
+    data: &'a [u8],
+    out: &'a mut [u8],
+    /// Where the next value starts in `out`.
+    at: usize,
+    /// Where the value before it starts in `out`; `None` before the first (`previous`).
+    before: Option<usize>,
+    /// Where its suffix starts in `data`.
+    from: usize,
+}
+
+impl Values<'_> {
+    /// Writes the next value, of `prefix` bytes from the value before and `len` from `data`,
+    /// by copies.
+    fn copy(&mut self, prefix: usize, len: usize) {
+        let (at, out) = (self.at, &mut *self.out);
+        let end = at.saturating_add(prefix);
+        match self.before {
+            None => {
+                if let (Some(src), Some(dst)) = (self.previous.get(..prefix), out.get_mut(at..end))
+                {
+                    dst.copy_from_slice(src);
+                }
+            }
+            Some(before) => {
+                if end <= out.len() {
+                    out.copy_within(before..before + prefix, at);
+                }
+            }
+        }
+        let suffix = self.data.get(self.from..self.from.saturating_add(len));
+        if let (Some(src), Some(dst)) = (suffix, out.get_mut(end..end.saturating_add(len))) {
+            dst.copy_from_slice(src);
+        }
+        self.advance(prefix, len);
+    }
+
+    /// Moves on past a value of `prefix` and `len` suffix bytes.
+    #[inline(always)]
+    fn advance(&mut self, prefix: usize, len: usize) {
+        self.before = Some(self.at);
+        self.at = self.at.saturating_add(prefix).saturating_add(len);
+        self.from = self.from.saturating_add(len);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    //! The AVX2 kernel: the value before in two 32-byte registers.
+
+    use std::arch::x86_64::*;
+
+    use super::{SLACK, Values};
+
+    /// 64 bytes 0xFF then 64 zero: the 64 bytes from `64 - p` select the first `p`.
+    static MASK: [u8; 2 * SLACK] = {
+        let mut m = [0u8; 2 * SLACK];
+        let mut i = 0;
+        while i < SLACK {
+            m[i] = 0xFF;
+            i += 1;
+        }
+        m
+    };
+
+    /// [`super::join`] on AVX2.
+    ///
+    /// # Safety
+    /// The CPU runs AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn join(values: &mut Values, prefixes: &[u32], lengths: &[u32]) {
+        // The first 64 bytes of the value before (of `previous`, to begin with): all of it
+        // that a value built in registers takes.
+        let mut head = [0u8; SLACK];
+        let n = values.previous.len().min(SLACK);
+        head[..n].copy_from_slice(&values.previous[..n]);
+        // SAFETY: `head` is 64 bytes.
+        let (mut lo, mut hi) = unsafe { load(head.as_ptr()) };
+        let (data, out_len) = (values.data, values.out.len());
+        let mut pairs = prefixes.iter().zip(lengths);
+        loop {
+            // Values built in registers, with no call in the loop to spill them, up to one
+            // that has to be copied.
+            let (out, mut at, mut from) = (values.out.as_mut_ptr(), values.at, values.from);
+            let mut before = values.before;
+            let mut copy = None;
+            for (&prefix, &len) in pairs.by_ref() {
+                let (prefix, len) = (prefix as usize, len as usize);
+                let src = from.wrapping_sub(prefix);
+                let fits = prefix + len <= SLACK
+                    && prefix <= from
+                    && src.saturating_add(SLACK) <= data.len()
+                    && at.saturating_add(SLACK) <= out_len;
+                if !fits {
+                    copy = Some((prefix, len));
+                    break;
+                }
+                // SAFETY: `src + 64` is within `data` and `at + 64` within `out` (`fits`);
+                // `prefix` is at most 64, so the mask's 64 bytes from `64 - prefix` are
+                // within `MASK`.
+                unsafe {
+                    let (suffix_lo, suffix_hi) = load(data.as_ptr().add(src));
+                    let (keep_lo, keep_hi) = load(MASK.as_ptr().add(SLACK - prefix));
+                    lo = _mm256_blendv_epi8(suffix_lo, lo, keep_lo);
+                    hi = _mm256_blendv_epi8(suffix_hi, hi, keep_hi);
+                    _mm256_storeu_si256(out.add(at).cast(), lo);
+                    _mm256_storeu_si256(out.add(at + 32).cast(), hi);
+                }
+                before = Some(at);
+                (at, from) = (at + prefix + len, from + len);
+            }
+            (values.at, values.from, values.before) = (at, from, before);
+            let Some((prefix, len)) = copy else {
+                return;
+            };
+            values.copy(prefix, len);
+            // Its first 64 bytes loaded back, unless no value after it can fit either.
+            if let Some(before) = values.before
+                && values.at.saturating_add(SLACK) <= out_len
+            {
+                // SAFETY: `before` is at most `at`, and `at + 64` is within `out`.
+                (lo, hi) = unsafe { load(values.out.as_ptr().add(before)) };
+            }
+        }
+    }
+
+    /// The 64 bytes at `src`, as two registers.
+    ///
+    /// # Safety
+    /// The CPU runs AVX2; `src` points to 64 readable bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load(src: *const u8) -> (__m256i, __m256i) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            (
+                _mm256_loadu_si256(src.cast()),
+                _mm256_loadu_si256(src.add(32).cast()),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What each variant writes, against the values built one at a time.
+    fn check(previous: &[u8], prefixes: &[u32], lengths: &[u32], data: &[u8], start: usize) {
+        let mut want = Vec::new();
+        let mut value = previous.to_vec();
+        let mut from = start;
+        for (&p, &l) in prefixes.iter().zip(lengths) {
+            value.truncate(p as usize);
+            value.extend_from_slice(&data[from..from + l as usize]);
+            want.extend_from_slice(&value);
+            from += l as usize;
+        }
+        for isa in Isa::all() {
+            let mut out = vec![0xAA; want.len() + SLACK];
+            join_with(isa, previous, prefixes, lengths, data, start, &mut out);
+            assert_eq!(&out[..want.len()], want, "{}", isa.name());
+        }
+    }
+
+    /// Values of 0 to about 140 bytes with prefixes of 0 to all of the value before: built in
+    /// registers, copied (longer than 64 bytes, suffixes near either end of the data), and
+    /// switching between the two.
+    #[test]
+    fn every_variant_builds_the_values() {
+        let mut state = 11u64;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % below
+        };
+        for round in 0..200 {
+            let n = next(120);
+            let previous: Vec<u8> = (0..next(100)).map(|i| i as u8).collect();
+            let (mut prefixes, mut lengths) = (vec![], vec![]);
+            let mut len = previous.len();
+            // Some rounds keep values short, so that most are built in registers.
+            let widest = if round % 2 == 0 { 12 } else { 70 };
+            for _ in 0..n {
+                let prefix = next(len.min(widest * 2) + 1);
+                let suffix = next(widest);
+                prefixes.push(prefix as u32);
+                lengths.push(suffix as u32);
+                len = prefix + suffix;
+            }
+            let bytes: usize = lengths.iter().map(|&l| l as usize).sum();
+            let start = next(40);
+            let data: Vec<u8> = (0..start + bytes + next(80))
+                .map(|_| next(256) as u8)
+                .collect();
+            check(&previous, &prefixes, &lengths, &data, start);
+        }
+    }
+
+    /// Prefixes longer than the value before and suffixes past the data write something
+    /// within `out`, without a panic.
+    #[test]
+    fn bad_lengths_do_not_panic() {
+        for isa in Isa::all() {
+            let mut out = vec![0; 20 + SLACK];
+            join_with(isa, b"ab", &[5, 9, 0], &[3, 4, 30], b"xyz", 1, &mut out);
+            let mut short = vec![0; 3];
+            join_with(isa, b"ab", &[2, 60], &[3, 4], &[7; 200], 0, &mut short);
+        }
+    }
+}

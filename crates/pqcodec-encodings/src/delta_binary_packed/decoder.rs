@@ -323,8 +323,9 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
 
     /// Unpacks the next up to `max` (at most [`CHUNK`]) values into `chunk`, whole groups of 8
     /// but for the last values: none when fewer than 8 are asked for and more remain. Fails
-    /// only if no value could be unpacked. The miniblocks' runs are gathered first and handed
-    /// to the delta kernels [`RUNS`] at a time.
+    /// only if no value could be unpacked. The miniblocks' runs are gathered first (one that
+    /// follows the run before in the same bytes, width and min delta joining it) and handed to
+    /// the delta kernels [`RUNS`] at a time.
     fn fill(&mut self, chunk: &mut [T::Int; CHUNK], max: usize) -> Result<usize> {
         let max = max.min(CHUNK);
         let mut filled = 0;
@@ -334,7 +335,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             filled = 1;
         }
         let mut runs = [DeltaRun::default(); RUNS];
-        let mut gathered = 0;
+        let mut gathered = 0usize;
         // Values up to `decoded` are in `chunk`, those up to `end` gathered as runs.
         let mut decoded = filled;
         let mut end = filled;
@@ -345,8 +346,14 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             match self.next_run(max - end) {
                 Ok(run) if run.count > 0 => {
                     end += run.count;
-                    runs[gathered] = run;
-                    gathered += 1;
+                    let joined = match gathered.checked_sub(1) {
+                        Some(last) => runs[last].absorb(&run),
+                        None => false,
+                    };
+                    if !joined {
+                        runs[gathered] = run;
+                        gathered += 1;
+                    }
                 }
                 Ok(_) => break,
                 Err(e) => {

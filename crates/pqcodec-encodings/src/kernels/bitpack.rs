@@ -9,8 +9,10 @@ use super::simd::{self, Isa};
 /// Bytes that `count` values of `width` bits take, rounded up to a whole byte (saturating).
 #[inline]
 pub fn packed_len(count: usize, width: u32) -> usize {
-    let bits = (count as u128) * u128::from(width);
-    usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX)
+    // Each whole group of 8 values takes `width` bytes; no 128-bit arithmetic on the hot path.
+    let width = width as usize;
+    let rest = (count % 8).saturating_mul(width).div_ceil(8);
+    (count / 8).saturating_mul(width).saturating_add(rest)
 }
 
 /// The 8 bytes of `packed` at `byte` as a little-endian word, zero past its end.
@@ -179,6 +181,30 @@ pub fn bit_width(value: u64) -> u32 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Bytes of whole groups plus the bits of the rest rounded up; saturating, not wrapping.
+    #[test]
+    fn packed_len_rounds_up_and_saturates() {
+        let exact = |count: usize, width: u32| {
+            let bytes = (count as u128 * u128::from(width)).div_ceil(8);
+            usize::try_from(bytes).unwrap_or(usize::MAX)
+        };
+        let big = [
+            usize::MAX,
+            usize::MAX - 5,
+            usize::MAX / 8 + 3,
+            usize::MAX / 64 - 1,
+        ];
+        for width in 0..=64u32 {
+            for count in (0..100).chain(big) {
+                assert_eq!(
+                    packed_len(count, width),
+                    exact(count, width),
+                    "{count} x {width}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn spec_example_width_3() {

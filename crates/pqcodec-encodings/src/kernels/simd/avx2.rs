@@ -13,7 +13,10 @@
 
 use std::arch::x86_64::*;
 
-use super::tables::{AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHR_DWORDS32, half_base64};
+use super::tables::{
+    AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHL_WORDS16, SHR_DWORDS32, WORDS16, WORDS16_MAX,
+    half_base64, words16,
+};
 use super::{DeltaRun, for_each_run};
 
 /// Bytes a group of 32-bit lanes reads: one 32-byte window.
@@ -21,26 +24,26 @@ const WINDOW32: usize = 32;
 /// Bytes a group of 64-bit lanes reads: two 32-byte windows, the second at most 32 bytes on.
 const WINDOW64: usize = 64;
 
-/// Calls `group(window, values)` for each group of 8 values of `out`, group `k`'s `WINDOW`
+/// Calls `group(window, values)` for each group of `G` values of `out`, group `k`'s `WINDOW`
 /// bytes starting at byte `k * step` of `packed` (or of a zero-padded copy of its end), and
-/// stores the 8 values it returns (fewer for a last partial group).
+/// stores the `G` values it returns (fewer for a last partial group).
 #[inline(always)]
-fn for_groups<T: Copy + Default, const WINDOW: usize>(
+fn for_groups<T: Copy + Default, const G: usize, const WINDOW: usize>(
     packed: &[u8],
     step: usize,
     out: &mut [T],
-    mut group: impl FnMut(&[u8; WINDOW], &mut [T; 8]),
+    mut group: impl FnMut(&[u8; WINDOW], &mut [T; G]),
 ) {
-    let groups = out.len() / 8;
+    let groups = out.len() / G;
     let fast = whole_windows(packed.len(), step, WINDOW, groups);
-    let (head, rest) = out.split_at_mut(fast * 8);
-    for (k, o) in head.chunks_exact_mut(8).enumerate() {
+    let (head, rest) = out.split_at_mut(fast * G);
+    for (k, o) in head.chunks_exact_mut(G).enumerate() {
         let at = k * step;
         // Within `packed` for `k < fast` (`whole_windows`); written this way, the check folds
         // away.
         let (Some(window), Ok(o)) = (
             packed.get(at..at + WINDOW).and_then(|w| w.try_into().ok()),
-            <&mut [T; 8]>::try_from(o),
+            <&mut [T; G]>::try_from(o),
         ) else {
             return;
         };
@@ -56,18 +59,18 @@ fn for_groups<T: Copy + Default, const WINDOW: usize>(
     let n = left.len().min(2 * WINDOW);
     padded.as_flattened_mut()[..n].copy_from_slice(&left[..n]);
     let padded = padded.as_flattened();
-    for (k, o) in rest.chunks_mut(8).enumerate() {
+    for (k, o) in rest.chunks_mut(G).enumerate() {
         let at = k * step;
         let Some(window) = padded.get(at..at + WINDOW).and_then(|w| w.try_into().ok()) else {
             return;
         };
-        let mut values = [T::default(); 8];
+        let mut values = [T::default(); G];
         group(window, &mut values);
         o.copy_from_slice(&values[..o.len()]);
     }
 }
 
-/// How many of the first `groups` groups of 8 values, `step` bytes apart, have their `window`
+/// How many of the first `groups` groups of values, `step` bytes apart, have their `window`
 /// bytes (from `k * step`) within `len` bytes. All of them, but at the end of a page.
 #[inline]
 fn whole_windows(len: usize, step: usize, window: usize, groups: usize) -> usize {
@@ -222,13 +225,13 @@ fn widen(d: __m256i) -> (__m256i, __m256i) {
 pub(super) fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
     let step = width as usize;
     match width {
-        8 => for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+        8 => for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
             store32(
                 o,
                 _mm256_cvtepu8_epi32(_mm256_castsi256_si128(load(window, 0))),
             );
         }),
-        16 => for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+        16 => for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
             store32(
                 o,
                 _mm256_cvtepu16_epi32(_mm256_castsi256_si128(load(window, 0))),
@@ -236,7 +239,7 @@ pub(super) fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
         }),
         _ => {
             let l = lanes32(width);
-            for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+            for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
                 store32(o, extract32(&l, load(window, 0)));
             });
         }
@@ -257,13 +260,13 @@ fn for_groups64<T: Copy + Default>(
     let step = width as usize;
     if width <= 32 {
         let l = lanes32(width);
-        for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+        for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
             let (a, b) = widen(extract32(&l, load(window, 0)));
             group(a, b, o);
         });
     } else {
         let l = lanes64(width);
-        for_groups::<_, WINDOW64>(packed, step, out, |window, o| {
+        for_groups::<_, 8, WINDOW64>(packed, step, out, |window, o| {
             let (a, b) = group64(&l, width, window);
             group(a, b, o);
         });
@@ -347,7 +350,7 @@ fn delta32_run(packed: &[u8], width: u32, min_delta: i32, last: i32, out: &mut [
     let l = lanes32(width);
     let min = _mm256_set1_epi32(min_delta);
     let mut carry = _mm256_set1_epi32(last);
-    for_groups::<_, WINDOW32>(packed, width as usize, out, |window, o| {
+    for_groups::<_, 8, WINDOW32>(packed, width as usize, out, |window, o| {
         store32(o, sum32(extract32(&l, load(window, 0)), min, &mut carry));
     });
     out.last().copied().unwrap_or(last)
@@ -362,6 +365,9 @@ const NARROW_SUMS: u32 = 29;
 #[inline]
 #[target_feature(enable = "avx2")]
 fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [i64]) -> i64 {
+    if words16(width as usize) {
+        return delta64_words16(packed, width, min_delta, last, out);
+    }
     let mut carry = _mm256_set1_epi64x(last);
     let step = width as usize;
     if width <= NARROW_SUMS {
@@ -370,7 +376,7 @@ fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [
         let mins_a = _mm256_setr_epi64x(m(1), m(2), m(3), m(4));
         let mins_b = _mm256_setr_epi64x(m(5), m(6), m(7), m(8));
         let mins_all = _mm256_set1_epi64x(m(8));
-        for_groups::<_, WINDOW32>(packed, step, out, |window, o| {
+        for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
             let (a, b) = widen(prefix32(extract32(&l, load(window, 0))));
             let total = _mm256_add_epi64(_mm256_permute4x64_epi64::<0xFF>(b), mins_all);
             let a = _mm256_add_epi64(_mm256_add_epi64(a, mins_a), carry);
@@ -385,5 +391,100 @@ fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [
             store64x2(o, a, b);
         });
     }
+    out.last().copied().unwrap_or(last)
+}
+
+/// Bytes a group of 16 values of [`delta64_words16`] reads: 16 from its first byte and 16
+/// from its second 8 values' (`width` bytes on).
+const WINDOW16: usize = 16 + WORDS16_MAX;
+
+/// The 16 bytes of `window` from `at` (`at + 16 <= N`).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load128<const N: usize>(window: &[u8; N], at: usize) -> __m128i {
+    match window.get(at..at + 16) {
+        // SAFETY: the slice is 16 bytes.
+        Some(b) => unsafe { _mm_loadu_si128(b.as_ptr().cast()) },
+        None => _mm_setzero_si128(),
+    }
+}
+
+/// [`delta64_run`] for deltas of a [`words16`] width, 16 at a time, with few shuffles (which
+/// bind the 32-bit lane kernel): each 128-bit half unpacks a group of 8 into 16-bit lanes, the
+/// even values in its low 64-bit word and the odd in the high ([`words16_value`](super::tables::words16_value)), and sums
+/// them there, the pair sums of both words prefix-summed along each word by 64-bit shifts; the
+/// sums reach 64-bit lanes by shifts and masks, values `2j` and `2j + 1` of both groups in
+/// register `j`, and rows of 4 are put together from their halves.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn delta64_words16(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [i64]) -> i64 {
+    let w = (width as usize).min(WORDS16_MAX);
+    // SAFETY: each row is 16 bytes.
+    let (idx, shl) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(WORDS16[w].as_ptr().cast())),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(SHL_WORDS16[w].as_ptr().cast())),
+        )
+    };
+    let shr = _mm_cvtsi32_si128(16 - w as i32);
+    let lane = _mm256_set1_epi64x(0xFFFF);
+    // Value `k` gets `k + 1` min deltas: register 0 (values 0, 1, 8, 9) these, each register
+    // after 2 more. Few constants, so that none is spilled (nor the carry with them).
+    let m = |k: i64| min_delta.wrapping_mul(k);
+    let mins = _mm256_setr_epi64x(m(1), m(2), m(9), m(10));
+    let mins2 = _mm256_set1_epi64x(m(2));
+    let mins16 = _mm256_set1_epi64x(m(16));
+    let mut carry = _mm256_set1_epi64x(last);
+    for_groups::<_, 16, WINDOW16>(packed, 2 * w, out, |window, o| {
+        let bytes = _mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(load128(window, 0)),
+            load128(window, w),
+        );
+        let shifted = _mm256_mullo_epi16(_mm256_shuffle_epi8(bytes, idx), shl);
+        let d = _mm256_srl_epi16(shifted, shr);
+        // Pair sums in both words, prefix-summed along them; value `2j + 1`'s sum is lane `j`
+        // of that, value `2j`'s that less the odd delta. No sum of 8 passes 16 bits.
+        let swapped = _mm256_shuffle_epi32::<0b01_00_11_10>(d);
+        let t = _mm256_add_epi16(d, swapped);
+        let t = _mm256_add_epi16(t, _mm256_slli_epi64::<16>(t));
+        let t = _mm256_add_epi16(t, _mm256_slli_epi64::<32>(t));
+        let odd = _mm256_blend_epi32::<0b1100_1100>(swapped, _mm256_setzero_si256());
+        let sums = _mm256_sub_epi16(t, odd);
+        let c = [
+            _mm256_and_si256(sums, lane),
+            _mm256_and_si256(_mm256_srli_epi64::<16>(sums), lane),
+            _mm256_and_si256(_mm256_srli_epi64::<32>(sums), lane),
+            _mm256_srli_epi64::<48>(sums),
+        ];
+        // The groups' totals (values 7 and 15): the first's carried into the second.
+        let first = _mm256_permute4x64_epi64::<0x55>(c[3]);
+        let second = _mm256_permute4x64_epi64::<0xFF>(c[3]);
+        let mut base = _mm256_add_epi64(
+            _mm256_add_epi64(carry, mins),
+            _mm256_blend_epi32::<0xF0>(_mm256_setzero_si256(), first),
+        );
+        carry = _mm256_add_epi64(
+            carry,
+            _mm256_add_epi64(_mm256_add_epi64(first, second), mins16),
+        );
+        let v = c.map(|c| {
+            let v = _mm256_add_epi64(c, base);
+            base = _mm256_add_epi64(base, mins2);
+            v
+        });
+        let [lo, hi] = o.as_chunks_mut::<8>().0 else {
+            return;
+        };
+        store64x2(
+            lo,
+            _mm256_permute2x128_si256::<0x20>(v[0], v[1]),
+            _mm256_permute2x128_si256::<0x20>(v[2], v[3]),
+        );
+        store64x2(
+            hi,
+            _mm256_permute2x128_si256::<0x31>(v[0], v[1]),
+            _mm256_permute2x128_si256::<0x31>(v[2], v[3]),
+        );
+    });
     out.last().copied().unwrap_or(last)
 }

@@ -205,7 +205,7 @@ impl DeltaRun<'_> {
             .get(packed_len(self.count, self.width)..)
             .is_some_and(|rest| rest.as_ptr() == next.packed.as_ptr());
         let joins = follows
-            && self.count % 8 == 0
+            && self.count.is_multiple_of(8)
             && self.width == next.width
             && self.min_delta == next.min_delta;
         if joins {

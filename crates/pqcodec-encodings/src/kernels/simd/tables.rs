@@ -191,9 +191,87 @@ pub(super) static AVX2_SHR64: [[[u64; 4]; 2]; 65] = {
     t
 };
 
+/// The widest deltas the AVX2 16-bit kernel takes, and the widths it takes: those whose
+/// every value lies within the 2 bytes from its first (its bit offset in that byte plus its
+/// width at most 16: not 11). Sums of 8 such deltas fit in 16 bits.
+pub(super) const WORDS16_MAX: usize = 12;
+pub(super) const fn words16(w: usize) -> bool {
+    w >= 1 && w <= WORDS16_MAX && w != 11
+}
+
+/// The value of a group of 8 that 16-bit lane `p` (of a 128-bit half) of the AVX2 16-bit
+/// kernel holds: the even values in the low 64-bit word, the odd ones in the high one,
+/// `[0, 2, 4, 6, 1, 3, 5, 7]`.
+pub(super) const fn words16_value(p: usize) -> usize {
+    if p < 4 { 2 * p } else { 2 * (p - 4) + 1 }
+}
+
+/// Byte gather of a group of 8 values of `w` bits ([`words16`]) into 16-bit lanes
+/// (`vpshufb`): lane `p` takes the 2 bytes from the first of value [`words16_value`]`(p)`.
+pub(super) static WORDS16: [[u8; 16]; WORDS16_MAX + 1] = {
+    let mut t = [[0u8; 16]; WORDS16_MAX + 1];
+    let mut w = 1;
+    while w <= WORDS16_MAX {
+        let mut p = 0;
+        while p < 8 {
+            let b = words16_value(p) * w / 8;
+            t[w][2 * p] = b as u8;
+            t[w][2 * p + 1] = (b + 1) as u8;
+            p += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// The multipliers (`vpmullw`) that shift each lane of [`WORDS16`] left so that its value's
+/// top bit is bit 15: `2^(16 - w - offset)`. A right shift by `16 - w` then leaves the value.
+pub(super) static SHL_WORDS16: [[u16; 8]; WORDS16_MAX + 1] = {
+    let mut t = [[0u16; 8]; WORDS16_MAX + 1];
+    let mut w = 1;
+    while w <= WORDS16_MAX {
+        if words16(w) {
+            let mut p = 0;
+            while p < 8 {
+                let offset = words16_value(p) * w % 8;
+                t[w][p] = 1 << (16 - w - offset);
+                p += 1;
+            }
+        }
+        w += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 16-bit kernel's widths are exactly those whose values (each of the 8 of a group,
+    /// once) lie within the 2 bytes its lane gathers, from within the group's 16 loaded.
+    #[test]
+    fn words16_lanes_hold_their_values() {
+        let mut lanes: Vec<usize> = (0..8).map(words16_value).collect();
+        lanes.sort();
+        assert_eq!(lanes, (0..8).collect::<Vec<_>>());
+        for w in 1..=16 {
+            let fits = (0..8).all(|i| i * w % 8 + w <= 16);
+            assert_eq!(
+                words16(w),
+                fits && 8 * ((1 << w) - 1) < 1 << 16,
+                "width {w}"
+            );
+            if !words16(w) {
+                continue;
+            }
+            for p in 0..8 {
+                let i = words16_value(p);
+                assert_eq!(WORDS16[w][2 * p] as usize, i * w / 8);
+                assert!(WORDS16[w][2 * p + 1] < 16);
+                assert_eq!(u32::from(SHL_WORDS16[w][p]), 1 << (16 - w - i * w % 8));
+            }
+        }
+    }
 
     /// Every gathered window lies inside the loaded bytes and holds the whole value.
     #[test]

@@ -199,22 +199,48 @@ pub(super) const fn words16(w: usize) -> bool {
     w >= 1 && w <= WORDS16_MAX && w != 11
 }
 
-/// The value of a group of 8 that 16-bit lane `p` (of a 128-bit half) of the AVX2 16-bit
-/// kernel holds: the even values in the low 64-bit word, the odd ones in the high one,
-/// `[0, 2, 4, 6, 1, 3, 5, 7]`.
-pub(super) const fn words16_value(p: usize) -> usize {
-    if p < 4 { 2 * p } else { 2 * (p - 4) + 1 }
+/// Where the AVX2 16-bit kernels put a group's 8 values among the 8 16-bit lanes of a
+/// 128-bit half, for the prefix sum each runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Words16 {
+    /// Even values in the low 64-bit word, odd in the high: `[0, 2, 4, 6, 1, 3, 5, 7]`
+    /// (64-bit outputs).
+    EvenOdd,
+    /// Values 0 to 3 in the low 16 bits of the four 32-bit lanes, 4 to 7 in the high:
+    /// `[0, 4, 1, 5, 2, 6, 3, 7]` (32-bit outputs).
+    LowHigh,
 }
 
-/// Byte gather of a group of 8 values of `w` bits ([`words16`]) into 16-bit lanes
-/// (`vpshufb`): lane `p` takes the 2 bytes from the first of value [`words16_value`]`(p)`.
-pub(super) static WORDS16: [[u8; 16]; WORDS16_MAX + 1] = {
+impl Words16 {
+    /// The value 16-bit lane `p` holds.
+    pub(super) const fn value(self, p: usize) -> usize {
+        match self {
+            Words16::EvenOdd if p < 4 => 2 * p,
+            Words16::EvenOdd => 2 * (p - 4) + 1,
+            Words16::LowHigh if p.is_multiple_of(2) => p / 2,
+            Words16::LowHigh => 4 + p / 2,
+        }
+    }
+
+    /// The row of [`WORDS16`] and [`SHL_WORDS16`] of this layout.
+    pub(super) const fn row(self) -> usize {
+        self as usize
+    }
+}
+
+/// Byte gathers of a group of 8 values of `w` bits ([`words16`]) into 16-bit lanes
+/// (`vpshufb`), per [`Words16`] layout: lane `p` takes the 2 bytes from the first of the value
+/// it holds.
+pub(super) static WORDS16: [[[u8; 16]; WORDS16_MAX + 1]; 2] =
+    [gather16(Words16::EvenOdd), gather16(Words16::LowHigh)];
+
+const fn gather16(layout: Words16) -> [[u8; 16]; WORDS16_MAX + 1] {
     let mut t = [[0u8; 16]; WORDS16_MAX + 1];
     let mut w = 1;
     while w <= WORDS16_MAX {
         let mut p = 0;
         while p < 8 {
-            let b = words16_value(p) * w / 8;
+            let b = layout.value(p) * w / 8;
             t[w][2 * p] = b as u8;
             t[w][2 * p + 1] = (b + 1) as u8;
             p += 1;
@@ -222,18 +248,21 @@ pub(super) static WORDS16: [[u8; 16]; WORDS16_MAX + 1] = {
         w += 1;
     }
     t
-};
+}
 
 /// The multipliers (`vpmullw`) that shift each lane of [`WORDS16`] left so that its value's
 /// top bit is bit 15: `2^(16 - w - offset)`. A right shift by `16 - w` then leaves the value.
-pub(super) static SHL_WORDS16: [[u16; 8]; WORDS16_MAX + 1] = {
+pub(super) static SHL_WORDS16: [[[u16; 8]; WORDS16_MAX + 1]; 2] =
+    [shl16(Words16::EvenOdd), shl16(Words16::LowHigh)];
+
+const fn shl16(layout: Words16) -> [[u16; 8]; WORDS16_MAX + 1] {
     let mut t = [[0u16; 8]; WORDS16_MAX + 1];
     let mut w = 1;
     while w <= WORDS16_MAX {
         if words16(w) {
             let mut p = 0;
             while p < 8 {
-                let offset = words16_value(p) * w % 8;
+                let offset = layout.value(p) * w % 8;
                 t[w][p] = 1 << (16 - w - offset);
                 p += 1;
             }
@@ -241,34 +270,38 @@ pub(super) static SHL_WORDS16: [[u16; 8]; WORDS16_MAX + 1] = {
         w += 1;
     }
     t
-};
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The 16-bit kernel's widths are exactly those whose values (each of the 8 of a group,
-    /// once) lie within the 2 bytes its lane gathers, from within the group's 16 loaded.
+    /// The 16-bit kernels' widths are exactly those whose values (each of the 8 of a group,
+    /// once in each layout) lie within the 2 bytes their lane gathers, from within the group's
+    /// 16 loaded.
     #[test]
     fn words16_lanes_hold_their_values() {
-        let mut lanes: Vec<usize> = (0..8).map(words16_value).collect();
-        lanes.sort();
-        assert_eq!(lanes, (0..8).collect::<Vec<_>>());
-        for w in 1..=16 {
-            let fits = (0..8).all(|i| i * w % 8 + w <= 16);
-            assert_eq!(
-                words16(w),
-                fits && 8 * ((1 << w) - 1) < 1 << 16,
-                "width {w}"
-            );
-            if !words16(w) {
-                continue;
-            }
-            for p in 0..8 {
-                let i = words16_value(p);
-                assert_eq!(WORDS16[w][2 * p] as usize, i * w / 8);
-                assert!(WORDS16[w][2 * p + 1] < 16);
-                assert_eq!(u32::from(SHL_WORDS16[w][p]), 1 << (16 - w - i * w % 8));
+        for layout in [Words16::EvenOdd, Words16::LowHigh] {
+            let mut lanes: Vec<usize> = (0..8).map(|p| layout.value(p)).collect();
+            lanes.sort();
+            assert_eq!(lanes, (0..8).collect::<Vec<_>>());
+            for w in 1..=16 {
+                let fits = (0..8).all(|i| i * w % 8 + w <= 16);
+                assert_eq!(
+                    words16(w),
+                    fits && 8 * ((1 << w) - 1) < 1 << 16,
+                    "width {w}"
+                );
+                if !words16(w) {
+                    continue;
+                }
+                let (gather, shl) = (&WORDS16[layout.row()][w], &SHL_WORDS16[layout.row()][w]);
+                for p in 0..8 {
+                    let i = layout.value(p);
+                    assert_eq!(gather[2 * p] as usize, i * w / 8);
+                    assert!(gather[2 * p + 1] < 16);
+                    assert_eq!(u32::from(shl[p]), 1 << (16 - w - i * w % 8));
+                }
             }
         }
     }

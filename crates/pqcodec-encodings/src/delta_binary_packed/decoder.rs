@@ -31,8 +31,8 @@ pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     miniblock_left: usize,
     /// Bit width of the current miniblock.
     width: u32,
-    /// Byte offset just past the current miniblock (saturating).
-    miniblock_end: usize,
+    /// Byte offset of the current miniblock (its end is worked out only by `end_offset`).
+    miniblock_start: usize,
     /// The current block's min delta, as the low bits of a `u64`.
     min_delta: u64,
     /// The last value unpacked, as the low bits of a `u64`: all arithmetic is wrapping in 64
@@ -105,7 +105,8 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         let mut deltas = self.header_deltas_left;
         let mut offset = if self.miniblock_left > 0 {
             deltas -= deltas.min(self.miniblock_left);
-            self.miniblock_end
+            self.miniblock_start
+                .saturating_add(self.miniblock_bytes(self.width))
         } else {
             self.pos
         };
@@ -210,7 +211,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             next_miniblock: 0,
             miniblock_left: 0,
             width: 0,
-            miniblock_end: r.position(),
+            miniblock_start: r.position(),
             min_delta: 0,
             last: first as u64,
             first_pending: count > 0,
@@ -281,7 +282,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         self.width = self.check_width(w)?;
         self.next_miniblock += 1;
         self.miniblock_left = self.layout.miniblock_size;
-        self.miniblock_end = self.pos.saturating_add(self.miniblock_bytes(self.width));
+        self.miniblock_start = self.pos;
         Ok(())
     }
 

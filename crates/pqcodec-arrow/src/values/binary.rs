@@ -300,8 +300,9 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         let total = prefixes
             .iter()
             .zip(lengths)
-            .map(|(&p, &l)| p as usize + l as usize)
-            .sum::<usize>();
+            .fold(0usize, |total, (&p, &l)| {
+                total.saturating_add(p as usize).saturating_add(l as usize)
+            });
         self.own();
         let base = self.data.len();
         if n == 0 || base.checked_add(total).and_then(O::from_usize).is_none() {

@@ -1,12 +1,14 @@
 //! AVX2 kernels: groups of 8 values (`width` bytes) per iteration, in one 256-bit register of
 //! 32-bit lanes or two of 64-bit lanes. Each lane gathers the word holding the start of its
-//! value and the next one (`vpermd`), shifts both into place and masks.
+//! value and the next one (`vpermd`), shifts both into place and masks. The delta kernels
+//! take deltas of the narrow [`words16`] widths 16 at a time in 16-bit lanes instead, with
+//! fewer shuffles.
 //!
 //! [`for_groups`] drives every kernel: groups whose window of input lies within `packed` are
 //! loaded from it directly, in a loop with no call in it (so the lane tables and running sums
 //! stay in registers); the groups after, near the end of the input, are loaded from a
-//! zero-padded copy of what is left, and a last group of fewer than 8 values is stored
-//! through a stack buffer, so nothing is read or written out of bounds.
+//! zero-padded copy of what is left, and a last partial group is stored through a stack
+//! buffer, so nothing is read or written out of bounds.
 //!
 //! Callers (the dispatch in the parent module) check the width (1 to 32, or 1 to 64), that
 //! `packed` holds the bytes of `out.len()` values, and that the CPU has AVX2.

@@ -8,9 +8,13 @@ use clap::{Parser, Subcommand};
 mod cat;
 mod codec;
 mod file;
+mod heap;
 mod inspect;
 mod scan;
 mod values_text;
+
+#[global_allocator]
+static HEAP: heap::Counting = heap::Counting;
 
 /// Parquet encodings, decoded and encoded by pqcodec.
 #[derive(Parser)]
@@ -102,7 +106,12 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             batch_size,
             reader,
         } => scan::scan(&file, repeat, batch_size, reader).map(|r| {
-            println!("rows {} seconds {:.6}", r.rows, r.elapsed.as_secs_f64());
+            println!(
+                "rows {} seconds {:.6} peak_heap_bytes {}",
+                r.rows,
+                r.elapsed.as_secs_f64(),
+                heap::peak()
+            );
         }),
         Command::Inspect { file } => inspect::inspect(&file).map(|text| print!("{text}")),
     }

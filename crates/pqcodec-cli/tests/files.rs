@@ -98,9 +98,10 @@ fn cat_projects_columns_like_arrow_rs() {
 }
 
 #[test]
-fn scan_reports_rows_and_seconds_with_either_reader() {
+fn scan_reports_rows_seconds_and_peak_heap_with_either_reader() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/pyarrow_plain_opt_v2.parquet");
+    let file_len = std::fs::metadata(&path).unwrap().len();
     for reader in ["pqcodec", "arrow-rs"] {
         let out = pqcodec(&[
             "scan",
@@ -121,6 +122,9 @@ fn scan_reports_rows_and_seconds_with_either_reader() {
         let last: Vec<&str> = text.lines().last().unwrap().split(' ').collect();
         assert_eq!(last[..3], ["rows", "3000", "seconds"], "{reader}");
         assert!(last[3].parse::<f64>().unwrap() > 0.0, "{reader}");
+        // Both readers hold the whole file in memory while they decode it.
+        assert_eq!(last[4], "peak_heap_bytes", "{reader}");
+        assert!(last[5].parse::<u64>().unwrap() >= file_len, "{reader}");
     }
     let out = pqcodec(&["scan", path.to_str().unwrap(), "--reader", "duckdb"]);
     assert!(!out.status.success());

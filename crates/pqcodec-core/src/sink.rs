@@ -85,6 +85,18 @@ pub trait Sink<V: ?Sized> {
         None
     }
 
+    /// Grows the sink by `count` values (of unspecified content) and returns them for the
+    /// caller to overwrite, where the sink holds its values as a slice of `V`; otherwise
+    /// `None`, appending nothing. `grow_slots(0)` tells whether the sink lends its slots.
+    /// Lets a decoder gather values in place, without staging them.
+    fn grow_slots(&mut self, count: usize) -> Option<&mut [V]>
+    where
+        V: NativeType,
+    {
+        let _ = count;
+        None
+    }
+
     /// Appends byte arrays stored back to back in `data`, value `i` being `lengths[i]`
     /// bytes long. Callers pass lengths summing to `data.len()`; a length past the end of
     /// `data` stops the append there.
@@ -259,6 +271,15 @@ impl<V: Copy> Sink<V> for Vec<V> {
     {
         V::grow_le(self, count)
     }
+    #[inline]
+    fn grow_slots(&mut self, count: usize) -> Option<&mut [V]>
+    where
+        V: NativeType,
+    {
+        let len = self.len();
+        self.resize(len.checked_add(count)?, V::default());
+        Some(&mut self[len..])
+    }
 }
 
 impl Sink<[u8]> for Vec<Vec<u8>> {
@@ -300,6 +321,12 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: NativeType,
     {
         (**self).grow_le_bytes(count)
+    }
+    fn grow_slots(&mut self, count: usize) -> Option<&mut [V]>
+    where
+        V: NativeType,
+    {
+        (**self).grow_slots(count)
     }
     fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
     where

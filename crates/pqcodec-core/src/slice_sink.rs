@@ -100,6 +100,18 @@ impl<V: Copy> Sink<V> for SliceSink<'_, V> {
         }
         V::le_bytes_of_mut(self.take(count))
     }
+
+    #[inline]
+    fn grow_slots(&mut self, count: usize) -> Option<&mut [V]>
+    where
+        V: NativeType,
+    {
+        // Only whole requests, as for `grow_le_bytes`.
+        if count > self.slots.len() - self.len {
+            return None;
+        }
+        Some(self.take(count))
+    }
 }
 
 #[cfg(test)]
@@ -130,5 +142,18 @@ mod tests {
         sink.grow_le_bytes(2).unwrap()[8] = 9;
         assert_eq!(sink.len(), 2);
         assert_eq!(slots, [0, 9, 0]);
+    }
+
+    #[test]
+    fn lends_slots_only_for_whole_requests() {
+        let mut slots = [0i64; 3];
+        let mut sink = SliceSink::new(&mut slots);
+        assert!(sink.grow_slots(0).is_some_and(|s| s.is_empty()));
+        assert!(sink.grow_slots(4).is_none());
+        assert!(!sink.overflowed() && sink.is_empty());
+        sink.push(&1);
+        sink.grow_slots(2).unwrap().copy_from_slice(&[2, 3]);
+        assert!(sink.grow_slots(1).is_none());
+        assert_eq!(slots, [1, 2, 3]);
     }
 }

@@ -261,7 +261,8 @@ impl DictionaryValue for BooleanType {
     }
 }
 
-/// Looks fixed-width indices up a chunk at a time, straight into a [`Staging`] block.
+/// Looks fixed-width indices up a chunk at a time: straight into the sink's slots where it
+/// lends them ([`Sink::grow_slots`]), else into a [`Staging`] block.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
     stage: Staging<N>,
@@ -269,6 +270,8 @@ struct GatherFixed<'s, N, S: ?Sized> {
     dictionary: &'s [N],
     /// Every index the bit width can express is in the dictionary: no check needed.
     fits: bool,
+    /// The sink lends its slots: nothing is staged.
+    lends: bool,
 }
 
 impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
@@ -278,7 +281,11 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
             .dictionary
             .get(index as usize)
             .ok_or_else(|| out_of_range(self.encoding, index, self.dictionary.len()))?;
-        self.stage.repeat(self.out, *value, count);
+        if self.lends {
+            self.out.push_repeated(value, count);
+        } else {
+            self.stage.repeat(self.out, *value, count);
+        }
         Ok(())
     }
 
@@ -290,12 +297,23 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         {
             return Err(out_of_range(self.encoding, bad, dictionary.len()));
         }
+        // Every index is below the length (checked above, or by the bit width).
+        let look_up = |(slot, &index): (&mut N, &u32)| {
+            *slot = dictionary.get(index as usize).copied().unwrap_or_default();
+        };
+        if self.lends
+            && let Some(slots) = self.out.grow_slots(indices.len())
+        {
+            slots.iter_mut().zip(indices).for_each(look_up);
+            return Ok(());
+        }
         for chunk in indices.chunks(STAGE) {
             let slots = self.stage.slots(self.out, chunk.len());
-            for (slot, &index) in slots.iter_mut().zip(chunk) {
-                // Every index is below the length (checked above, or by the bit width).
-                *slot = dictionary.get(index as usize).copied().unwrap_or_default();
-            }
+            slots.iter_mut().zip(chunk).for_each(look_up);
+        }
+        if self.lends {
+            // Runs bypass the stage of a lending sink: it must be empty when the next comes.
+            self.stage.flush(self.out);
         }
         Ok(())
     }
@@ -310,12 +328,14 @@ fn gather_fixed<N: NativeType, S: Sink<N> + ?Sized>(
     max: usize,
 ) -> Result<usize> {
     out.reserve(indices.reserve_hint(max));
+    let lends = out.grow_slots(0).is_some();
     let mut visitor = GatherFixed {
         out,
         stage: Staging::new(),
         encoding: indices.encoding(),
         dictionary,
         fits: width_fits(indices.bit_width(), dictionary.len()),
+        lends,
     };
     // What was decoded before an error reaches `out` too.
     let result = indices.visit(&mut visitor, max);

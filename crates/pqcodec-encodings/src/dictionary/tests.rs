@@ -493,7 +493,23 @@ fn round_trip<T: DictionaryValue>(
     Ok(())
 }
 
-/// [`DictionaryDecoder::read_fixed`] with skips gives what [`Decoder::read`] does.
+/// A sink that does not lend its slots ([`Sink::grow_slots`]): decoders stage values for it.
+struct NotLending<V>(Vec<V>);
+
+impl<V: Copy> Sink<V> for NotLending<V> {
+    fn push(&mut self, value: &V) {
+        self.0.push(*value);
+    }
+    fn push_repeated(&mut self, value: &V, count: usize) {
+        self.0.resize(self.0.len() + count, *value);
+    }
+    fn extend_from_slice(&mut self, values: &[V]) {
+        self.0.extend_from_slice(values);
+    }
+}
+
+/// [`DictionaryDecoder::read_fixed`] with skips gives what [`Decoder::read`] does, into a
+/// sink that lends its slots and into one that does not.
 fn read_fixed_matches<T: DictionaryValue + FixedWidth>(
     values: &[T::Native],
     steps: &[(bool, usize)],
@@ -508,20 +524,30 @@ where
         decode_plain_page::<T>(&e.dictionary_page().unwrap(), e.dictionary_len(), 0).unwrap();
     let mut a = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
     let mut b = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
+    let mut c = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
     let (mut got_a, mut got_b): (Vec<T::Native>, Vec<T::Native>) = (Vec::new(), Vec::new());
+    let mut got_c = NotLending(Vec::new());
     for &(read, k) in steps.iter().cycle().take(200) {
         if read {
             let n = a.read_fixed(&mut got_a, k).unwrap();
             prop_assert_eq!(n, b.read(&mut got_b, k).unwrap());
+            prop_assert_eq!(n, c.read_fixed(&mut got_c, k).unwrap());
         } else {
-            prop_assert_eq!(a.skip(k).unwrap(), b.skip(k).unwrap());
+            let n = a.skip(k).unwrap();
+            prop_assert_eq!(n, b.skip(k).unwrap());
+            prop_assert_eq!(n, c.skip(k).unwrap());
         }
     }
     a.read_fixed(&mut got_a, usize::MAX).unwrap();
     b.read(&mut got_b, usize::MAX).unwrap();
+    c.read_fixed(&mut got_c, usize::MAX).unwrap();
     prop_assert_eq!(
         plain_bytes::<T>(got_a.iter(), 0),
         plain_bytes::<T>(got_b.iter(), 0)
+    );
+    prop_assert_eq!(
+        plain_bytes::<T>(got_a.iter(), 0),
+        plain_bytes::<T>(got_c.0.iter(), 0)
     );
     Ok(())
 }

@@ -333,8 +333,14 @@ fn dictionary_fallback_as_strings_views_and_dictionary() {
         DataType::Utf8,
         DataType::LargeUtf8,
         DataType::Utf8View,
+        DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8)),
+        DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::LargeUtf8)),
         DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+        DataType::Dictionary(Box::new(DataType::Int64), Box::new(DataType::Utf8)),
         DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Utf8View)),
+        DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8)),
+        DataType::Dictionary(Box::new(DataType::UInt32), Box::new(DataType::Utf8)),
+        DataType::Dictionary(Box::new(DataType::UInt64), Box::new(DataType::Utf8)),
     ] {
         for batch in [1, 3, 8] {
             let (pages_, rows) = string_pages();
@@ -417,6 +423,37 @@ fn dictionary_array_keeps_the_dictionary() {
     let a = decoder.read(10).unwrap();
     assert_eq!(a.len(), 4);
     assert_eq!(a.logical_null_count(), 1);
+}
+
+/// Keys count the batch's distinct values: 200 of them fit 8 bits unsigned, not signed.
+#[test]
+fn dictionary_keys_must_fit_their_type() {
+    let strings: Vec<String> = (0..200).map(|i| format!("value {i}")).collect();
+    let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+    plain.put(strings.iter().map(|s| s.as_bytes())).unwrap();
+    let page = || {
+        vec![v1(PageSpec {
+            def: &[1; 200],
+            rep: &[],
+            max_def: 1,
+            max_rep: 0,
+            values: plain.clone().flush().unwrap(),
+            encoding: Encoding::Plain,
+        })]
+    };
+    let dictionary = |key: DataType| DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8));
+    let mut unsigned = string_decoder(dictionary(DataType::UInt8), page());
+    let got = unsigned.read(200).unwrap();
+    let got = arrow_cast_to_utf8(&got);
+    let want = StringArray::from_iter_values(&strings);
+    assert_eq!(got.as_ref(), &want as &dyn Array);
+    let mut signed = string_decoder(dictionary(DataType::Int8), page());
+    // The first 128 values have keys 0 to 127; the next batch starts a dictionary of its own.
+    assert_eq!(signed.read(128).unwrap().len(), 128);
+    assert_eq!(signed.read(72).unwrap().len(), 72);
+    let mut signed = string_decoder(dictionary(DataType::Int8), page());
+    let err = signed.read(129).unwrap_err().to_string();
+    assert!(err.contains("more values than the keys of"), "{err}");
 }
 
 /// A batch's values take the memory of its slots and no more, also when it crosses pages and

@@ -6,14 +6,16 @@
 //! when the batch started, the distinct values of pages that fell back to PLAIN (interned as
 //! they are decoded), and any later dictionary (a new row group). Keys carry their segment's
 //! base, so the segments are concatenated once, only when there is more than one.
+//!
+//! Keys are gathered as `u32` whatever the key type, and narrowed or widened to it (checked)
+//! when the batch is finished: the decoding code exists once per value type, not once per
+//! value and key type.
 
 use std::collections::HashMap;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
-use arrow_array::types::ArrowDictionaryKeyType;
 use arrow_array::{Array, ArrayRef, make_array, new_empty_array};
-use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer};
+use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ToByteSlice};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
 use pqcodec_core::{Decoder, Encoding, Sink};
@@ -40,31 +42,30 @@ enum PageState<T: DynamicType> {
     Values(PageDecoder<T>, Encoding),
 }
 
-/// Appends dictionary indices as keys of type `N`, shifted by the dictionary's base.
-struct KeySink<'k, N> {
-    keys: &'k mut Vec<N>,
+/// The key of value `index` of a segment starting at `base`, if it fits a `u32`.
+#[inline]
+fn key(base: usize, index: usize) -> Option<u32> {
+    base.checked_add(index).and_then(|k| u32::try_from(k).ok())
+}
+
+/// Appends dictionary indices as keys, shifted by the dictionary's base.
+struct KeySink<'k> {
+    keys: &'k mut Vec<u32>,
     base: usize,
     overflow: bool,
 }
 
-impl<N: ArrowNativeType> KeySink<'_, N> {
+impl KeySink<'_> {
     #[inline]
-    fn key(&mut self, index: u32) -> N {
-        match self
-            .base
-            .checked_add(index as usize)
-            .and_then(N::from_usize)
-        {
-            Some(k) => k,
-            None => {
-                self.overflow = true;
-                N::default()
-            }
-        }
+    fn key(&mut self, index: u32) -> u32 {
+        key(self.base, index as usize).unwrap_or_else(|| {
+            self.overflow = true;
+            0
+        })
     }
 }
 
-impl<N: ArrowNativeType> Sink<u32> for KeySink<'_, N> {
+impl Sink<u32> for KeySink<'_> {
     fn reserve(&mut self, additional: usize) {
         self.keys.reserve_exact(additional);
     }
@@ -117,17 +118,17 @@ macro_rules! intern_native {
 intern_native!(i32, i64, f32, f64, pqcodec_core::Int96);
 
 /// Appends the distinct values of fallen-back pages to `values` and their keys to `keys`.
-struct Interner<'s, B, N> {
+struct Interner<'s, B> {
     values: &'s mut B,
     seen: &'s mut HashMap<Vec<u8>, usize>,
-    keys: &'s mut Vec<N>,
+    keys: &'s mut Vec<u32>,
     base: usize,
     scratch: Vec<u8>,
     overflow: bool,
 }
 
-impl<B, N: ArrowNativeType> Interner<'_, B, N> {
-    fn key<V: InternKey + ?Sized>(&mut self, value: &V) -> N
+impl<B> Interner<'_, B> {
+    fn key<V: InternKey + ?Sized>(&mut self, value: &V) -> u32
     where
         B: Sink<V>,
     {
@@ -142,21 +143,17 @@ impl<B, N: ArrowNativeType> Interner<'_, B, N> {
                 i
             }
         };
-        match self.base.checked_add(index).and_then(N::from_usize) {
-            Some(k) => k,
-            None => {
-                self.overflow = true;
-                N::default()
-            }
-        }
+        key(self.base, index).unwrap_or_else(|| {
+            self.overflow = true;
+            0
+        })
     }
 }
 
-impl<V, B, N> Sink<V> for Interner<'_, B, N>
+impl<V, B> Sink<V> for Interner<'_, B>
 where
     V: InternKey + ?Sized,
     B: Sink<V>,
-    N: ArrowNativeType,
 {
     fn reserve(&mut self, additional: usize) {
         self.keys.reserve_exact(additional);
@@ -171,8 +168,8 @@ where
     }
 }
 
-/// Values read as `Dictionary(K, value type of B)`.
-pub(crate) struct DictionaryReader<T: DynamicType, B, K: ArrowDictionaryKeyType> {
+/// Values read as `Dictionary(key type, value type of B)`.
+pub(crate) struct DictionaryReader<T: DynamicType, B> {
     /// Decodes dictionary pages and the values of pages that fell back from the dictionary.
     values: B,
     type_length: usize,
@@ -187,30 +184,33 @@ pub(crate) struct DictionaryReader<T: DynamicType, B, K: ArrowDictionaryKeyType>
     dictionary_base: Option<usize>,
     /// Where the values in `values` will start among the segments.
     values_base: usize,
-    keys: Vec<K::Native>,
+    key_type: DataType,
+    keys: Vec<u32>,
     /// The fallen-back values interned so far, by their bytes, and their index in `values`.
     interned: HashMap<Vec<u8>, usize>,
     page: Option<PageState<T>>,
-    _key: PhantomData<fn() -> K>,
 }
 
-impl<T, B, K> DictionaryReader<T, B, K>
+impl<T, B> DictionaryReader<T, B>
 where
     T: DynamicType,
     B: Builder<T>,
-    K: ArrowDictionaryKeyType,
 {
-    /// A reader of `data_type`, `Dictionary(K, V)`, whose values `values` builds as `V`.
-    pub(crate) fn new(values: B, type_length: usize, data_type: DataType) -> Self {
-        let value_type = match &data_type {
-            DataType::Dictionary(_, v) => v.as_ref().clone(),
-            other => other.clone(),
+    /// A reader of `data_type`, `Dictionary(K, V)` with `K` an integer type, whose values
+    /// `values` builds as `V`; `None` for another type.
+    pub(crate) fn new(values: B, type_length: usize, data_type: DataType) -> Option<Self> {
+        let DataType::Dictionary(key_type, value_type) = &data_type else {
+            return None;
         };
-        DictionaryReader {
+        if !key_type.is_dictionary_key_type() {
+            return None;
+        }
+        Some(DictionaryReader {
+            key_type: key_type.as_ref().clone(),
+            value_type: value_type.as_ref().clone(),
             values,
             type_length,
             data_type,
-            value_type,
             dictionary: None,
             segments: Vec::new(),
             segments_len: 0,
@@ -219,8 +219,7 @@ where
             keys: Vec::new(),
             interned: HashMap::new(),
             page: None,
-            _key: PhantomData,
-        }
+        })
     }
 
     fn push_segment(&mut self, segment: ArrayRef) {
@@ -242,11 +241,10 @@ where
     }
 }
 
-impl<T, B, K> ValueReader for DictionaryReader<T, B, K>
+impl<T, B> ValueReader for DictionaryReader<T, B>
 where
     T: DynamicType,
     B: Builder<T>,
-    K: ArrowDictionaryKeyType,
     T::Value: InternKey,
     T::Decoder<'static>: Send,
 {
@@ -405,13 +403,35 @@ where
             self.push_segment(dictionary);
             self.values_base = self.segments_len;
         }
+        let keys = key_buffer(keys, &self.key_type).ok_or_else(|| key_overflow(&self.data_type))?;
         let data = ArrayDataBuilder::new(self.data_type.clone())
             .len(slots)
-            .add_buffer(Buffer::from_vec(keys))
+            .add_buffer(keys)
             .add_child_data(values.to_data())
             .nulls(nulls)
             .build()?;
         Ok(make_array(data))
+    }
+}
+
+/// `keys` as a buffer of `key_type` (an integer type), or `None` if a key does not fit it.
+/// Keys that fit 32 bits signed or unsigned are handed over as they are.
+fn key_buffer(keys: Vec<u32>, key_type: &DataType) -> Option<Buffer> {
+    fn cast<N: ArrowNativeType + ToByteSlice>(keys: &[u32]) -> Option<Buffer> {
+        let cast: Option<Vec<N>> = keys.iter().map(|&k| N::from_usize(k as usize)).collect();
+        cast.map(Buffer::from_vec)
+    }
+    let max = keys.iter().copied().max().unwrap_or(0);
+    match key_type {
+        DataType::UInt32 => Some(Buffer::from_vec(keys)),
+        DataType::Int32 => i32::try_from(max).is_ok().then(|| Buffer::from_vec(keys)),
+        DataType::Int8 => cast::<i8>(&keys),
+        DataType::Int16 => cast::<i16>(&keys),
+        DataType::Int64 => cast::<i64>(&keys),
+        DataType::UInt8 => cast::<u8>(&keys),
+        DataType::UInt16 => cast::<u16>(&keys),
+        DataType::UInt64 => cast::<u64>(&keys),
+        _ => None,
     }
 }
 

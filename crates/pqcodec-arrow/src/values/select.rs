@@ -1,10 +1,6 @@
 //! Which builder a (physical type, Arrow type) pair takes: every mapping arrow-rs's schema
 //! conversion makes, with the conversions its readers apply.
 
-use arrow_array::types::{
-    Int8Type as K8, Int16Type as K16, Int32Type as K32, Int64Type as K64, UInt8Type as U8,
-    UInt16Type as U16, UInt32Type as U32, UInt64Type as U64,
-};
 use arrow_buffer::i256;
 use arrow_schema::{DataType as D, IntervalUnit, TimeUnit};
 use pqcodec_core::{
@@ -56,21 +52,8 @@ impl Make for MakeDictionary {
         T::Value: InternKey,
         T::Decoder<'static>: Send,
     {
-        let D::Dictionary(key, _) = &self.0 else {
-            return None;
-        };
-        let dt = self.0.clone();
-        Some(match key.as_ref() {
-            D::Int8 => Box::new(DictionaryReader::<T, B, K8>::new(builder, type_length, dt)),
-            D::Int16 => Box::new(DictionaryReader::<T, B, K16>::new(builder, type_length, dt)),
-            D::Int32 => Box::new(DictionaryReader::<T, B, K32>::new(builder, type_length, dt)),
-            D::Int64 => Box::new(DictionaryReader::<T, B, K64>::new(builder, type_length, dt)),
-            D::UInt8 => Box::new(DictionaryReader::<T, B, U8>::new(builder, type_length, dt)),
-            D::UInt16 => Box::new(DictionaryReader::<T, B, U16>::new(builder, type_length, dt)),
-            D::UInt32 => Box::new(DictionaryReader::<T, B, U32>::new(builder, type_length, dt)),
-            D::UInt64 => Box::new(DictionaryReader::<T, B, U64>::new(builder, type_length, dt)),
-            _ => return None,
-        })
+        let reader = DictionaryReader::<T, B>::new(builder, type_length, self.0)?;
+        Some(Box::new(reader))
     }
 }
 

@@ -421,10 +421,12 @@ fn key_buffer(keys: Vec<u32>, key_type: &DataType) -> Option<Buffer> {
         let cast: Option<Vec<N>> = keys.iter().map(|&k| N::from_usize(k as usize)).collect();
         cast.map(Buffer::from_vec)
     }
-    let max = keys.iter().copied().max().unwrap_or(0);
     match key_type {
         DataType::UInt32 => Some(Buffer::from_vec(keys)),
-        DataType::Int32 => i32::try_from(max).is_ok().then(|| Buffer::from_vec(keys)),
+        DataType::Int32 => {
+            let max = keys.iter().copied().max().unwrap_or(0);
+            i32::try_from(max).is_ok().then(|| Buffer::from_vec(keys))
+        }
         DataType::Int8 => cast::<i8>(&keys),
         DataType::Int16 => cast::<i16>(&keys),
         DataType::Int64 => cast::<i64>(&keys),

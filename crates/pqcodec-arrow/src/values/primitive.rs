@@ -1,8 +1,8 @@
-//! Fixed-width Arrow values: stored as decoded ([`Native`]: INT32 into Int32, Date32, UInt32...)
-//! or converted as they are appended ([`Converted`]: INT32 into Int8, Date64, Decimal128...,
-//! INT96 into timestamps).
+//! Fixed-width Arrow values: stored as decoded ([`Native`]: INT32 into Int32, Date32, UInt32...,
+//! or converted when the batch is finished: INT32 into Int8, Date64, Decimal128...), or INT96
+//! converted into timestamps as appended ([`Int96Timestamps`]). One builder type per physical
+//! type keeps one instance of the decoding code per physical type.
 
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use arrow_array::types::{
@@ -13,7 +13,7 @@ use arrow_array::{ArrayRef, PrimitiveArray, make_array};
 use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer, i256};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::{DataType, TimeUnit};
-use pqcodec_core::{FixedWidth, Int96, Sink};
+use pqcodec_core::{FixedWidth, Int96, Int96Type, Sink};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -103,15 +103,36 @@ pub(crate) struct Native<T: FixedWidth> {
     /// may be borrowed.
     reserve: usize,
     data_type: DataType,
+    /// Converts the batch's values into its array when it is finished; `None` keeps them as
+    /// they decode.
+    convert: Option<MakeArray<T::Native>>,
 }
 
-impl<T: FixedWidth> Native<T> {
+/// Makes an array of a data type from dense values, `slots` and validity ([`fixed_array`]'s
+/// signature).
+type MakeArray<N> = fn(&DataType, Vec<N>, usize, Option<NullBuffer>) -> Result<ArrayRef, Fault>;
+
+impl<T: FixedWidth> Native<T>
+where
+    T::Native: ArrowNativeType,
+{
+    /// Values kept as they decode, as an array of `data_type`.
     pub(crate) fn new(data_type: DataType) -> Self {
+        Self::with_conversion(data_type, None)
+    }
+
+    /// Values converted by `C` into an array of `data_type` when the batch is finished.
+    pub(crate) fn converted<C: Convert<In = T::Native>>(data_type: DataType) -> Self {
+        Self::with_conversion(data_type, Some(converted_array::<C>))
+    }
+
+    fn with_conversion(data_type: DataType, convert: Option<MakeArray<T::Native>>) -> Self {
         Native {
             values: Vec::new(),
             borrower: Borrower::default(),
             reserve: 0,
             data_type,
+            convert,
         }
     }
 
@@ -163,7 +184,10 @@ impl<T: FixedWidth> Native<T> {
     }
 }
 
-impl<T: FixedWidth> Sink<T::Native> for Native<T> {
+impl<T: FixedWidth> Sink<T::Native> for Native<T>
+where
+    T::Native: ArrowNativeType,
+{
     fn reserve(&mut self, additional: usize) {
         self.reserve = additional;
     }
@@ -222,7 +246,10 @@ where
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         let no_nulls = validity.as_ref().is_none_or(|v| v.null_count() == 0);
-        if no_nulls && let Some(borrowed) = self.borrower.take() {
+        if no_nulls
+            && self.convert.is_none()
+            && let Some(borrowed) = self.borrower.take()
+        {
             let dense = borrowed.len() / size_of::<T::Native>();
             check(dense, slots, validity.as_ref())?;
             // The borrower took only bytes aligned for `T::Native`.
@@ -231,7 +258,8 @@ where
         // Room for every slot, nulls spread in place among the values.
         self.reserve = slots.saturating_sub(self.len());
         self.own();
-        fixed_array(
+        let make = self.convert.unwrap_or(fixed_array::<T::Native>);
+        make(
             &self.data_type,
             std::mem::take(&mut self.values),
             slots,
@@ -240,8 +268,7 @@ where
     }
 }
 
-/// A conversion of a physical value into an Arrow native value, applied as values are
-/// appended.
+/// A conversion of a physical value into an Arrow native value ([`Native::converted`]).
 pub(crate) trait Convert: Send + Sync + 'static {
     /// The physical value.
     type In: Copy;
@@ -251,59 +278,15 @@ pub(crate) trait Convert: Send + Sync + 'static {
     fn convert(v: Self::In) -> Self::Out;
 }
 
-/// Values converted by `C` as they are appended.
-pub(crate) struct Converted<C: Convert> {
-    values: Vec<C::Out>,
-    data_type: DataType,
-    _convert: PhantomData<C>,
-}
-
-impl<C: Convert> Converted<C> {
-    pub(crate) fn new(data_type: DataType) -> Self {
-        Converted {
-            values: Vec::new(),
-            data_type,
-            _convert: PhantomData,
-        }
-    }
-}
-
-impl<C: Convert> Sink<C::In> for Converted<C> {
-    fn reserve(&mut self, additional: usize) {
-        self.values.reserve_exact(additional);
-    }
-    #[inline]
-    fn push(&mut self, value: &C::In) {
-        self.values.push(C::convert(*value));
-    }
-    #[inline]
-    fn push_repeated(&mut self, value: &C::In, count: usize) {
-        self.values
-            .resize(self.values.len() + count, C::convert(*value));
-    }
-    #[inline]
-    fn extend_from_slice(&mut self, values: &[C::In]) {
-        self.values.extend(values.iter().map(|&v| C::convert(v)));
-    }
-}
-
-impl<T, C> Builder<T> for Converted<C>
-where
-    T: FixedWidth<Native = C::In>,
-    C: Convert,
-{
-    fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
-        fixed_array(
-            &self.data_type,
-            std::mem::take(&mut self.values),
-            slots,
-            validity,
-        )
-    }
+/// [`MakeArray`] of values converted by `C`.
+fn converted_array<C: Convert>(
+    data_type: &DataType,
+    values: Vec<C::In>,
+    slots: usize,
+    validity: Option<NullBuffer>,
+) -> Result<ArrayRef, Fault> {
+    let converted = values.into_iter().map(C::convert).collect();
+    fixed_array(data_type, converted, slots, validity)
 }
 
 macro_rules! convert {
@@ -324,10 +307,78 @@ macro_rules! convert {
 /// Julian day number of 1970-01-01.
 const JULIAN_DAY_OF_EPOCH: i64 = 2_440_588;
 
+#[inline(always)]
 fn int96_time(v: Int96, units_per_day: i64, nanos_per_unit: i64) -> i64 {
     (i64::from(v.julian_day()) - JULIAN_DAY_OF_EPOCH)
         .wrapping_mul(units_per_day)
         .wrapping_add(v.nanos_of_day() / nanos_per_unit)
+}
+
+/// INT96 values (a Julian day and nanoseconds within it) as timestamps in `unit` since the
+/// epoch, converted as they are appended.
+pub(crate) struct Int96Timestamps {
+    values: Vec<i64>,
+    unit: TimeUnit,
+    data_type: DataType,
+}
+
+impl Int96Timestamps {
+    /// Timestamps of `data_type`, in `unit`.
+    pub(crate) fn new(unit: TimeUnit, data_type: DataType) -> Self {
+        Int96Timestamps {
+            values: Vec::new(),
+            unit,
+            data_type,
+        }
+    }
+
+    /// Appends `values` converted (the unit matched once, each unit's division by a constant).
+    fn append(&mut self, values: &[Int96]) {
+        let converted = values.iter().map(|&v| match self.unit {
+            TimeUnit::Second => int96_time(v, 86_400, 1_000_000_000),
+            TimeUnit::Millisecond => int96_time(v, 86_400_000, 1_000_000),
+            TimeUnit::Microsecond => int96_time(v, 86_400_000_000, 1_000),
+            TimeUnit::Nanosecond => int96_time(v, 86_400_000_000_000, 1),
+        });
+        self.values.extend(converted);
+    }
+}
+
+impl Sink<Int96> for Int96Timestamps {
+    fn reserve(&mut self, additional: usize) {
+        self.values.reserve_exact(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &Int96) {
+        self.append(std::slice::from_ref(value));
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &Int96, count: usize) {
+        self.append(std::slice::from_ref(value));
+        if let Some(&v) = self.values.last() {
+            let len = self.values.len();
+            self.values.resize(len - 1 + count, v);
+        }
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, values: &[Int96]) {
+        self.append(values);
+    }
+}
+
+impl Builder<Int96Type> for Int96Timestamps {
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
+        fixed_array(
+            &self.data_type,
+            std::mem::take(&mut self.values),
+            slots,
+            validity,
+        )
+    }
 }
 
 convert! {
@@ -351,14 +402,6 @@ convert! {
     I64ToI128: i64 => i128 = |v| i128::from(v);
     /// INT64 to Decimal256.
     I64ToI256: i64 => i256 = |v| i256::from_i128(i128::from(v));
-    /// INT96 to seconds since the epoch.
-    Int96ToSeconds: Int96 => i64 = |v| int96_time(v, 86_400, 1_000_000_000);
-    /// INT96 to milliseconds since the epoch.
-    Int96ToMillis: Int96 => i64 = |v| int96_time(v, 86_400_000, 1_000_000);
-    /// INT96 to microseconds since the epoch.
-    Int96ToMicros: Int96 => i64 = |v| int96_time(v, 86_400_000_000, 1_000);
-    /// INT96 to nanoseconds since the epoch.
-    Int96ToNanos: Int96 => i64 = |v| int96_time(v, 86_400_000_000_000, 1);
 }
 
 #[cfg(test)]
@@ -467,28 +510,38 @@ mod tests {
 
     #[test]
     fn conversions_match_arrow_rs() {
-        let mut b = Converted::<I32ToI8>::new(DataType::Int8);
+        let mut b = Native::<Int32Type>::converted::<I32ToI8>(DataType::Int8);
         b.extend_from_slice(&[300, -1]);
         let a = Builder::<Int32Type>::finish(&mut b, 2, None).unwrap();
         assert_eq!(a.as_primitive::<Int8Type>().values(), &[44, -1]);
 
-        let mut b = Converted::<I32DaysToMillis>::new(DataType::Date64);
-        b.push(&2);
-        let a = Builder::<Int32Type>::finish(&mut b, 1, None).unwrap();
-        assert_eq!(a.as_primitive::<Date64Type>().value(0), 172_800_000);
+        // Borrowed page values are converted too, spread over nulls.
+        let mut b = Native::<Int32Type>::converted::<I32DaysToMillis>(DataType::Date64);
+        let page = Buffer::from_vec(vec![2i32, -1]);
+        Builder::<Int32Type>::set_page(&mut b, &page);
+        b.extend_from_le_bytes(page.as_slice());
+        let validity = NullBuffer::from(vec![true, false, true]);
+        let a = Builder::<Int32Type>::finish(&mut b, 3, Some(validity)).unwrap();
+        let got: Vec<Option<i64>> = a.as_primitive::<Date64Type>().iter().collect();
+        assert_eq!(got, [Some(172_800_000), None, Some(-86_400_000)]);
 
         // 2020-01-01T00:00:01 is Julian day 2458850, one second in.
-        let mut b = Converted::<Int96ToNanos>::new(DataType::Timestamp(
-            arrow_schema::TimeUnit::Nanosecond,
-            None,
-        ));
         let nanos = 1_000_000_000u64;
-        b.push(&Int96([nanos as u32, (nanos >> 32) as u32, 2_458_850]));
+        let second = Int96([nanos as u32, (nanos >> 32) as u32, 2_458_850]);
+        let mut b = Int96Timestamps::new(
+            TimeUnit::Nanosecond,
+            DataType::Timestamp(TimeUnit::Nanosecond, None),
+        );
+        b.push(&second);
         let a = Builder::<Int96Type>::finish(&mut b, 1, None).unwrap();
         assert_eq!(
             a.as_primitive::<TimestampNanosecondType>().value(0),
             1_577_836_801_000_000_000
         );
         assert_eq!(a.null_count(), 0);
+        let millis = DataType::Timestamp(TimeUnit::Millisecond, None);
+        let mut b = Int96Timestamps::new(TimeUnit::Millisecond, millis);
+        b.push_repeated(&second, 3);
+        assert_eq!(b.values, [1_577_836_801_000; 3]);
     }
 }

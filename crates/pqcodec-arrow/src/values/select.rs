@@ -92,16 +92,30 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
         (P::Int32, D::Int32 | D::UInt32 | D::Date32 | D::Time32(_) | D::Decimal32(..)) => {
             m.make::<Int32Type, _>(Native::<Int32Type>::new(d), tl)
         }
-        (P::Int32, D::Int8) => m.make::<Int32Type, _>(Converted::<I32ToI8>::new(d), tl),
-        (P::Int32, D::UInt8) => m.make::<Int32Type, _>(Converted::<I32ToU8>::new(d), tl),
-        (P::Int32, D::Int16) => m.make::<Int32Type, _>(Converted::<I32ToI16>::new(d), tl),
-        (P::Int32, D::UInt16) => m.make::<Int32Type, _>(Converted::<I32ToU16>::new(d), tl),
-        (P::Int32, D::Date64) => m.make::<Int32Type, _>(Converted::<I32DaysToMillis>::new(d), tl),
-        (P::Int32, D::Timestamp(..) | D::Decimal64(..)) => {
-            m.make::<Int32Type, _>(Converted::<I32ToI64>::new(d), tl)
+        (P::Int32, D::Int8) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI8>(d), tl)
         }
-        (P::Int32, D::Decimal128(..)) => m.make::<Int32Type, _>(Converted::<I32ToI128>::new(d), tl),
-        (P::Int32, D::Decimal256(..)) => m.make::<Int32Type, _>(Converted::<I32ToI256>::new(d), tl),
+        (P::Int32, D::UInt8) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToU8>(d), tl)
+        }
+        (P::Int32, D::Int16) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI16>(d), tl)
+        }
+        (P::Int32, D::UInt16) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToU16>(d), tl)
+        }
+        (P::Int32, D::Date64) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32DaysToMillis>(d), tl)
+        }
+        (P::Int32, D::Timestamp(..) | D::Decimal64(..)) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI64>(d), tl)
+        }
+        (P::Int32, D::Decimal128(..)) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI128>(d), tl)
+        }
+        (P::Int32, D::Decimal256(..)) => {
+            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI256>(d), tl)
+        }
 
         (
             P::Int64,
@@ -113,15 +127,16 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
             | D::Timestamp(..)
             | D::Decimal64(..),
         ) => m.make::<Int64Type, _>(Native::<Int64Type>::new(d), tl),
-        (P::Int64, D::Decimal128(..)) => m.make::<Int64Type, _>(Converted::<I64ToI128>::new(d), tl),
-        (P::Int64, D::Decimal256(..)) => m.make::<Int64Type, _>(Converted::<I64ToI256>::new(d), tl),
+        (P::Int64, D::Decimal128(..)) => {
+            m.make::<Int64Type, _>(Native::<Int64Type>::converted::<I64ToI128>(d), tl)
+        }
+        (P::Int64, D::Decimal256(..)) => {
+            m.make::<Int64Type, _>(Native::<Int64Type>::converted::<I64ToI256>(d), tl)
+        }
 
-        (P::Int96, D::Timestamp(unit, _)) => match unit {
-            TimeUnit::Second => m.make::<Int96Type, _>(Converted::<Int96ToSeconds>::new(d), tl),
-            TimeUnit::Millisecond => m.make::<Int96Type, _>(Converted::<Int96ToMillis>::new(d), tl),
-            TimeUnit::Microsecond => m.make::<Int96Type, _>(Converted::<Int96ToMicros>::new(d), tl),
-            TimeUnit::Nanosecond => m.make::<Int96Type, _>(Converted::<Int96ToNanos>::new(d), tl),
-        },
+        (P::Int96, D::Timestamp(unit, _)) => {
+            m.make::<Int96Type, _>(Int96Timestamps::new(*unit, d), tl)
+        }
 
         (P::Float, D::Float32) => m.make::<FloatType, _>(Native::<FloatType>::new(d), tl),
         (P::Double, D::Float64) => m.make::<DoubleType, _>(Native::<DoubleType>::new(d), tl),

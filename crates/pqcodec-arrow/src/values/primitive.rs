@@ -89,12 +89,13 @@ fn typed<P: ArrowPrimitiveType>(
     Some(array)
 }
 
-/// Values stored exactly as the physical type decodes them.
+/// Values stored exactly as the physical type decodes them, converted into another Arrow type
+/// only when the batch is finished ([`Native::converted`]).
 ///
 /// PLAIN values of the current page, suitably aligned, are not copied: the batch keeps a
 /// slice of the page ([`Borrower`]) until some other append needs them in `values`
-/// ([`Native::own`]) or nulls must be spread among them; a batch of such values shares the
-/// page's memory.
+/// ([`Native::own`]) or nulls must be spread among them; a batch of such values (not
+/// converted) shares the page's memory.
 pub(crate) struct Native<T: FixedWidth> {
     /// The values, when copied; empty while some are borrowed.
     values: Vec<T::Native>,
@@ -332,15 +333,26 @@ impl Int96Timestamps {
         }
     }
 
-    /// Appends `values` converted (the unit matched once, each unit's division by a constant).
+    /// Appends `values` converted: the unit matched once, each unit's loop dividing by a
+    /// constant.
     fn append(&mut self, values: &[Int96]) {
-        let converted = values.iter().map(|&v| match self.unit {
-            TimeUnit::Second => int96_time(v, 86_400, 1_000_000_000),
-            TimeUnit::Millisecond => int96_time(v, 86_400_000, 1_000_000),
-            TimeUnit::Microsecond => int96_time(v, 86_400_000_000, 1_000),
-            TimeUnit::Nanosecond => int96_time(v, 86_400_000_000_000, 1),
-        });
-        self.values.extend(converted);
+        fn to<const UNITS_PER_DAY: i64, const NANOS_PER_UNIT: i64>(
+            values: &[Int96],
+            out: &mut Vec<i64>,
+        ) {
+            out.extend(
+                values
+                    .iter()
+                    .map(|&v| int96_time(v, UNITS_PER_DAY, NANOS_PER_UNIT)),
+            );
+        }
+        let out = &mut self.values;
+        match self.unit {
+            TimeUnit::Second => to::<86_400, 1_000_000_000>(values, out),
+            TimeUnit::Millisecond => to::<86_400_000, 1_000_000>(values, out),
+            TimeUnit::Microsecond => to::<86_400_000_000, 1_000>(values, out),
+            TimeUnit::Nanosecond => to::<86_400_000_000_000, 1>(values, out),
+        }
     }
 }
 

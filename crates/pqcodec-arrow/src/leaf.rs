@@ -67,18 +67,40 @@ enum Fetched {
     End,
 }
 
-/// Reads one leaf column.
-pub(crate) struct LeafReader {
+/// Reads one leaf column, in the mode its place in the schema calls for.
+// The flat state inline: it is every flat schema's reader, read from on every batch.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum LeafReader {
+    /// Every level is a row.
+    Flat(FlatLeaf),
+    /// Boxed: a flat reader does not carry the nested mode's level buffers.
+    Nested(Box<NestedLeaf>),
+}
+
+/// Where a leaf's levels and values come from: its pages, the current page's level decoders
+/// and the reader of its values.
+struct Source {
     desc: ColumnDesc,
-    slot_def: u16,
-    flat: bool,
     pages: Box<dyn PageSource>,
     values: Box<dyn ValueReader>,
     page: Option<PageState>,
     pages_seen: usize,
-    /// Flat mode: validity bits of the batch (maximum definition level 1) and its rows.
+}
+
+/// A leaf in flat mode.
+pub(crate) struct FlatLeaf {
+    src: Source,
+    /// The batch's validity bits (maximum definition level 1).
     validity: BooleanBufferBuilder,
+    /// The batch's rows.
     rows: usize,
+}
+
+/// A leaf in nested mode.
+pub(crate) struct NestedLeaf {
+    src: Source,
+    /// The definition level at which the leaf has a slot (null or not) in its array.
+    slot_def: u16,
     levels: Levels,
 }
 
@@ -106,20 +128,55 @@ impl LeafReader {
                 data_type: data_type.clone(),
             })?;
         let flat = top_level && desc.max_rep_level == 0 && desc.max_def_level <= 1;
-        Ok(LeafReader {
-            slot_def: node.slot_def,
-            flat,
+        let src = Source {
             desc,
             pages,
             values,
             page: None,
             pages_seen: 0,
-            validity: BooleanBufferBuilder::new(0),
-            rows: 0,
-            levels: Levels::default(),
+        };
+        Ok(if flat {
+            LeafReader::Flat(FlatLeaf {
+                src,
+                validity: BooleanBufferBuilder::new(0),
+                rows: 0,
+            })
+        } else {
+            LeafReader::Nested(Box::new(NestedLeaf {
+                src,
+                slot_def: node.slot_def,
+                levels: Levels::default(),
+            }))
         })
     }
 
+    /// Reads up to `records` records into the batch; returns how many (fewer only at the end
+    /// of the column).
+    pub(crate) fn read(&mut self, records: usize) -> Result<usize> {
+        match self {
+            LeafReader::Flat(leaf) => leaf.records(records, false),
+            LeafReader::Nested(leaf) => leaf.records(records, false),
+        }
+    }
+
+    /// Skips up to `records` records; returns how many.
+    pub(crate) fn skip(&mut self, records: usize) -> Result<usize> {
+        match self {
+            LeafReader::Flat(leaf) => leaf.records(records, true),
+            LeafReader::Nested(leaf) => leaf.records(records, true),
+        }
+    }
+
+    /// The batch read so far, as an array and its levels; starts a new batch.
+    pub(crate) fn finish(&mut self) -> Result<LeafBatch> {
+        match self {
+            LeafReader::Flat(leaf) => leaf.finish(),
+            LeafReader::Nested(leaf) => leaf.finish(),
+        }
+    }
+}
+
+impl Source {
     fn at(&self) -> Location {
         Location {
             column: self.desc.path.clone(),
@@ -294,34 +351,25 @@ impl LeafReader {
         })
     }
 
-    /// Reads up to `records` records into the batch; returns how many (fewer only at the end
-    /// of the column).
-    pub(crate) fn read(&mut self, records: usize) -> Result<usize> {
-        if self.flat {
-            self.flat_records(records, false)
-        } else {
-            self.nested_records(records, false)
-        }
+    /// The values' array of `slots` slots with `validity`; starts the values' next batch.
+    fn finish_values(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef> {
+        self.values
+            .finish(slots, validity)
+            .map_err(|fault| self.locate(fault))
     }
+}
 
-    /// Skips up to `records` records; returns how many.
-    pub(crate) fn skip(&mut self, records: usize) -> Result<usize> {
-        if self.flat {
-            self.flat_records(records, true)
-        } else {
-            self.nested_records(records, true)
-        }
-    }
-
-    fn flat_records(&mut self, rows: usize, skip: bool) -> Result<usize> {
+impl FlatLeaf {
+    fn records(&mut self, rows: usize, skip: bool) -> Result<usize> {
+        let src = &mut self.src;
         let mut done = 0;
         while done < rows {
-            let left = self.page.as_ref().map_or(0, |p| p.levels_left);
+            let left = src.page.as_ref().map_or(0, |p| p.levels_left);
             if left == 0 {
-                if let Err(fault) = self.values.end_page() {
-                    return Err(self.locate(fault));
+                if let Err(fault) = src.values.end_page() {
+                    return Err(src.locate(fault));
                 }
-                match self.fetch(skip.then_some(rows - done))? {
+                match src.fetch(skip.then_some(rows - done))? {
                     Fetched::Page => continue,
                     Fetched::Skipped(n) => {
                         done += n;
@@ -331,8 +379,8 @@ impl LeafReader {
                 }
             }
             let n = (rows - done).min(left);
-            if let Err(fault) = self.flat_step(n, skip) {
-                return Err(self.locate(fault));
+            if let Err(fault) = Self::step(src, &mut self.validity, n, skip) {
+                return Err(src.locate(fault));
             }
             done += n;
         }
@@ -342,9 +390,14 @@ impl LeafReader {
         Ok(done)
     }
 
-    /// Reads or skips `n` levels of the current page (flat mode).
-    fn flat_step(&mut self, n: usize, skip: bool) -> Result<(), Fault> {
-        let Some(page) = self.page.as_mut() else {
+    /// Reads or skips `n` levels of the current page.
+    fn step(
+        src: &mut Source,
+        validity: &mut BooleanBufferBuilder,
+        n: usize,
+        skip: bool,
+    ) -> Result<(), Fault> {
+        let Some(page) = src.page.as_mut() else {
             return Ok(());
         };
         let valid = match page.def.as_mut() {
@@ -355,28 +408,39 @@ impl LeafReader {
                 count.check(d.encoding())?;
                 Ok(count.count)
             })?,
-            Some(def) => {
-                let validity = &mut self.validity;
-                def.with_mut(|d| -> Result<usize, Fault> {
-                    let mut sink = ValiditySink::new(validity);
-                    d.visit_exact(&mut sink, n, LevelKind::Definition)?;
-                    sink.check(d.encoding())?;
-                    Ok(sink.ones)
-                })?
-            }
+            Some(def) => def.with_mut(|d| -> Result<usize, Fault> {
+                let mut sink = ValiditySink::new(validity);
+                d.visit_exact(&mut sink, n, LevelKind::Definition)?;
+                sink.check(d.encoding())?;
+                Ok(sink.ones)
+            })?,
         };
         page.levels_left -= n;
         if skip {
-            self.values.skip(valid)
+            src.values.skip(valid)
         } else {
-            self.values.read(valid)
+            src.values.read(valid)
         }
     }
 
+    fn finish(&mut self) -> Result<LeafBatch> {
+        let slots = std::mem::take(&mut self.rows);
+        let validity =
+            (self.src.desc.max_def_level == 1).then(|| NullBuffer::new(self.validity.finish()));
+        let array = self.src.finish_values(slots, validity)?;
+        Ok(LeafBatch {
+            def: Vec::new(),
+            rep: Vec::new(),
+            array,
+        })
+    }
+}
+
+impl NestedLeaf {
     /// Decodes the next chunk of the current page's levels into the look-ahead buffer; false
     /// if the page has none left.
     fn refill(&mut self) -> Result<bool, Fault> {
-        let Some(page) = self.page.as_mut() else {
+        let Some(page) = self.src.page.as_mut() else {
             return Ok(false);
         };
         if page.levels_left == 0 {
@@ -392,7 +456,7 @@ impl LeafReader {
             read_levels(
                 rep,
                 &mut levels.pend_rep,
-                self.desc.max_rep_level,
+                self.src.desc.max_rep_level,
                 n,
                 LevelKind::Repetition,
             )?;
@@ -401,7 +465,7 @@ impl LeafReader {
             read_levels(
                 def,
                 &mut levels.pend_def,
-                self.desc.max_def_level,
+                self.src.desc.max_def_level,
                 n,
                 LevelKind::Definition,
             )?;
@@ -410,7 +474,7 @@ impl LeafReader {
         Ok(true)
     }
 
-    fn nested_records(&mut self, records: usize, skip: bool) -> Result<usize> {
+    fn records(&mut self, records: usize, skip: bool) -> Result<usize> {
         let mut done = 0;
         if records == 0 {
             return Ok(0);
@@ -420,12 +484,12 @@ impl LeafReader {
                 match self.refill() {
                     Ok(true) => continue,
                     Ok(false) => {}
-                    Err(fault) => return Err(self.locate(fault)),
+                    Err(fault) => return Err(self.src.locate(fault)),
                 }
-                if let Err(fault) = self.values.end_page() {
-                    return Err(self.locate(fault));
+                if let Err(fault) = self.src.values.end_page() {
+                    return Err(self.src.locate(fault));
                 }
-                match self.fetch(None)? {
+                match self.src.fetch(None)? {
                     Fetched::Page | Fetched::Skipped(_) => continue,
                     Fetched::End => {
                         if self.levels.open {
@@ -436,9 +500,9 @@ impl LeafReader {
                     }
                 }
             }
-            let (stop, fault) = self.nested_step(records, &mut done, skip);
+            let (stop, fault) = self.step(records, &mut done, skip);
             if let Some(fault) = fault {
-                return Err(self.locate(fault));
+                return Err(self.src.locate(fault));
             }
             if stop {
                 break;
@@ -449,17 +513,12 @@ impl LeafReader {
 
     /// Consumes look-ahead levels up to the end of the `records`-th record; returns whether
     /// the batch is complete, and any fault.
-    fn nested_step(
-        &mut self,
-        records: usize,
-        done: &mut usize,
-        skip: bool,
-    ) -> (bool, Option<Fault>) {
-        let max_def = self.desc.max_def_level;
+    fn step(&mut self, records: usize, done: &mut usize, skip: bool) -> (bool, Option<Fault>) {
+        let max_def = self.src.desc.max_def_level;
         let levels = &mut self.levels;
         let start = levels.pos;
         let mut stop = false;
-        let end = if self.desc.max_rep_level == 0 {
+        let end = if self.src.desc.max_rep_level == 0 {
             let take = (records - *done).min(levels.len - start);
             *done += take;
             stop = *done == records;
@@ -504,55 +563,42 @@ impl LeafReader {
             if max_def > 0 {
                 levels.def.extend_from_slice(&levels.pend_def[start..end]);
             }
-            if self.desc.max_rep_level > 0 {
+            if self.src.desc.max_rep_level > 0 {
                 levels.rep.extend_from_slice(&levels.pend_rep[start..end]);
             }
             levels.count += end - start;
         }
         levels.pos = end;
         let result = if skip {
-            self.values.skip(valid)
+            self.src.values.skip(valid)
         } else {
-            self.values.read(valid)
+            self.src.values.read(valid)
         };
         (stop, result.err())
     }
 
-    /// The batch read so far, as an array and its levels; starts a new batch.
-    pub(crate) fn finish(&mut self) -> Result<LeafBatch> {
-        let max_def = self.desc.max_def_level;
-        let (slots, validity, def, rep) = if self.flat {
-            let slots = std::mem::take(&mut self.rows);
-            let validity = (max_def == 1).then(|| NullBuffer::new(self.validity.finish()));
-            (slots, validity, Vec::new(), Vec::new())
-        } else {
-            let def = std::mem::take(&mut self.levels.def);
-            let rep = std::mem::take(&mut self.levels.rep);
-            let count = std::mem::take(&mut self.levels.count);
-            let slot_def = self.slot_def;
-            if max_def == 0 {
-                (count, None, def, rep)
-            } else if max_def > slot_def {
-                let mut bits = BooleanBufferBuilder::new(def.len());
-                for &d in def.iter().filter(|&&d| d >= slot_def) {
-                    bits.append(d == max_def);
-                }
-                let slots = bits.len();
-                (slots, Some(NullBuffer::new(bits.finish())), def, rep)
-            } else {
-                let slots = def.iter().filter(|&&d| d >= slot_def).count();
-                (slots, None, def, rep)
+    fn finish(&mut self) -> Result<LeafBatch> {
+        let max_def = self.src.desc.max_def_level;
+        let def = std::mem::take(&mut self.levels.def);
+        let rep = std::mem::take(&mut self.levels.rep);
+        let count = std::mem::take(&mut self.levels.count);
+        let slot_def = self.slot_def;
+        let (slots, validity) = if max_def == 0 {
+            (count, None)
+        } else if max_def > slot_def {
+            let mut bits = BooleanBufferBuilder::new(def.len());
+            for &d in def.iter().filter(|&&d| d >= slot_def) {
+                bits.append(d == max_def);
             }
+            (bits.len(), Some(NullBuffer::new(bits.finish())))
+        } else {
+            (def.iter().filter(|&&d| d >= slot_def).count(), None)
         };
-        let array = match self.values.finish(slots, validity) {
-            Ok(array) => array,
-            Err(fault) => return Err(self.locate(fault)),
-        };
+        let array = self.src.finish_values(slots, validity)?;
         Ok(LeafBatch { def, rep, array })
     }
 }
 
-/// The v1 levels at `offset` of `data`, pinned, and their length in bytes.
 /// Reads exactly `n` levels of `kind`, each at most `max`, from `decoder` into `out`.
 fn read_levels(
     decoder: &mut Pinned<LevelFamily>,
@@ -568,6 +614,7 @@ fn read_levels(
     })
 }
 
+/// The v1 levels at `offset` of `data`, pinned, and their length in bytes.
 fn v1_levels(
     data: &Buffer,
     offset: usize,
@@ -584,4 +631,18 @@ fn v1_levels(
             LevelDecoder::split_v1(b, encoding, max, n, kind).map(|(d, _)| d)
         })?;
     Ok((pinned, len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A flat column's reader, which every top-level column of a flat schema gets, does not
+    /// hold the nested mode's look-ahead and batch levels.
+    #[test]
+    fn a_flat_reader_does_not_carry_nested_levels() {
+        use std::mem::size_of;
+        // At most a tag beside the flat state.
+        assert!(size_of::<LeafReader>() <= size_of::<FlatLeaf>() + size_of::<usize>());
+    }
 }

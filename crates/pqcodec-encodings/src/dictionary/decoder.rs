@@ -268,10 +268,23 @@ struct GatherFixed<'s, N, S: ?Sized> {
     stage: Staging<N>,
     encoding: Encoding,
     dictionary: &'s [N],
-    /// Every index the bit width can express is in the dictionary: no check needed.
-    fits: bool,
     /// The sink lends its slots: nothing is staged.
     lends: bool,
+}
+
+/// Writes the value each of `indices` points at in `dictionary` (not empty) to `slots`, an
+/// index past the end looking up the last value; returns whether any index was past the end.
+/// One pass, no branch per index: the check and the look-up share it.
+#[inline]
+fn look_up<N: Copy>(dictionary: &[N], indices: &[u32], slots: &mut [N]) -> bool {
+    let last = dictionary.len() - 1;
+    let mut past = false;
+    for (slot, &index) in slots.iter_mut().zip(indices) {
+        let index = index as usize;
+        past |= index > last;
+        *slot = dictionary[index.min(last)];
+    }
+    past
 }
 
 impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
@@ -289,33 +302,32 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         Ok(())
     }
 
+    /// On an index past the dictionary, the chunk's values may have reached the sink (looked
+    /// up as the last value) before the error.
     #[inline]
     fn values(&mut self, indices: &[u32]) -> Result<()> {
         let dictionary = self.dictionary;
-        if !self.fits
-            && let Some(bad) = first_bad(indices, dictionary.len())
-        {
-            return Err(out_of_range(self.encoding, bad, dictionary.len()));
-        }
-        // Every index is below the length (checked above, or by the bit width).
-        let look_up = |(slot, &index): (&mut N, &u32)| {
-            *slot = dictionary.get(index as usize).copied().unwrap_or_default();
-        };
-        if self.lends
+        let past = if dictionary.is_empty() {
+            !indices.is_empty()
+        } else if self.lends
             && let Some(slots) = self.out.grow_slots(indices.len())
         {
-            slots.iter_mut().zip(indices).for_each(look_up);
-            return Ok(());
+            look_up(dictionary, indices, slots)
+        } else {
+            let mut past = false;
+            for chunk in indices.chunks(STAGE) {
+                past |= look_up(dictionary, chunk, self.stage.slots(self.out, chunk.len()));
+            }
+            if self.lends {
+                // Runs bypass the stage of a lending sink: it must be empty when the next comes.
+                self.stage.flush(self.out);
+            }
+            past
+        };
+        match past.then(|| first_bad(indices, dictionary.len())).flatten() {
+            Some(bad) => Err(out_of_range(self.encoding, bad, dictionary.len())),
+            None => Ok(()),
         }
-        for chunk in indices.chunks(STAGE) {
-            let slots = self.stage.slots(self.out, chunk.len());
-            slots.iter_mut().zip(chunk).for_each(look_up);
-        }
-        if self.lends {
-            // Runs bypass the stage of a lending sink: it must be empty when the next comes.
-            self.stage.flush(self.out);
-        }
-        Ok(())
     }
 }
 
@@ -334,7 +346,6 @@ fn gather_fixed<N: NativeType, S: Sink<N> + ?Sized>(
         stage: Staging::new(),
         encoding: indices.encoding(),
         dictionary,
-        fits: width_fits(indices.bit_width(), dictionary.len()),
         lends,
     };
     // What was decoded before an error reaches `out` too.

@@ -772,3 +772,50 @@ fn byte_array_gather_matches_lookup() {
         })
     );
 }
+
+/// A bit-packed index past the end of a fixed-width dictionary is reported, wherever it sits in
+/// the chunk, into a sink that lends its slots, one that does not, and the caller's slice; the
+/// values before it decode as looked up.
+#[test]
+fn fixed_width_index_past_the_end_is_reported() {
+    let dict: Vec<i64> = (0..11).map(|i| i * 100).collect();
+    for bad_at in [0usize, 5, 299, 599] {
+        let mut indices: Vec<u32> = (0..600).map(|i| (i * 7 % 11) as u32).collect();
+        indices[bad_at] = 13;
+        let mut e = RleEncoder::new(4);
+        e.put_slice(&indices);
+        let mut page = vec![4u8];
+        e.flush_into(&mut page);
+        let want = Err(Error::DictionaryIndex {
+            encoding: Encoding::RleDictionary,
+            index: 13,
+            len: 11,
+        });
+        let decoder = || DictionaryDecoder::<Int64Type>::new(&page, indices.len(), &dict).unwrap();
+        let mut lending = Vec::new();
+        assert_eq!(decoder().read_fixed(&mut lending, 600), want, "{bad_at}");
+        let mut staged = NotLending(Vec::new());
+        assert_eq!(decoder().read_fixed(&mut staged, 600), want, "{bad_at}");
+        assert_eq!(decoder().read_into(&mut [0; 600]), want, "{bad_at}");
+        // Reads that stop before the bad index see only good values.
+        let mut before = Vec::new();
+        let mut d = decoder();
+        assert_eq!(d.read_fixed(&mut before, bad_at), Ok(bad_at));
+        let expect: Vec<i64> = indices[..bad_at]
+            .iter()
+            .map(|&i| dict[i as usize])
+            .collect();
+        assert_eq!(before, expect);
+    }
+    // An empty dictionary has no index in range (bit-packed indices, not a run).
+    let mut e = RleEncoder::new(1);
+    e.put_slice(&[0, 1].repeat(8));
+    let mut page = vec![1u8];
+    e.flush_into(&mut page);
+    let empty: Vec<i64> = Vec::new();
+    let mut d = DictionaryDecoder::<Int64Type>::new(&page, 16, &empty).unwrap();
+    assert!(matches!(
+        d.read_fixed(&mut Vec::new(), 16),
+        Err(Error::DictionaryIndex { len: 0, .. })
+    ));
+}

@@ -454,9 +454,13 @@ impl<S: Sink<bool> + ?Sized> RunVisitor for BoolVisitor<'_, S> {
         let mut pos = start;
         while pos < end {
             let n = (end - pos).min(64);
-            let word = load_bits(packed, pos);
-            for (i, b) in self.stage.slots(self.out, n).iter_mut().enumerate() {
-                *b = (word >> i) & 1 == 1;
+            let word = load_bits(packed, pos).to_le_bytes();
+            // A byte's bits against constant masks, 8 bools at a time (it vectorises).
+            let slots = self.stage.slots(self.out, n);
+            for (bools, byte) in slots.chunks_mut(8).zip(word) {
+                for (j, b) in bools.iter_mut().enumerate() {
+                    *b = byte & (1 << j) != 0;
+                }
             }
             pos += n;
         }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `pqcodec scan` against `pqcodec scan --reader arrow-rs` (arrow-rs's ParquetRecordBatchReader in
-# the same binary, so both sides start from the same code and baseline memory) on every Parquet
-# file in a directory: both sides run alternately RUNS times, each run decoding the file REPEAT
-# times; the table shows the median rows/s of each side, the speedup, each side's largest peak
-# heap (as `scan` counts it, the file's bytes included) and its median peak RSS (GNU time's
-# "Maximum resident set size", which also counts the pages of code and libraries touched).
+# the same binary, on the same bytes) on every Parquet file in a directory: both sides run
+# alternately RUNS times, each run decoding the file REPEAT times; the table shows the median
+# rows/s of each side, the speedup, and each side's largest peak heap (as `scan` counts it, the
+# file's bytes included). Peak RSS, which also counts the pages of code a run touches, is
+# `benches/rss.sh`'s, on two programs that each hold one reader.
 #
 # Usage: benches/scan.sh DIR [RUNS] [REPEAT]
 # The big files of BENCHMARKS.md come from the shared corpus generator:
@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.."
 dir=${1:?usage: benches/scan.sh DIR [RUNS] [REPEAT]}
 runs=${2:-5}
 repeat=${3:-10}
-[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 
 cargo build -q --release -p pqcodec-cli --bin pqcodec
 bin=target/release/pqcodec
@@ -25,13 +24,12 @@ for f in "$dir"/*.parquet; do
     for _ in $(seq "$runs"); do
         for side in pqcodec arrow-rs; do
             cmd=("$bin" scan "$f" --repeat "$repeat" --reader "$side")
-            out=$(/usr/bin/time -f "rss_kb %M" "${cmd[@]}" 2>&1)
+            out=$("${cmd[@]}" 2>&1)
             rows=$(awk '/^rows/ {print $2}' <<<"$out")
             secs=$(awk '/^rows/ {print $4}' <<<"$out")
             heap=$(awk '/^rows/ {print $6}' <<<"$out")
-            rss=$(awk '/^rss_kb/ {print $2}' <<<"$out")
             [ -n "$rows" ] || { echo "$side failed on $f: $out" >&2; exit 1; }
-            echo "$(basename "$f") $side $rows $secs $heap $rss" >>"$log"
+            echo "$(basename "$f") $side $rows $secs $heap" >>"$log"
         done
     done
 done
@@ -40,22 +38,19 @@ python3 - "$log" <<'EOF'
 import math, statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
-    name, side, rows, secs, heap, rss = line.split()
-    r = runs.setdefault((name, side), {"rate": [], "heap": [], "rss": []})
+    name, side, rows, secs, heap = line.split()
+    r = runs.setdefault((name, side), {"rate": [], "heap": []})
     r["rate"].append(int(rows) / float(secs))
     r["heap"].append(int(heap))
-    r["rss"].append(int(rss))
-print("| file | rows/s pqcodec | rows/s arrow-rs | speedup "
-      "| peak heap KiB pqcodec | arrow-rs | peak RSS KiB pqcodec | arrow-rs |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| file | rows/s pqcodec | rows/s arrow-rs | speedup | peak heap bytes pqcodec | arrow-rs |")
+print("|---|---:|---:|---:|---:|---:|")
 speedups = []
 for name in sorted({n for n, _ in runs}):
     ours, theirs = runs[(name, "pqcodec")], runs[(name, "arrow-rs")]
     a, b = statistics.median(ours["rate"]), statistics.median(theirs["rate"])
     speedups.append(a / b)
     print(f"| {name} | {a / 1e6:.1f} M | {b / 1e6:.1f} M | {a / b:.2f}x "
-          f"| {max(ours['heap']) / 1024:,.0f} | {max(theirs['heap']) / 1024:,.0f} "
-          f"| {statistics.median(ours['rss']):,.0f} | {statistics.median(theirs['rss']):,.0f} |")
+          f"| {max(ours['heap']):,} | {max(theirs['heap']):,} |")
 geo = math.exp(sum(map(math.log, speedups)) / len(speedups))
 print(f"\nGeometric mean of the speedups over {len(speedups)} files: {geo:.2f}x")
 EOF

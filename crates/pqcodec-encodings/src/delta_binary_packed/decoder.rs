@@ -258,8 +258,11 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// is done.
     #[inline(always)]
     fn start_miniblock(&mut self) -> Result<()> {
-        let w = match self.widths.get(self.next_miniblock) {
-            Some(&w) => w,
+        // The miniblock's start is taken as the 8 bytes `pos` was last stored as: read
+        // together with a neighbouring field (the compiler pairs such copies), it would wait
+        // for that store to reach the cache, once a miniblock.
+        let (w, start) = match self.widths.get(self.next_miniblock) {
+            Some(&w) => (w, self.pos),
             None => {
                 let rest = self
                     .data
@@ -273,7 +276,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
                 self.widths = widths;
                 self.next_miniblock = 0;
                 match widths.first() {
-                    Some(&w) => w,
+                    Some(&w) => (w, self.pos),
                     // Layout guarantees at least one miniblock.
                     None => return Err(self.truncated("miniblock bit widths", self.pos, 1)),
                 }
@@ -282,7 +285,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         self.width = self.check_width(w)?;
         self.next_miniblock += 1;
         self.miniblock_left = self.layout.miniblock_size;
-        self.miniblock_start = self.pos;
+        self.miniblock_start = start;
         Ok(())
     }
 

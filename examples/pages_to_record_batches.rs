@@ -1,5 +1,5 @@
-//! Reads a Parquet file's pages (framed and decompressed by the parquet crate) and prints the
-//! RecordBatches pqcodec decodes from them.
+//! Reads a Parquet file by byte ranges with pqcodec's reader (pages framed and decompressed by
+//! the parquet crate, decoded by pqcodec) and prints its columns and RecordBatches.
 //!
 //! ```text
 //! cargo run --example pages_to_record_batches -- FILE.parquet [BATCH_SIZE]
@@ -8,7 +8,7 @@
 use std::error::Error;
 
 use arrow_array::RecordBatch;
-use pqcodec_arrow::framing::ParquetFile;
+use pqcodec_file::{LocalFile, ReaderBuilder};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1);
@@ -21,9 +21,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         None => 1024,
     };
 
-    let file = ParquetFile::open(&path)?;
-    println!("{path}: {} row groups", file.metadata().num_row_groups());
-    for desc in file.column_descs() {
+    let builder = ReaderBuilder::try_new(LocalFile::open(&path)?)?;
+    let file = builder.metadata().clone();
+    println!("{path}: {} row groups", file.num_row_groups());
+    for desc in file.columns() {
         println!(
             "  column {}: {}, max definition level {}, max repetition level {}",
             desc.path, desc.physical, desc.max_def_level, desc.max_rep_level
@@ -34,7 +35,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
 
     let mut rows = 0;
-    for (i, batch) in file.record_batches(batch_size)?.enumerate() {
+    for (i, batch) in builder.with_batch_size(batch_size).build()?.enumerate() {
         let batch: RecordBatch = batch?;
         rows += batch.num_rows();
         println!("batch {i}: {} rows", batch.num_rows());

@@ -8,7 +8,8 @@
 
 use std::error::Error;
 
-use pqcodec_arrow::framing::ParquetFile;
+use bytes::Bytes;
+use pqcodec_file::ReaderBuilder;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1);
@@ -17,10 +18,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         std::process::exit(2);
     };
     let repeat: usize = args.next().map_or(Ok(1), |n| n.parse())?;
-    let file = ParquetFile::open(&path)?;
+    let file = Bytes::from(std::fs::read(&path)?);
     let mut rows = 0;
     for _ in 0..repeat {
-        for batch in file.record_batches(8192)? {
+        for batch in ReaderBuilder::try_new(file.clone())?.build()? {
             rows += std::hint::black_box(batch?).num_rows();
         }
     }

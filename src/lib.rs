@@ -5,8 +5,11 @@
 //! - [`core`]: physical-type markers, the [`Encoding`](core::Encoding) enum, the
 //!   [`Encoder`](core::Encoder) / [`Decoder`](core::Decoder) traits and errors;
 //! - [`encodings`]: every encoding of the spec, decode and encode;
-//! - [`arrow`]: pages of a column chunk into Arrow arrays and RecordBatches.
+//! - [`arrow`]: pages of a column chunk into Arrow arrays and RecordBatches;
+//! - [`file`]: Parquet files: the footer, the page index, and the reader builder over byte
+//!   ranges, local files and object stores.
 
 pub use pqcodec_arrow as arrow;
 pub use pqcodec_core as core;
 pub use pqcodec_encodings as encodings;
+pub use pqcodec_file as file;

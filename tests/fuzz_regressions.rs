@@ -106,11 +106,11 @@ mod seeds {
     use parquet::basic::{Compression, Encoding as PqEncoding};
     use parquet::file::properties::{WriterProperties, WriterVersion};
     use pqcodec_arrow::Page;
-    use pqcodec_arrow::framing::ParquetFile;
     use pqcodec_core::{ByteArrays, Encoding, Int96, PhysicalType};
     use pqcodec_encodings::bit_packed::BitPackedEncoder;
     use pqcodec_encodings::dynamic::{Values, encode};
     use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
+    use pqcodec_file::framing::ParquetFile;
 
     use super::harness::{
         BYTE_STREAM_SPLIT_TYPES, DELTA_BYTE_ARRAY_TYPES, INTEGER_TYPES, leaf_type, write_pages,

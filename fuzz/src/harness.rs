@@ -6,7 +6,7 @@
 //! saved input of `fuzz/corpus/name/` and `fuzz/artifacts/name/` through the same function,
 //! so a crash found once stays a test. For that, the file uses only crates that both the fuzz
 //! crate and the root package's dev-dependencies have: `pqcodec-core`, `pqcodec-encodings`,
-//! `pqcodec-arrow` (feature `parquet-framing`), `arrow-array`, `arrow-buffer`,
+//! `pqcodec-arrow`, `pqcodec-file`, `arrow-array`, `arrow-buffer`,
 //! `arrow-data`, `arrow-schema` and `bytes`.
 //!
 //! What counts as a bug: a panic (including arithmetic overflow, which fuzz builds check), an
@@ -27,7 +27,6 @@ use std::sync::{Arc, Once};
 
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Field, FieldRef, Fields, IntervalUnit, Schema, TimeUnit};
-use pqcodec_arrow::framing::{FilePages, ParquetFile};
 use pqcodec_arrow::{
     Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page, RecordBatchDecoder,
 };
@@ -41,6 +40,7 @@ use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::{DynamicType, plain_value_count};
 use pqcodec_encodings::plain::decode_plain_page;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
+use pqcodec_file::framing::{FilePages, ParquetFile};
 
 /// A target's body: one fuzz input in, a panic on a finding.
 pub type Target = fn(&[u8]);
@@ -1341,7 +1341,7 @@ impl Iterator for Framed {
     fn next(&mut self) -> Option<Self::Item> {
         match framing(|| self.0.next()) {
             Some(Some(Ok(page))) => Some(Ok(page)),
-            Some(Some(Err(e))) => Some(Err(Box::new(e))),
+            Some(Some(Err(e))) => Some(Err(e)),
             Some(None) => None,
             None => Some(Err("the parquet crate panicked reading a page".into())),
         }

@@ -77,6 +77,13 @@ impl ArrayDecoder {
     /// Decodes the next `rows` rows (fewer at the end of the columns; an empty array once
     /// they are exhausted).
     pub fn read(&mut self, rows: usize) -> Result<ArrayRef> {
+        self.read_records(rows)?;
+        self.consume_batch()
+    }
+
+    /// Decodes the next `rows` rows into the batch being built, after what earlier calls read
+    /// (rows skipped in between are left out); returns how many (fewer only at the end).
+    pub fn read_records(&mut self, rows: usize) -> Result<usize> {
         let mut read = None;
         for leaf in &mut self.leaves {
             let n = leaf.read(rows)?;
@@ -86,6 +93,11 @@ impl ArrayDecoder {
                 Some(_) => {}
             }
         }
+        Ok(read.unwrap_or(0))
+    }
+
+    /// The rows read since the last batch, as an array; starts the next batch.
+    pub fn consume_batch(&mut self) -> Result<ArrayRef> {
         let batches = collect_exact(self.leaves.iter_mut().map(LeafReader::finish))?;
         assemble(&self.node, &batches)
     }
@@ -173,7 +185,33 @@ impl RecordBatchDecoder {
 
     /// Decodes the next `rows` rows, or `None` once the columns are exhausted.
     pub fn read(&mut self, rows: usize) -> Result<Option<RecordBatch>> {
-        let columns = collect_exact(self.fields.iter_mut().map(|f| f.read(rows)))?;
+        self.read_records(rows)?;
+        self.consume_batch()
+    }
+
+    /// Decodes the next `rows` rows into the batch being built, after what earlier calls read
+    /// (rows [skipped](Self::skip) in between are left out); returns how many (fewer only at
+    /// the end of the columns).
+    pub fn read_records(&mut self, rows: usize) -> Result<usize> {
+        let mut read = None;
+        for field in &mut self.fields {
+            let n = field.read_records(rows)?;
+            match read {
+                None => read = Some(n),
+                Some(m) if m != n => {
+                    return Err(Error::Schema(format!(
+                        "columns hold different numbers of rows ({m} and {n})"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(read.unwrap_or(0))
+    }
+
+    /// The rows read since the last batch, or `None` if there are none; starts the next batch.
+    pub fn consume_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let columns = collect_exact(self.fields.iter_mut().map(ArrayDecoder::consume_batch))?;
         let len = columns.first().map_or(0, |c| c.len());
         if let Some(bad) = columns.iter().find(|c| c.len() != len) {
             return Err(Error::Schema(format!(

@@ -15,7 +15,7 @@ use pqcodec_core::{Encoding, PhysicalType};
 
 use crate::error::{Error, Fault, Location, Result};
 use crate::levels::{CountSink, LevelDecoder, LevelFamily, LevelKind, LevelSink, ValiditySink};
-use crate::page::{DataPageV1, DataPageV2, Page, PageSource};
+use crate::page::{DataPageV1, DataPageV2, Page, PageHint, PageSource};
 use crate::pinned::Pinned;
 use crate::schema::{ColumnDesc, Node};
 use crate::values::{ValueReader, select};
@@ -190,6 +190,33 @@ impl Source {
 
     fn locate(&self, fault: Fault) -> Error {
         fault.at(self.at())
+    }
+
+    /// What the source knows of its next page without reading it.
+    fn peek(&mut self) -> Result<Option<PageHint>> {
+        self.pages.peek().map_err(|source| Error::Source {
+            at: self.at(),
+            source,
+        })
+    }
+
+    /// Passes over the next page unread if the source can tell it is a data page of at most
+    /// `most` rows (`flat`: or levels, which are rows in a flat column); returns its rows.
+    fn skip_unread_page(&mut self, most: usize, flat: bool) -> Result<Option<usize>> {
+        let rows = self
+            .peek()?
+            .filter(|h| !h.dictionary)
+            .and_then(|h| if flat { h.rows.or(h.levels) } else { h.rows })
+            .filter(|&rows| rows <= most);
+        if rows.is_some() {
+            self.page = None;
+            self.pages.skip_page().map_err(|source| Error::Source {
+                at: self.at(),
+                source,
+            })?;
+            self.pages_seen += 1;
+        }
+        Ok(rows)
     }
 
     /// Fetches the next data page, handing dictionary pages to the values; skips it whole if
@@ -369,6 +396,10 @@ impl FlatLeaf {
                 if let Err(fault) = src.values.end_page() {
                     return Err(src.locate(fault));
                 }
+                if skip && let Some(n) = src.skip_unread_page(rows - done, true)? {
+                    done += n;
+                    continue;
+                }
                 match src.fetch(skip.then_some(rows - done))? {
                     Fetched::Page => continue,
                     Fetched::Skipped(n) => {
@@ -488,6 +519,30 @@ impl NestedLeaf {
                 }
                 if let Err(fault) = self.src.values.end_page() {
                     return Err(self.src.locate(fault));
+                }
+                // A next page known to start a record (its rows are counted: an offset index,
+                // a v2 header) ends the open record here, without reading that page; and
+                // when skipping, a page of whole records can be passed over unread.
+                let starts_record = self
+                    .src
+                    .peek()?
+                    .is_some_and(|h| !h.dictionary && h.rows.is_some());
+                if starts_record && self.levels.open {
+                    self.levels.open = false;
+                    done += 1;
+                    if done == records {
+                        break;
+                    }
+                }
+                if skip
+                    && starts_record
+                    && let Some(n) = self.src.skip_unread_page(records - done, false)?
+                {
+                    done += n;
+                    if done == records {
+                        break;
+                    }
+                    continue;
                 }
                 match self.src.fetch(None)? {
                     Fetched::Page | Fetched::Skipped(_) => continue,

@@ -50,8 +50,6 @@
 
 mod decoder;
 mod error;
-#[cfg(feature = "parquet-framing")]
-pub mod framing;
 mod leaf;
 mod levels;
 mod nested;
@@ -64,5 +62,5 @@ mod values;
 
 pub use decoder::{ArrayDecoder, Column, RecordBatchDecoder};
 pub use error::{Error, Location, Result, SourceError};
-pub use page::{DataPageV1, DataPageV2, DictionaryPage, Page, PageSource};
+pub use page::{DataPageV1, DataPageV2, DictionaryPage, Page, PageHint, PageSource};
 pub use schema::ColumnDesc;

@@ -88,11 +88,37 @@ impl Page {
     }
 }
 
+/// What a [`PageSource`] knows of its next page before reading (and decompressing) it: from
+/// the page's header, or from the file's offset index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageHint {
+    /// A dictionary page.
+    pub dictionary: bool,
+    /// The rows (records) of a data page, when known (a v2 header, an offset index).
+    pub rows: Option<usize>,
+    /// The levels (values, nulls included) of a data page, when known (a v1 or v2 header).
+    pub levels: Option<usize>,
+}
+
 /// Where a column reader gets its pages: every `Iterator<Item = Result<Page, E>>` whose error
 /// converts into a boxed error is one.
+///
+/// A source that can tell how many rows its next page holds without reading it
+/// ([`PageSource::peek`]) lets a reader skipping rows pass over whole pages with
+/// [`PageSource::skip_page`], never decompressing or decoding them.
 pub trait PageSource: Send {
     /// The next page, or `None` at the end of the column.
     fn next_page(&mut self) -> Result<Option<Page>, SourceError>;
+
+    /// What the next page is, if known without reading it; `None` if unknown or at the end.
+    fn peek(&mut self) -> Result<Option<PageHint>, SourceError> {
+        Ok(None)
+    }
+
+    /// Passes over the next page without returning it: a source that peeks need not read it.
+    fn skip_page(&mut self) -> Result<(), SourceError> {
+        self.next_page().map(drop)
+    }
 }
 
 impl<I, E> PageSource for I

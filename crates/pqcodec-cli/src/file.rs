@@ -1,79 +1,64 @@
-//! Opening a Parquet file for the file commands: its footer and pages framed by the parquet
-//! crate, the columns a `--columns` list selects, and the Arrow schema arrow-rs would give them.
+//! What the file commands read of a file: `--columns`, `--row-groups`, `--offset` and
+//! `--limit`, given to pqcodec's reader builder (and to arrow-rs's, for `scan --reader`).
 
-use std::error::Error;
-use std::path::Path;
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::ArrowReaderBuilder;
+use pqcodec_file::{Projection, ReaderBuilder, ReaderOptions};
 
-use parquet::arrow::{ProjectionMask, parquet_to_arrow_schema_by_columns};
-use pqcodec_arrow::framing::ParquetFile;
-use pqcodec_arrow::{Column, RecordBatchDecoder};
-
-/// A file in memory and the leaf columns a command reads.
-pub struct Selection {
-    file: ParquetFile,
-    schema: arrow_schema::SchemaRef,
-    leaves: Vec<usize>,
+/// The selection flags of `cat` and `scan`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReadArgs {
+    /// Only these columns: comma-separated dotted paths (`a,b.c`); a name selects every
+    /// column below it.
+    #[arg(long, value_delimiter = ',')]
+    pub columns: Option<Vec<String>>,
+    /// Only these row groups: comma-separated indices, read in this order.
+    #[arg(long, value_delimiter = ',')]
+    pub row_groups: Option<Vec<usize>>,
+    /// Skip the first N rows read.
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// Read at most N rows.
+    #[arg(long)]
+    pub limit: Option<usize>,
 }
 
-impl Selection {
-    /// Opens `path` and selects the columns named in `columns` (dotted paths; a name selects
-    /// every leaf below it), or every column.
-    pub fn open(path: &Path, columns: Option<&[String]>) -> Result<Self, Box<dyn Error>> {
-        let file = ParquetFile::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let descr = file.metadata().file_metadata().schema_descr_ptr();
-        let Some(names) = columns else {
-            let leaves = (0..descr.num_columns()).collect();
-            let schema = file.schema();
-            return Ok(Selection {
-                file,
-                schema,
-                leaves,
-            });
-        };
-        for name in names {
-            let found = descr.columns().iter().any(|c| {
-                let path = c.path().string();
-                path == *name || path.starts_with(&format!("{name}."))
-            });
-            if !found {
-                return Err(format!("{}: no column {name:?}", path.display()).into());
-            }
+impl ReadArgs {
+    /// How the file's metadata is read: with the page index when rows are selected, so only
+    /// the pages holding them are fetched.
+    pub fn options(&self) -> ReaderOptions {
+        ReaderOptions::new().with_page_index(self.offset > 0 || self.limit.is_some())
+    }
+
+    /// `builder` reading what the flags select.
+    pub fn apply<T>(&self, mut builder: ReaderBuilder<T>) -> ReaderBuilder<T> {
+        if let Some(columns) = &self.columns {
+            builder = builder.with_projection(Projection::paths(columns.iter().cloned()));
         }
-        let mask = ProjectionMask::columns(&descr, names.iter().map(String::as_str));
-        let leaves = (0..descr.num_columns())
-            .filter(|&i| mask.leaf_included(i))
-            .collect();
-        let schema = parquet_to_arrow_schema_by_columns(
-            &descr,
-            mask,
-            file.metadata().file_metadata().key_value_metadata(),
-        )?;
-        Ok(Selection {
-            file,
-            schema: schema.into(),
-            leaves,
-        })
+        if let Some(groups) = &self.row_groups {
+            builder = builder.with_row_groups(groups.clone());
+        }
+        if let Some(limit) = self.limit {
+            builder = builder.with_limit(limit);
+        }
+        builder.with_offset(self.offset)
     }
 
-    /// The selected columns, reading their pages from the file.
-    pub fn columns(&self) -> Vec<Column> {
-        let descs = self.file.column_descs();
-        self.leaves
-            .iter()
-            .map(|&i| Column::new(descs[i].clone(), self.file.pages(i)))
-            .collect()
-    }
-
-    /// A decoder of `columns` into batches of `batch_size` rows.
-    pub fn batches(
-        &self,
-        columns: Vec<Column>,
-        batch_size: usize,
-    ) -> Result<RecordBatchDecoder, Box<dyn Error>> {
-        Ok(RecordBatchDecoder::try_new(
-            self.schema.clone(),
-            columns,
-            batch_size,
-        )?)
+    /// arrow-rs's `builder` reading what the flags select.
+    pub fn apply_arrow_rs<T>(&self, mut builder: ArrowReaderBuilder<T>) -> ArrowReaderBuilder<T> {
+        if let Some(columns) = &self.columns {
+            let mask = ProjectionMask::columns(
+                builder.parquet_schema(),
+                columns.iter().map(String::as_str),
+            );
+            builder = builder.with_projection(mask);
+        }
+        if let Some(groups) = &self.row_groups {
+            builder = builder.with_row_groups(groups.clone());
+        }
+        if let Some(limit) = self.limit {
+            builder = builder.with_limit(limit);
+        }
+        builder.with_offset(self.offset)
     }
 }

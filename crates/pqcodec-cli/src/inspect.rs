@@ -1,4 +1,5 @@
-//! `pqcodec inspect FILE`: row groups, column chunks and pages, as the file's framing says.
+//! `pqcodec inspect FILE`: row groups, column chunks and pages, as the file's framing says,
+//! with each page's first row and whether the chunk has an offset index and a column index.
 
 use std::error::Error;
 use std::fmt::Write as _;
@@ -7,13 +8,16 @@ use std::path::Path;
 use parquet::basic::Type;
 use parquet::column::page::Page;
 use parquet::file::metadata::ColumnChunkMetaData;
-use pqcodec_arrow::framing::ParquetFile;
+use pqcodec_file::framing::ChunkPages;
+use pqcodec_file::{FileMetadata, LocalFile};
 
-/// Describes every row group, column chunk and page of the file at `path`. The file is
-/// framed as `cat` and `scan` frame it, its footer and each chunk checked first; errors name
-/// the file and the column being read.
+/// Describes every row group, column chunk and page of the file at `path`, read by ranges.
+/// Each chunk is checked as the reader checks it; errors name the file and the column being
+/// read.
 pub fn inspect(path: &Path) -> Result<String, Box<dyn Error>> {
-    let file = ParquetFile::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let in_file = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let source = LocalFile::open(path).map_err(|e| in_file(&e))?;
+    let file = FileMetadata::load(&source, true).map_err(|e| in_file(&e))?;
     let meta = file.metadata();
     let file_meta = meta.file_metadata();
     let mut out = String::new();
@@ -34,17 +38,59 @@ pub fn inspect(path: &Path) -> Result<String, Box<dyn Error>> {
             group.total_byte_size()
         )?;
         for (c, chunk) in group.columns().iter().enumerate() {
-            writeln!(out, "  column {c} {}", describe_chunk(chunk))?;
-            let in_column = |e| {
+            let offset_index = meta
+                .offset_index()
+                .and_then(|o| o.get(g)?.get(c))
+                .filter(|o| !o.page_locations().is_empty());
+            let has_column_index = meta
+                .column_index()
+                .and_then(|i| i.get(g)?.get(c))
+                .is_some_and(|i| {
+                    !matches!(
+                        i,
+                        parquet::file::page_index::column_index::ColumnIndexMetaData::NONE
+                    )
+                });
+            let yes = |b: bool| if b { "yes" } else { "no" };
+            writeln!(
+                out,
+                "  column {c} {}, offset index {}, column index {}",
+                describe_chunk(chunk),
+                yes(offset_index.is_some()),
+                yes(has_column_index)
+            )?;
+            let in_column = |e: &dyn std::fmt::Display| {
                 let column = chunk.column_descr().path().string();
                 format!("{}: column {column:?}: {e}", path.display())
             };
-            for (p, page) in file.chunk_pages(g, c).map_err(in_column)?.enumerate() {
-                writeln!(
-                    out,
-                    "    page {p}: {}",
-                    describe_page(&page.map_err(in_column)?)
-                )?;
+            let mut pages = ChunkPages::read(&source, &file, g, c).map_err(|e| in_column(&e))?;
+            let repeated = chunk.column_descr().max_rep_level() > 0;
+            // The rows before each data page: from the offset index, else counted (unknown
+            // after a v1 page of a repeated column, whose rows only its levels tell).
+            let mut counted = Some(0i64);
+            let mut data_page = 0;
+            let mut p = 0;
+            while let Some(page) = pages.next_parquet_page().map_err(|e| in_column(&e))? {
+                let rows = match &page {
+                    Page::DictionaryPage { .. } => None,
+                    Page::DataPageV2 { num_rows, .. } => Some(i64::from(*num_rows)),
+                    Page::DataPage { num_values, .. } if !repeated => Some(i64::from(*num_values)),
+                    Page::DataPage { .. } => None,
+                };
+                let first = match &page {
+                    Page::DictionaryPage { .. } => None,
+                    _ => offset_index
+                        .and_then(|o| o.page_locations().get(data_page))
+                        .map(|l| l.first_row_index)
+                        .or(counted),
+                };
+                if !matches!(page, Page::DictionaryPage { .. }) {
+                    counted = first.zip(rows).map(|(f, r)| f + r);
+                    data_page += 1;
+                }
+                let at = first.map_or(String::new(), |r| format!("first row {r}, "));
+                writeln!(out, "    page {p}: {at}{}", describe_page(&page))?;
+                p += 1;
             }
         }
     }

@@ -36,15 +36,16 @@ enum Command {
     Cat {
         /// The Parquet file.
         file: PathBuf,
-        /// Only these columns: comma-separated dotted paths (`a,b.c`); a name selects every
-        /// column below it.
-        #[arg(long, value_delimiter = ',')]
-        columns: Option<Vec<String>>,
+        #[command(flatten)]
+        select: file::ReadArgs,
     },
-    /// Decode every column of every row group, timing only the decode of the file in memory.
+    /// Decode what the selection flags select (every column of every row group by default),
+    /// timing only the decode of the file in memory.
     Scan {
         /// The Parquet file.
         file: PathBuf,
+        #[command(flatten)]
+        select: file::ReadArgs,
         /// How many times to decode the file.
         #[arg(long, default_value_t = 1)]
         repeat: usize,
@@ -54,6 +55,9 @@ enum Command {
         /// The decoder: pqcodec, or arrow-rs's reader for comparison.
         #[arg(long, value_enum, default_value_t = scan::Reader::Pqcodec)]
         reader: scan::Reader,
+        /// Decode the row groups on this many threads (pqcodec's reader).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// List a Parquet file's row groups, column chunks and pages.
     Inspect {
@@ -85,6 +89,8 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the output went away (`pqcodec cat big.parquet | head`): done.
+        Err(e) if is_broken_pipe(&*e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pqcodec: error: {e}");
             ExitCode::FAILURE
@@ -92,27 +98,57 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `e` is, or was caused by, writing to a closed pipe.
+fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        next = e.source();
+    }
+    false
+}
+
+/// Writes `text` to stdout.
+fn print(text: &str) -> Result<(), Box<dyn std::error::Error>> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
 /// Runs one command.
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
         Command::Encode(args) => codec::encode(&args),
         Command::Decode(args) => codec::decode(&args),
-        Command::Cat { file, columns } => {
-            cat::cat(&file, columns.as_deref(), std::io::stdout().lock())
-        }
+        Command::Cat { file, select } => cat::cat(&file, &select, std::io::stdout().lock()),
         Command::Scan {
             file,
+            select,
             repeat,
             batch_size,
             reader,
-        } => scan::scan(&file, repeat, batch_size, reader).map(|r| {
-            println!(
-                "rows {} seconds {:.6} peak_heap_bytes {}",
+            threads,
+        } => {
+            let args = scan::ScanArgs {
+                repeat,
+                batch_size,
+                reader,
+                threads: threads.max(1),
+            };
+            let r = scan::scan(&file, &select, &args)?;
+            print(&format!(
+                "rows {} seconds {:.6} peak_heap_bytes {}\n",
                 r.rows,
                 r.elapsed.as_secs_f64(),
                 heap::peak()
-            );
-        }),
-        Command::Inspect { file } => inspect::inspect(&file).map(|text| print!("{text}")),
+            ))
+        }
+        Command::Inspect { file } => print(&inspect::inspect(&file)?),
     }
 }

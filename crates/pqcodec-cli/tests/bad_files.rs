@@ -1105,7 +1105,7 @@ fn the_valid_files_are_read() {
         // Groups nested as deep as pqcodec reads them, the leaf at the limit.
         (
             "deep_at_the_limit",
-            deep_schema(pqcodec_arrow::framing::MAX_SCHEMA_DEPTH - 1),
+            deep_schema(pqcodec_file::framing::MAX_SCHEMA_DEPTH - 1),
             "",
         ),
     ];

@@ -9,7 +9,7 @@ use super::thrift_walk::{self, PageHeader, SchemaElement};
 use super::{FramingError, MAX_SCHEMA_DEPTH};
 
 /// Parquet's physical types by their Thrift id.
-pub(super) const PHYSICAL_TYPES: [PqType; 8] = [
+pub(crate) const PHYSICAL_TYPES: [PqType; 8] = [
     PqType::BOOLEAN,
     PqType::INT32,
     PqType::INT64,
@@ -22,14 +22,23 @@ pub(super) const PHYSICAL_TYPES: [PqType; 8] = [
 
 /// The footer's Thrift bytes, found as the parquet crate finds them: the file ends with their
 /// length (4 bytes, little-endian) and the magic `PAR1`.
+#[cfg(test)]
 pub(super) fn footer_bytes(data: &[u8]) -> Result<&[u8], FramingError> {
-    let n = data.len();
-    let Some(tail_start) = n.checked_sub(8) else {
+    let len = footer_len(data, data.len() as u64)?;
+    let end = data.len() - 8;
+    Ok(&data[end - len as usize..end])
+}
+
+/// The length of the footer's Thrift bytes, read from the end of `tail`, the last bytes of a
+/// file of `file_size` bytes: the file ends with that length (4 bytes, little-endian) and the
+/// magic `PAR1`. Checked against the file's size.
+pub(crate) fn footer_len(tail: &[u8], file_size: u64) -> Result<u64, FramingError> {
+    let Some(trailer) = tail.len().checked_sub(8).map(|at| &tail[at..]) else {
         return Err(FramingError::Footer(format!(
-            "the file is {n} bytes, too short to end with a footer's length and magic (8 bytes)"
+            "the file is {file_size} bytes, too short to end with a footer's length and magic (8 bytes)"
         )));
     };
-    let (len, magic) = data[tail_start..].split_at(4);
+    let (len, magic) = trailer.split_at(4);
     match magic {
         b"PAR1" => {}
         b"PARE" => {
@@ -45,20 +54,20 @@ pub(super) fn footer_bytes(data: &[u8]) -> Result<&[u8], FramingError> {
             )));
         }
     }
-    let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
-    let start = tail_start.checked_sub(len).ok_or_else(|| {
-        FramingError::Footer(format!(
-            "its length, {len} bytes, reaches past the start of the file ({n} bytes)"
-        ))
-    })?;
-    Ok(&data[start..tail_start])
+    let len = u64::from(u32::from_le_bytes([len[0], len[1], len[2], len[3]]));
+    if len > file_size - 8 {
+        return Err(FramingError::Footer(format!(
+            "its length, {len} bytes, reaches past the start of the file ({file_size} bytes)"
+        )));
+    }
+    Ok(len)
 }
 
 /// Checks the schema's tree (flattened depth-first: each group followed by its
 /// `num_children` children) without recursion, before the parquet crate builds it recursively:
 /// fields nest at most [`MAX_SCHEMA_DEPTH`] levels below the root, and every group's children
 /// are there.
-pub(super) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), FramingError> {
+pub(crate) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), FramingError> {
     let name = |i: usize| String::from_utf8_lossy(schema[i].name).into_owned();
     // The groups whose children are being read: (element, num_children, children still to come).
     let mut open: Vec<(usize, i32, i32)> = Vec::new();
@@ -104,10 +113,10 @@ pub(super) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), Fram
 /// The byte range of a column chunk's pages, checked against the file's length (the parquet
 /// crate asserts its offset and size are not negative, and reads past the end as an I/O
 /// error).
-pub(super) fn chunk_range(
+pub(crate) fn chunk_range(
     chunk: &ColumnChunkMetaData,
-    file_len: usize,
-) -> Result<std::ops::Range<usize>, String> {
+    file_len: u64,
+) -> Result<std::ops::Range<u64>, String> {
     let start = chunk
         .dictionary_page_offset()
         .unwrap_or(chunk.data_page_offset());
@@ -118,7 +127,7 @@ pub(super) fn chunk_range(
         ));
     }
     let end = start.checked_add(size).unwrap_or(i64::MAX);
-    match (usize::try_from(start), usize::try_from(end)) {
+    match (u64::try_from(start), u64::try_from(end)) {
         (Ok(start), Ok(end)) if end <= file_len => Ok(start..end),
         _ => Err(format!(
             "its byte range {start}..{end} (page offset {start}, compressed size {size}) is \
@@ -134,9 +143,9 @@ const DICTIONARY_PAGE: i32 = 2;
 const DATA_PAGE_V2: i32 = 3;
 
 /// The checks of a column chunk's page headers, made before the parquet crate reads them.
-pub(super) struct PageChecks {
-    pub(super) row_group: usize,
-    pub(super) codec: Compression,
+pub(crate) struct PageChecks {
+    pub(crate) row_group: usize,
+    pub(crate) codec: Compression,
 }
 
 impl PageChecks {
@@ -145,7 +154,7 @@ impl PageChecks {
     /// decompress to is possible for the codec (the parquet crate allocates the claim); and the
     /// data pages can hold the row group's `rows` (more values than rows are left to the
     /// decoder, which names the page).
-    pub(super) fn check(&self, bytes: &[u8], rows: i64) -> Result<(), FramingError> {
+    pub(crate) fn check(&self, bytes: &[u8], rows: i64) -> Result<(), FramingError> {
         let mut at = 0;
         let mut page = 0;
         let mut most_rows = 0i64;

@@ -1,6 +1,6 @@
-//! Parquet files framed by the parquet crate (feature `parquet-framing`): the footer, the page
-//! headers, decompression, and the Arrow schema arrow-rs infers (honouring an embedded
-//! `ARROW:schema`). Only framing: every value and level is decoded by pqcodec.
+//! Framing by the parquet crate: page headers and decompression, over byte ranges already
+//! read; and [`ParquetFile`], a whole file in memory, for tools that walk its pages. Only
+//! framing: every value and level is decoded by pqcodec.
 //!
 //! The parquet crate aborts or allocates what a malformed file claims in a few places, so
 //! what it reads is checked first, with [`FramingError`]s naming what is wrong: the footer's
@@ -10,39 +10,42 @@
 //! counts, what the codec can decompress to, the rows the pages can hold) before its pages are
 //! read.
 //!
-//! Shared by the example, the tests and the CLI:
+//! ```
+//! use bytes::Bytes;
+//! use pqcodec_file::framing::ParquetFile;
 //!
-//! ```no_run
-//! use pqcodec_arrow::framing::ParquetFile;
-//!
-//! let file = ParquetFile::open("data.parquet")?;
-//! for batch in file.record_batches(8192)? {
-//!     println!("{} rows", batch?.num_rows());
+//! let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/pyarrow_plain_opt_v1.parquet"))?;
+//! let file = ParquetFile::from_bytes(Bytes::from(data))?;
+//! let mut pages = file.chunk_pages(0, 0)?;
+//! while let Some(page) = pages.next_parquet_page()? {
+//!     println!("{:?} page of {} values", page.page_type(), page.num_values());
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::path::Path;
 use std::sync::Arc;
 
 use arrow_buffer::Buffer;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
-use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use parquet::basic::{Encoding as PqEncoding, Type as PqType};
 use parquet::column::page::{Page as PqPage, PageReader};
 use parquet::errors::ParquetError;
-use parquet::file::metadata::{ColumnChunkMetaData, ParquetMetaData};
+use parquet::file::metadata::ParquetMetaData;
+use parquet::file::page_index::offset_index::PageLocation;
 use parquet::file::serialized_reader::SerializedPageReader;
+use pqcodec_arrow::{
+    ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page, PageHint, PageSource, SourceError,
+};
 use pqcodec_core::{Encoding, PhysicalType};
 
-use crate::decoder::{Column, RecordBatchDecoder};
-use crate::page::{DataPageV1, DataPageV2, DictionaryPage, Page};
-use crate::schema::ColumnDesc;
-use checks::{PHYSICAL_TYPES, PageChecks, check_schema_tree, chunk_range, footer_bytes};
+use crate::metadata::FileMetadata;
+use checks::PageChecks;
+pub(crate) use fetched::Fetched;
 
-mod checks;
-mod thrift_walk;
+pub(crate) mod checks;
+mod fetched;
+pub(crate) mod thrift_walk;
 
 /// How many levels below the root a schema may nest its fields. The parquet crate builds the
 /// schema recursively and would overflow the stack on a schema of thousands of nested groups,
@@ -55,9 +58,6 @@ pub const MAX_SCHEMA_DEPTH: usize = 256;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FramingError {
-    /// The file could not be read.
-    #[error("reading the file: {0}")]
-    Io(#[from] std::io::Error),
     /// The footer (the file's metadata) is malformed: pqcodec's reason or the parquet crate's.
     #[error("footer (file metadata): {0}")]
     Footer(String),
@@ -82,7 +82,7 @@ pub enum FramingError {
 }
 
 /// The parquet crate's error without the prefix its variant adds ("Parquet error: ", ...).
-fn reason(e: ParquetError) -> String {
+pub(crate) fn reason(e: ParquetError) -> String {
     match e {
         ParquetError::General(message) => message,
         ParquetError::External(e) => e.to_string(),
@@ -90,91 +90,43 @@ fn reason(e: ParquetError) -> String {
     }
 }
 
-/// A Parquet file held in memory, its metadata read and its Arrow schema inferred.
+/// A Parquet file held in memory, its metadata read and its Arrow schema inferred: for tools
+/// that walk a file's pages (`pqcodec inspect`, the fuzz targets). Readers of RecordBatches
+/// use [`ReaderBuilder`](crate::ReaderBuilder), over these same bytes or any other source.
 #[derive(Debug, Clone)]
 pub struct ParquetFile {
-    data: Bytes,
-    metadata: Arc<ParquetMetaData>,
-    schema: SchemaRef,
-    /// The column chunks whose own metadata gives another physical type than their schema
-    /// column's (the parquet crate keeps only the schema's): (row group, column, type id).
-    /// Empty for a sound file, so it costs nothing to hold.
-    chunk_type_mismatches: Vec<(usize, usize, i32)>,
+    data: Arc<Fetched>,
+    meta: Arc<FileMetadata>,
 }
 
 impl ParquetFile {
-    /// Reads the file at `path` into memory and its footer.
-    pub fn open(path: impl AsRef<Path>) -> Result<Self, FramingError> {
-        Self::from_bytes(Bytes::from(std::fs::read(path.as_ref())?))
-    }
-
-    /// Reads the footer of the file held in `data`. Its Thrift is walked first, without
-    /// recursion, to refuse what the parquet crate cannot survive reading (a schema nested
-    /// deeper than [`MAX_SCHEMA_DEPTH`]); the parquet crate's errors are wrapped as
-    /// [`FramingError::Footer`].
-    pub fn from_bytes(data: Bytes) -> Result<Self, FramingError> {
-        let walk = thrift_walk::walk_footer(footer_bytes(&data)?);
-        match walk.schema {
-            Ok(Some(schema)) => check_schema_tree(&schema)?,
-            Ok(None) => {}
-            // The parquet crate stops there too, or may build a schema the walk did not see.
-            Err(e) => return Err(FramingError::Footer(format!("malformed Thrift: {e}"))),
-        }
-        let meta = ArrowReaderMetadata::load(&data, ArrowReaderOptions::new())
-            .map_err(|e| FramingError::Footer(reason(e)))?;
-        let metadata = Arc::clone(meta.metadata());
-        let chunk_type_mismatches = walk
-            .chunk_types
-            .filter(|types| types.len() == metadata.num_row_groups())
-            .into_iter()
-            .flatten()
-            .zip(metadata.row_groups())
-            .enumerate()
-            .filter(|(_, (types, group))| types.len() == group.num_columns())
-            .flat_map(|(g, (types, group))| {
-                types
-                    .into_iter()
-                    .zip(group.columns())
-                    .enumerate()
-                    .filter_map(move |(c, (own, chunk))| {
-                        let schema = chunk.column_descr().physical_type() as i32;
-                        own.filter(|&id| id != schema).map(|id| (g, c, id))
-                    })
-            })
-            .collect();
+    /// Reads the footer of the file held in `data` (its page index too, if it has one).
+    pub fn from_bytes(data: Bytes) -> Result<Self, crate::Error> {
+        let meta = FileMetadata::load(&data, true)?;
         Ok(ParquetFile {
-            metadata,
-            schema: Arc::clone(meta.schema()),
-            data,
-            chunk_type_mismatches,
+            data: Arc::new(Fetched::whole(data)),
+            meta: Arc::new(meta),
         })
     }
 
-    /// The file's metadata, as the parquet crate reads it.
+    /// The file's metadata.
+    pub fn file_metadata(&self) -> &Arc<FileMetadata> {
+        &self.meta
+    }
+
+    /// The parquet crate's metadata.
     pub fn metadata(&self) -> &Arc<ParquetMetaData> {
-        &self.metadata
+        self.meta.metadata()
     }
 
     /// The Arrow schema arrow-rs reads the file as.
     pub fn schema(&self) -> SchemaRef {
-        Arc::clone(&self.schema)
+        self.meta.schema()
     }
 
     /// The leaf columns' descriptions, in schema order.
     pub fn column_descs(&self) -> Vec<ColumnDesc> {
-        self.metadata
-            .file_metadata()
-            .schema_descr()
-            .columns()
-            .iter()
-            .map(|c| ColumnDesc {
-                path: c.path().string(),
-                physical: physical(c.physical_type()),
-                type_length: usize::try_from(c.type_length()).unwrap_or(0),
-                max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
-                max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
-            })
-            .collect()
+        self.meta.columns().to_vec()
     }
 
     /// The pages of leaf column `column` over every row group, in order.
@@ -187,83 +139,16 @@ impl ParquetFile {
         }
     }
 
-    /// Every leaf column with its pages.
-    pub fn columns(&self) -> Vec<Column> {
-        self.column_descs()
-            .into_iter()
-            .enumerate()
-            .map(|(i, desc)| Column::new(desc, self.pages(i)))
-            .collect()
-    }
-
-    /// A decoder of the whole file into batches of `batch_size` rows.
-    pub fn record_batches(&self, batch_size: usize) -> crate::Result<RecordBatchDecoder> {
-        RecordBatchDecoder::try_new(self.schema(), self.columns(), batch_size)
-    }
-
-    /// The pages of leaf column `column` in row group `row_group`, as the parquet crate reads
-    /// them. The chunk is checked first: its bytes lie in the file, its type is its schema
-    /// column's, its page headers are sound and its pages can hold the row group's rows.
+    /// The pages of leaf column `column` in row group `row_group`. The chunk is checked first:
+    /// its bytes lie in the file, its type is its schema column's, its page headers are sound
+    /// and its pages can hold the row group's rows.
     pub fn chunk_pages(&self, row_group: usize, column: usize) -> Result<ChunkPages, FramingError> {
-        let chunk_error = |reason: String| FramingError::Chunk { row_group, reason };
-        let group = self.metadata.row_groups().get(row_group).ok_or_else(|| {
-            chunk_error(format!(
-                "the file has {} row groups",
-                self.metadata.num_row_groups()
-            ))
-        })?;
-        let chunk = group.columns().get(column).ok_or_else(|| {
-            chunk_error(format!(
-                "the row group has {} column chunks, none for column {column}",
-                group.num_columns()
-            ))
-        })?;
-        let range = chunk_range(chunk, self.data.len()).map_err(chunk_error)?;
-        self.check_chunk_type(row_group, column, chunk)
-            .map_err(chunk_error)?;
-        let pages = PageChecks {
-            row_group,
-            codec: chunk.compression(),
-        };
-        pages.check(&self.data[range], group.num_rows())?;
-        let rows = usize::try_from(group.num_rows()).unwrap_or(0);
-        let reader = SerializedPageReader::new(Arc::new(self.data.clone()), chunk, rows, None)
-            .map_err(|e| chunk_error(reason(e)))?;
-        Ok(ChunkPages {
-            reader,
-            row_group,
-            page: 0,
-        })
-    }
-
-    /// Whether column chunk `column` of `row_group` has its schema column's physical type.
-    fn check_chunk_type(
-        &self,
-        row_group: usize,
-        column: usize,
-        chunk: &ColumnChunkMetaData,
-    ) -> Result<(), String> {
-        let mismatch = self
-            .chunk_type_mismatches
-            .iter()
-            .find(|&&(g, c, _)| (g, c) == (row_group, column));
-        match mismatch {
-            Some(&(_, _, id)) => {
-                let own = usize::try_from(id)
-                    .ok()
-                    .and_then(|i| PHYSICAL_TYPES.get(i))
-                    .map_or(format!("id {id}"), PqType::to_string);
-                let schema = chunk.column_descr().physical_type();
-                Err(format!(
-                    "physical type {own}, but the schema's column is {schema}"
-                ))
-            }
-            None => Ok(()),
-        }
+        ChunkPages::new(&self.meta, row_group, column, Arc::clone(&self.data), None)
     }
 }
 
-fn physical(t: PqType) -> PhysicalType {
+/// The physical type as pqcodec names it.
+pub(crate) fn physical(t: PqType) -> PhysicalType {
     match t {
         PqType::BOOLEAN => PhysicalType::Boolean,
         PqType::INT32 => PhysicalType::Int32,
@@ -343,10 +228,13 @@ pub fn convert_page(page: PqPage) -> Result<Page, ParquetError> {
     })
 }
 
-/// The pages of one column chunk as the parquet crate reads them (decompressed), from
-/// [`ParquetFile::chunk_pages`].
+/// The pages of one column chunk as the parquet crate frames them (decompressed), from bytes
+/// already read: the whole chunk, or, with the chunk's page locations from the offset index,
+/// its dictionary page and the data pages a reader does not skip.
+///
+/// A [`PageSource`] of pqcodec pages that can pass over a page without decompressing it.
 pub struct ChunkPages {
-    reader: SerializedPageReader<Bytes>,
+    reader: SerializedPageReader<Fetched>,
     row_group: usize,
     page: usize,
 }
@@ -361,6 +249,73 @@ impl std::fmt::Debug for ChunkPages {
 }
 
 impl ChunkPages {
+    /// The pages of column chunk `column` of `row_group` in `data`. Without `locations`,
+    /// `data` holds the whole chunk, whose page headers are checked and must hold the row
+    /// group's rows; with them (checked against the chunk by the caller), the pages `data`
+    /// holds are checked.
+    pub(crate) fn new(
+        meta: &FileMetadata,
+        row_group: usize,
+        column: usize,
+        data: Arc<Fetched>,
+        locations: Option<Vec<PageLocation>>,
+    ) -> Result<Self, FramingError> {
+        let chunk_error = |reason: String| FramingError::Chunk { row_group, reason };
+        let (chunk, range) = meta.chunk(row_group, column)?;
+        let rows = meta.metadata().row_group(row_group).num_rows();
+        let checks = PageChecks {
+            row_group,
+            codec: chunk.compression(),
+        };
+        match &locations {
+            None => {
+                let bytes = data
+                    .get(&range)
+                    .ok_or_else(|| chunk_error(format!("its bytes {range:?} were not read")))?;
+                checks.check(&bytes, rows)?;
+            }
+            Some(pages) => {
+                let starts = pages.iter().map(|p| p.offset as u64);
+                let ends = pages
+                    .iter()
+                    .map(|p| p.offset as u64 + p.compressed_page_size as u64);
+                let dictionary = (range.start < pages[0].offset as u64)
+                    .then(|| range.start..pages[0].offset as u64);
+                for page in dictionary
+                    .into_iter()
+                    .chain(starts.zip(ends).map(|(s, e)| s..e))
+                {
+                    if let Some(bytes) = data.get(&page) {
+                        checks.check(&bytes, 0)?;
+                    }
+                }
+            }
+        }
+        let total = usize::try_from(rows).unwrap_or(0);
+        let reader = SerializedPageReader::new(data, chunk, total, locations)
+            .map_err(|e| chunk_error(reason(e)))?;
+        Ok(ChunkPages {
+            reader,
+            row_group,
+            page: 0,
+        })
+    }
+
+    /// The pages of column chunk `column` of `row_group`, the whole chunk read from `source`
+    /// (for tools that walk pages; readers fetch a row group's chunks together).
+    pub fn read(
+        source: &dyn crate::RangeRead,
+        meta: &FileMetadata,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Self, crate::Error> {
+        let (_, range) = meta.chunk(row_group, column)?;
+        let ranges = [range];
+        let data = crate::source::read_checked(source, &ranges)?;
+        let fetched = Fetched::new(meta.file_size(), &ranges, data);
+        Ok(Self::new(meta, row_group, column, Arc::new(fetched), None)?)
+    }
+
     /// An error of the page about to be read.
     fn error(&self, e: ParquetError) -> FramingError {
         FramingError::Page {
@@ -370,30 +325,39 @@ impl ChunkPages {
         }
     }
 
-    /// The next page, converted by `convert`.
-    fn next_with<T>(
-        &mut self,
-        convert: impl FnOnce(PqPage) -> Result<T, ParquetError>,
-    ) -> Option<Result<T, FramingError>> {
-        let page = self
-            .reader
-            .get_next_page()
-            .and_then(|p| p.map(convert).transpose());
-        let page = page.map_err(|e| self.error(e)).transpose()?;
+    /// The next page as the parquet crate gives it.
+    pub fn next_parquet_page(&mut self) -> Result<Option<PqPage>, FramingError> {
+        let page = self.reader.get_next_page().map_err(|e| self.error(e))?;
+        self.page += usize::from(page.is_some());
+        Ok(page)
+    }
+}
+
+impl PageSource for ChunkPages {
+    fn next_page(&mut self) -> Result<Option<Page>, SourceError> {
+        match self.next_parquet_page()? {
+            Some(page) => Ok(Some(convert_page(page)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn peek(&mut self) -> Result<Option<PageHint>, SourceError> {
+        let next = self.reader.peek_next_page().map_err(|e| self.error(e))?;
+        Ok(next.map(|m| PageHint {
+            dictionary: m.is_dict,
+            rows: m.num_rows,
+            levels: m.num_levels,
+        }))
+    }
+
+    fn skip_page(&mut self) -> Result<(), SourceError> {
+        self.reader.skip_next_page().map_err(|e| self.error(e))?;
         self.page += 1;
-        Some(page)
+        Ok(())
     }
 }
 
-impl Iterator for ChunkPages {
-    type Item = Result<PqPage, FramingError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.next_with(Ok)
-    }
-}
-
-/// The pages of one leaf column over every row group of a file, decompressed.
+/// The pages of one leaf column over every row group of a [`ParquetFile`], decompressed.
 pub struct FilePages {
     file: ParquetFile,
     column: usize,
@@ -412,15 +376,15 @@ impl std::fmt::Debug for FilePages {
 }
 
 impl FilePages {
-    fn next_page(&mut self) -> Result<Option<Page>, FramingError> {
+    fn next_page(&mut self) -> Result<Option<Page>, SourceError> {
         loop {
             if let Some(pages) = self.current.as_mut() {
-                match pages.next_with(convert_page) {
-                    Some(page) => return page.map(Some),
+                match PageSource::next_page(pages)? {
+                    Some(page) => return Ok(Some(page)),
                     None => self.current = None,
                 }
             }
-            if self.row_group >= self.file.metadata.num_row_groups() {
+            if self.row_group >= self.file.metadata().num_row_groups() {
                 return Ok(None);
             }
             self.row_group += 1;
@@ -430,7 +394,7 @@ impl FilePages {
 }
 
 impl Iterator for FilePages {
-    type Item = Result<Page, FramingError>;
+    type Item = Result<Page, SourceError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.next_page().transpose()
@@ -441,7 +405,7 @@ impl Iterator for FilePages {
 mod tests {
     use parquet::basic::Compression;
 
-    use super::checks::check_decompressed_size;
+    use super::checks::{check_decompressed_size, check_schema_tree, footer_bytes};
     use super::thrift_walk::SchemaElement;
     use super::*;
 
@@ -481,7 +445,7 @@ mod tests {
         writer.write(&batch).unwrap();
         writer.close().unwrap();
         let file = ParquetFile::from_bytes(Bytes::from(bytes.clone())).unwrap();
-        assert!(file.chunk_type_mismatches.is_empty());
+        assert!(file.meta.chunk_type_mismatches.is_empty());
         assert!(file.pages(0).all(|p| p.is_ok()));
         // The chunk's metadata (field 3 of ColumnChunk, a struct) opens with its type (field 1,
         // an i32): INT32, zigzag 2, made INT64.
@@ -495,7 +459,7 @@ mod tests {
                 .unwrap();
         bytes[at + 2] = 0x04;
         let file = ParquetFile::from_bytes(Bytes::from(bytes)).unwrap();
-        assert_eq!(file.chunk_type_mismatches, [(0, 0, 2)]);
+        assert_eq!(file.meta.chunk_type_mismatches, [(0, 0, 2)]);
         let e = file.pages(0).find_map(|p| p.err()).unwrap().to_string();
         assert!(
             e.contains("physical type INT64, but the schema's column is INT32"),

@@ -1,0 +1,73 @@
+//! The crate's error: what was asked that cannot be done, or what in the file is wrong.
+
+use std::ops::Range;
+
+use crate::framing::FramingError;
+
+/// The result of every fallible `pqcodec-file` call.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why a file could not be read as asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The request does not fit the file: a column, row group or row that does not exist, a
+    /// schema that does not fit the columns.
+    #[error("{0}")]
+    Request(String),
+    /// The source could not give the file's size.
+    #[error("reading the file's size: {0}")]
+    Size(#[source] std::io::Error),
+    /// The source could not give a byte range, or gave another number of bytes.
+    #[error("reading bytes {range:?} of the file: {source}")]
+    Read {
+        /// The range asked for.
+        range: Range<u64>,
+        /// What the source said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The footer is malformed.
+    #[error(transparent)]
+    Framing(#[from] FramingError),
+    /// A column chunk or one of its page headers is malformed.
+    #[error("column {column:?}: {source}")]
+    Chunk {
+        /// The column's dotted path.
+        column: String,
+        /// What is wrong.
+        #[source]
+        source: FramingError,
+    },
+    /// A column chunk's offset index disagrees with the chunk.
+    #[error("row group {row_group}, column {column:?}: offset index: {reason}")]
+    PageIndex {
+        /// The row group.
+        row_group: usize,
+        /// The column's dotted path.
+        column: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A page's levels or values could not be decoded into Arrow arrays.
+    #[error("row group {row_group}: {source}")]
+    Decode {
+        /// The row group.
+        row_group: usize,
+        /// What pqcodec's decoders found.
+        #[source]
+        source: pqcodec_arrow::Error,
+    },
+}
+
+impl Error {
+    pub(crate) fn size(source: std::io::Error) -> Self {
+        Error::Size(source)
+    }
+}
+
+impl From<Error> for arrow_schema::ArrowError {
+    fn from(e: Error) -> Self {
+        arrow_schema::ArrowError::ExternalError(Box::new(e))
+    }
+}

@@ -1,0 +1,57 @@
+//! Parquet files read by pqcodec: the footer and page index, page headers and decompression
+//! (framed by the parquet crate), and a reader that engines can call, decoding with pqcodec's
+//! decoders into Arrow.
+//!
+//! [`ReaderBuilder`] says what to read, as arrow-rs's `ParquetRecordBatchReaderBuilder` does:
+//! a [`Projection`] of columns, row groups, a [`RowSelection`] of rows, an offset and a limit,
+//! the batch size, and the Arrow types to read into. It reads from any [`RangeRead`] (bytes in
+//! memory, a [`LocalFile`], your own storage) into a [`ParquetRecordBatchReader`], or, with the
+//! `object_store` feature, from any `AsyncRangeRead` such as an `ObjectStoreSource` into a
+//! `ParquetRecordBatchStream`.
+//!
+//! Only what is read is fetched: the footer (one request for most files), the page index when
+//! asked for, and the projected column chunks of one row group at a time, nearby ranges
+//! coalesced. Where the offset index says where pages are, pages holding no selected row are
+//! neither fetched nor decompressed nor decoded.
+//!
+//! ```
+//! use pqcodec_file::{LocalFile, Projection, ReaderBuilder};
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/pyarrow_plain_opt_v1.parquet");
+//! let reader = ReaderBuilder::try_new(LocalFile::open(path)?)?
+//!     .with_projection(Projection::leaves([0]))
+//!     .with_offset(10)
+//!     .with_limit(5)
+//!     .build()?;
+//! for batch in reader {
+//!     assert_eq!(batch?.num_rows(), 5);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+// Lists of byte ranges to read often hold just one.
+#![allow(clippy::single_range_in_vec_init)]
+
+mod error;
+pub mod framing;
+mod metadata;
+mod plan;
+mod projection;
+mod reader;
+mod row_group;
+mod selection;
+mod source;
+#[cfg(feature = "object_store")]
+mod stream;
+
+pub use error::{Error, Result};
+pub use metadata::FileMetadata;
+pub use projection::Projection;
+pub use reader::{
+    DEFAULT_BATCH_SIZE, DEFAULT_COALESCE_GAP, ParquetRecordBatchReader, ReaderBuilder,
+    ReaderOptions,
+};
+pub use selection::{RowSelection, RowSelector};
+pub use source::{LocalFile, RangeRead};
+#[cfg(feature = "object_store")]
+pub use stream::{AsyncRangeRead, ObjectStoreSource, ParquetRecordBatchStream};

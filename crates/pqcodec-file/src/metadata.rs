@@ -1,0 +1,403 @@
+//! A file's metadata: its footer (and page index, when asked), read through a few byte ranges
+//! at the end of the file, checked, and the Arrow schema arrow-rs would read it as.
+//!
+//! [`MetadataLoader`] holds the steps apart from how bytes arrive, so the sync and async
+//! readers fetch with their own I/O and share everything else.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use arrow_schema::SchemaRef;
+use bytes::Bytes;
+use parquet::DecodeResult;
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use parquet::basic::Type as PqType;
+use parquet::file::metadata::{
+    ColumnChunkMetaData, PageIndexPolicy, ParquetMetaData, ParquetMetaDataPushDecoder,
+    ParquetMetaDataReader,
+};
+use parquet::file::page_index::offset_index::PageLocation;
+use pqcodec_arrow::ColumnDesc;
+
+use crate::error::{Error, Result};
+use crate::framing::checks::{PHYSICAL_TYPES, check_schema_tree, chunk_range, footer_len};
+use crate::framing::{FramingError, physical, reason, thrift_walk};
+
+/// Bytes read from the end of a file in the first request: most footers fit, so most files
+/// take one request for their metadata.
+const TAIL: u64 = 64 * 1024;
+
+/// A Parquet file's metadata as pqcodec reads it: the parquet crate's [`ParquetMetaData`]
+/// (with the page index, if it was asked for and the file has one), the Arrow schema (an
+/// embedded `ARROW:schema` honoured) and the leaf columns' descriptions.
+///
+/// Cheap to share: readers of several row groups or threads can take one
+/// `Arc<FileMetadata>` ([`ReaderBuilder::new_with_metadata`](crate::ReaderBuilder::new_with_metadata)).
+#[derive(Debug, Clone)]
+pub struct FileMetadata {
+    metadata: Arc<ParquetMetaData>,
+    schema: SchemaRef,
+    columns: Vec<ColumnDesc>,
+    file_size: u64,
+    /// The column chunks whose own metadata gives another physical type than their schema
+    /// column's (the parquet crate keeps only the schema's): (row group, column, type id).
+    pub(crate) chunk_type_mismatches: Vec<(usize, usize, i32)>,
+}
+
+impl FileMetadata {
+    /// Reads the metadata of `source` (and its page index if `page_index`).
+    pub fn load(source: &dyn crate::RangeRead, page_index: bool) -> Result<Self> {
+        let mut loader = MetadataLoader::new(source.size().map_err(Error::size)?, page_index)?;
+        while let Some(ranges) = loader.needs()? {
+            let data = crate::source::read_checked(source, &ranges)?;
+            loader.push(ranges, data)?;
+        }
+        loader.finish()
+    }
+
+    /// The parquet crate's metadata: row groups, column chunks, statistics, the page index.
+    pub fn metadata(&self) -> &Arc<ParquetMetaData> {
+        &self.metadata
+    }
+
+    /// The Arrow schema of the whole file, as arrow-rs reads it.
+    pub fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
+    }
+
+    /// The leaf columns, in schema order.
+    pub fn columns(&self) -> &[ColumnDesc] {
+        &self.columns
+    }
+
+    /// The file's size in bytes.
+    pub fn file_size(&self) -> u64 {
+        self.file_size
+    }
+
+    /// The number of row groups.
+    pub fn num_row_groups(&self) -> usize {
+        self.metadata.num_row_groups()
+    }
+
+    /// Column chunk `column` of `row_group` and its byte range, checked: the range lies in the
+    /// file and the chunk has its schema column's physical type.
+    pub(crate) fn chunk(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<(&ColumnChunkMetaData, Range<u64>), FramingError> {
+        let chunk_error = |reason: String| FramingError::Chunk { row_group, reason };
+        let group = self.metadata.row_groups().get(row_group).ok_or_else(|| {
+            chunk_error(format!(
+                "the file has {} row groups",
+                self.metadata.num_row_groups()
+            ))
+        })?;
+        let chunk = group.columns().get(column).ok_or_else(|| {
+            chunk_error(format!(
+                "the row group has {} column chunks, none for column {column}",
+                group.num_columns()
+            ))
+        })?;
+        let range = chunk_range(chunk, self.file_size).map_err(chunk_error)?;
+        let mismatch = self
+            .chunk_type_mismatches
+            .iter()
+            .find(|&&(g, c, _)| (g, c) == (row_group, column));
+        if let Some(&(_, _, id)) = mismatch {
+            let own = usize::try_from(id)
+                .ok()
+                .and_then(|i| PHYSICAL_TYPES.get(i))
+                .map_or(format!("id {id}"), PqType::to_string);
+            let schema = chunk.column_descr().physical_type();
+            return Err(chunk_error(format!(
+                "physical type {own}, but the schema's column is {schema}"
+            )));
+        }
+        Ok((chunk, range))
+    }
+
+    /// The page locations of column chunk `column` of `row_group` from the offset index, if
+    /// the file has one and it was read; checked against the chunk: pages in order inside its
+    /// byte range, first rows rising from 0 below the row group's rows.
+    pub(crate) fn page_locations(
+        &self,
+        row_group: usize,
+        column: usize,
+        chunk_bytes: &Range<u64>,
+    ) -> Result<Option<Vec<PageLocation>>> {
+        let Some(index) = self
+            .metadata
+            .offset_index()
+            .and_then(|groups| groups.get(row_group))
+            .and_then(|columns| columns.get(column))
+        else {
+            return Ok(None);
+        };
+        let pages = index.page_locations();
+        if pages.is_empty() {
+            return Ok(None);
+        }
+        let rows = self.metadata.row_group(row_group).num_rows();
+        let bad = |reason: String| Error::PageIndex {
+            row_group,
+            column: self.columns[column].path.clone(),
+            reason,
+        };
+        let mut end = chunk_bytes.start;
+        let mut next_row = 0;
+        for (i, page) in pages.iter().enumerate() {
+            let start = u64::try_from(page.offset).ok();
+            let size = u64::try_from(page.compressed_page_size)
+                .ok()
+                .filter(|&s| s > 0);
+            let (Some(start), Some(size)) = (start, size) else {
+                return Err(bad(format!(
+                    "page {i} at offset {} of {} bytes",
+                    page.offset, page.compressed_page_size
+                )));
+            };
+            if start < end || start + size > chunk_bytes.end {
+                return Err(bad(format!(
+                    "page {i} at bytes {start}..{} is outside the column chunk's {:?} or \
+                     overlaps the page before",
+                    start + size,
+                    chunk_bytes
+                )));
+            }
+            let first = page.first_row_index;
+            let rising = if i == 0 { first == 0 } else { first > next_row };
+            if !rising || first >= rows.max(1) {
+                return Err(bad(format!(
+                    "page {i} starts at row {first}, after row {next_row} in a row group of \
+                     {rows} rows"
+                )));
+            }
+            next_row = first;
+            end = start + size;
+        }
+        Ok(Some(pages.clone()))
+    }
+}
+
+/// The steps of reading a file's metadata, apart from the I/O: [`needs`](Self::needs) says
+/// which byte ranges to read next, [`push`](Self::push) takes them.
+pub(crate) struct MetadataLoader {
+    file_size: u64,
+    page_index: bool,
+    state: State,
+}
+
+enum State {
+    /// The file's last bytes are needed.
+    Tail,
+    /// The footer and the file's last 8 bytes are needed: the footer is longer than the tail
+    /// read.
+    Footer(Range<u64>),
+    /// The page index is needed.
+    Index {
+        decoder: Box<ParquetMetaDataPushDecoder>,
+        needs: Vec<Range<u64>>,
+        partial: Box<FileMetadata>,
+    },
+    Done(Box<FileMetadata>),
+    Failed,
+}
+
+impl MetadataLoader {
+    /// A loader of the metadata of a file of `file_size` bytes.
+    pub(crate) fn new(file_size: u64, page_index: bool) -> Result<Self> {
+        if file_size < 8 {
+            footer_len(&[], file_size)?;
+        }
+        Ok(MetadataLoader {
+            file_size,
+            page_index,
+            state: State::Tail,
+        })
+    }
+
+    /// The byte ranges to read next, or `None` once the metadata is read.
+    pub(crate) fn needs(&self) -> Result<Option<Vec<Range<u64>>>> {
+        let size = self.file_size;
+        Ok(match &self.state {
+            State::Tail => Some(vec![size - size.min(TAIL)..size]),
+            State::Footer(range) => Some(vec![range.clone()]),
+            State::Index { needs, .. } => Some(needs.clone()),
+            State::Done(_) => None,
+            State::Failed => return Err(Error::Request("the metadata loader failed".into())),
+        })
+    }
+
+    /// Takes `data`, the bytes of `ranges` (what [`needs`](Self::needs) asked for).
+    pub(crate) fn push(&mut self, ranges: Vec<Range<u64>>, data: Vec<Bytes>) -> Result<()> {
+        match std::mem::replace(&mut self.state, State::Failed) {
+            State::Tail => {
+                let tail = data.into_iter().next().unwrap_or_default();
+                let len = footer_len(&tail, self.file_size)?;
+                let start = self.file_size - 8 - len;
+                let tail_start = self.file_size - tail.len() as u64;
+                if start < tail_start {
+                    // Rare: a footer longer than the tail, read again whole.
+                    self.state = State::Footer(start..self.file_size);
+                    return Ok(());
+                }
+                let footer = tail.slice((start - tail_start) as usize..tail.len() - 8);
+                let meta = self.decode(&footer)?;
+                self.after_footer(meta, tail_start..self.file_size, tail)
+            }
+            State::Footer(_) => {
+                let (range, tail) = ranges.into_iter().zip(data).next().unwrap_or_default();
+                let footer = tail.slice(..tail.len().saturating_sub(8));
+                let meta = self.decode(&footer)?;
+                self.after_footer(meta, range, tail)
+            }
+            State::Index {
+                mut decoder,
+                partial,
+                ..
+            } => {
+                decoder
+                    .push_ranges(ranges, data)
+                    .map_err(|e| FramingError::Footer(format!("page index: {}", reason(e))))?;
+                self.decode_index(decoder, partial)
+            }
+            done @ State::Done(_) => {
+                self.state = done;
+                Ok(())
+            }
+            State::Failed => Err(Error::Request("the metadata loader failed".into())),
+        }
+    }
+
+    /// The metadata read.
+    pub(crate) fn finish(self) -> Result<FileMetadata> {
+        match self.state {
+            State::Done(meta) => Ok(*meta),
+            _ => Err(Error::Request(
+                "the metadata was not read to the end".into(),
+            )),
+        }
+    }
+
+    /// Decodes the footer's Thrift bytes. Walked first, without recursion, to refuse what the
+    /// parquet crate cannot survive reading (a schema nested deeper than
+    /// [`MAX_SCHEMA_DEPTH`](crate::framing::MAX_SCHEMA_DEPTH)).
+    fn decode(&self, footer: &[u8]) -> Result<FileMetadata, FramingError> {
+        let walk = thrift_walk::walk_footer(footer);
+        match walk.schema {
+            Ok(Some(schema)) => check_schema_tree(&schema)?,
+            Ok(None) => {}
+            // The parquet crate stops there too, or may build a schema the walk did not see.
+            Err(e) => return Err(FramingError::Footer(format!("malformed Thrift: {e}"))),
+        }
+        let metadata = ParquetMetaDataReader::decode_metadata(footer)
+            .map_err(|e| FramingError::Footer(reason(e)))?;
+        let chunk_type_mismatches = walk
+            .chunk_types
+            .filter(|types| types.len() == metadata.num_row_groups())
+            .into_iter()
+            .flatten()
+            .zip(metadata.row_groups())
+            .enumerate()
+            .filter(|(_, (types, group))| types.len() == group.num_columns())
+            .flat_map(|(g, (types, group))| {
+                types
+                    .into_iter()
+                    .zip(group.columns())
+                    .enumerate()
+                    .filter_map(move |(c, (own, chunk))| {
+                        let schema = chunk.column_descr().physical_type() as i32;
+                        own.filter(|&id| id != schema).map(|id| (g, c, id))
+                    })
+            })
+            .collect();
+        FileMetadata::new(Arc::new(metadata), self.file_size, chunk_type_mismatches)
+    }
+
+    /// After the footer: done, or the page index to read (the bytes already read offered to
+    /// it first).
+    fn after_footer(&mut self, meta: FileMetadata, read: Range<u64>, bytes: Bytes) -> Result<()> {
+        if !self.page_index {
+            self.state = State::Done(Box::new(meta));
+            return Ok(());
+        }
+        let index_error = |e| FramingError::Footer(format!("page index: {}", reason(e)));
+        let mut decoder = ParquetMetaDataPushDecoder::try_new_with_metadata(
+            self.file_size,
+            ParquetMetaData::clone(&meta.metadata),
+        )
+        .map_err(index_error)?
+        .with_page_index_policy(PageIndexPolicy::Optional);
+        decoder.push_range(read, bytes).map_err(index_error)?;
+        self.decode_index(Box::new(decoder), Box::new(meta))
+    }
+
+    fn decode_index(
+        &mut self,
+        mut decoder: Box<ParquetMetaDataPushDecoder>,
+        partial: Box<FileMetadata>,
+    ) -> Result<()> {
+        let index_error = |e| FramingError::Footer(format!("page index: {}", reason(e)));
+        match decoder.try_decode().map_err(index_error)? {
+            DecodeResult::NeedsData(needs) => {
+                if let Some(bad) = needs
+                    .iter()
+                    .find(|r| r.end > self.file_size || r.start > r.end)
+                {
+                    return Err(FramingError::Footer(format!(
+                        "page index: its bytes {bad:?} are not in the file ({} bytes)",
+                        self.file_size
+                    ))
+                    .into());
+                }
+                self.state = State::Index {
+                    decoder,
+                    needs,
+                    partial,
+                };
+            }
+            DecodeResult::Data(metadata) => {
+                let mut meta = *partial;
+                meta.metadata = Arc::new(metadata);
+                self.state = State::Done(Box::new(meta));
+            }
+            DecodeResult::Finished => {
+                self.state = State::Done(partial);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FileMetadata {
+    fn new(
+        metadata: Arc<ParquetMetaData>,
+        file_size: u64,
+        chunk_type_mismatches: Vec<(usize, usize, i32)>,
+    ) -> Result<Self, FramingError> {
+        let arrow = ArrowReaderMetadata::try_new(Arc::clone(&metadata), ArrowReaderOptions::new())
+            .map_err(|e| FramingError::Footer(reason(e)))?;
+        let columns = metadata
+            .file_metadata()
+            .schema_descr()
+            .columns()
+            .iter()
+            .map(|c| ColumnDesc {
+                path: c.path().string(),
+                physical: physical(c.physical_type()),
+                type_length: usize::try_from(c.type_length()).unwrap_or(0),
+                max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
+                max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
+            })
+            .collect();
+        Ok(FileMetadata {
+            schema: Arc::clone(arrow.schema()),
+            metadata,
+            columns,
+            file_size,
+            chunk_type_mismatches,
+        })
+    }
+}

@@ -1,0 +1,125 @@
+//! What a reader reads, worked out once from the builder's settings: the projected schema and
+//! leaf columns, the row groups with the rows each reads, and for each row group the byte
+//! ranges to fetch (whole column chunks, or only the pages the row selection needs where the
+//! offset index tells where they are).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use arrow_schema::SchemaRef;
+use bytes::Bytes;
+use parquet::file::page_index::offset_index::PageLocation;
+use pqcodec_arrow::{Column, RecordBatchDecoder};
+
+use crate::error::{Error, Result};
+use crate::framing::{ChunkPages, Fetched};
+use crate::metadata::FileMetadata;
+use crate::row_group::RowGroupReader;
+use crate::selection::RowSelection;
+use crate::source::coalesce;
+
+/// A reader's plan.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub(crate) meta: Arc<FileMetadata>,
+    /// The schema of the batches.
+    pub(crate) schema: SchemaRef,
+    /// The leaf columns decoded, in order.
+    pub(crate) leaves: Vec<usize>,
+    pub(crate) batch_size: usize,
+    /// Ranges at most this far apart are read as one.
+    pub(crate) coalesce_gap: u64,
+}
+
+/// The bytes one row group needs: coalesced ranges, and for each leaf the page locations it
+/// reads by (`None`: its whole chunk is fetched).
+#[derive(Debug)]
+pub(crate) struct GroupFetch {
+    pub(crate) row_group: usize,
+    pub(crate) selection: RowSelection,
+    pub(crate) ranges: Vec<Range<u64>>,
+    locations: Vec<Option<Vec<PageLocation>>>,
+}
+
+impl Plan {
+    /// What row group `row_group` needs to read the rows `selection` selects (over the row
+    /// group's rows).
+    pub(crate) fn fetch(&self, row_group: usize, selection: RowSelection) -> Result<GroupFetch> {
+        let rows =
+            usize::try_from(self.meta.metadata().row_group(row_group).num_rows()).unwrap_or(0);
+        let everything = selection.row_count() == rows;
+        let wanted = selection.ranges();
+        let mut ranges = Vec::new();
+        let mut locations = Vec::with_capacity(self.leaves.len());
+        for &leaf in &self.leaves {
+            let (_, chunk) = self
+                .meta
+                .chunk(row_group, leaf)
+                .map_err(|source| Error::Chunk {
+                    column: self.meta.columns()[leaf].path.clone(),
+                    source,
+                })?;
+            let pages = match everything {
+                true => None,
+                false => self.meta.page_locations(row_group, leaf, &chunk)?,
+            };
+            match &pages {
+                None => ranges.push(chunk),
+                Some(pages) => {
+                    let first = pages[0].offset as u64;
+                    if chunk.start < first {
+                        ranges.push(chunk.start..first);
+                    }
+                    for (i, page) in pages.iter().enumerate() {
+                        let start = page.first_row_index as usize;
+                        let end = pages
+                            .get(i + 1)
+                            .map_or(rows, |p| p.first_row_index as usize);
+                        if wanted.iter().any(|r| r.start < end && start < r.end) {
+                            let at = page.offset as u64;
+                            ranges.push(at..at + page.compressed_page_size as u64);
+                        }
+                    }
+                }
+            }
+            locations.push(pages);
+        }
+        Ok(GroupFetch {
+            row_group,
+            selection,
+            ranges: coalesce(ranges, self.coalesce_gap),
+            locations,
+        })
+    }
+
+    /// The reader of a row group from the bytes `fetch` asked for.
+    pub(crate) fn row_group(&self, fetch: GroupFetch, data: Vec<Bytes>) -> Result<RowGroupReader> {
+        let row_group = fetch.row_group;
+        let fetched = Arc::new(Fetched::new(self.meta.file_size(), &fetch.ranges, data));
+        let mut columns = Vec::with_capacity(self.leaves.len());
+        for (&leaf, locations) in self.leaves.iter().zip(fetch.locations) {
+            let desc = self.meta.columns()[leaf].clone();
+            let pages =
+                ChunkPages::new(&self.meta, row_group, leaf, Arc::clone(&fetched), locations)
+                    .map_err(|source| Error::Chunk {
+                        column: desc.path.clone(),
+                        source,
+                    })?;
+            columns.push(Column::new(desc, pages));
+        }
+        let decoder = match columns.is_empty() {
+            true => None,
+            false => Some(
+                RecordBatchDecoder::try_new(self.schema.clone(), columns, self.batch_size)
+                    .map_err(|source| Error::Decode { row_group, source })?,
+            ),
+        };
+        Ok(RowGroupReader::new(
+            row_group,
+            self.schema.clone(),
+            decoder,
+            fetch.selection,
+            self.batch_size,
+        ))
+    }
+}

@@ -1,0 +1,210 @@
+//! The async reader (feature `object_store`): [`AsyncRangeRead`], a source of byte ranges
+//! read asynchronously, [`ObjectStoreSource`] over any `object_store`, and
+//! [`ParquetRecordBatchStream`], a `Stream` of RecordBatches.
+
+use std::io;
+use std::ops::Range;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use bytes::Bytes;
+use futures::future::BoxFuture;
+use futures::stream::{BoxStream, Stream};
+use futures::{FutureExt, StreamExt};
+use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt};
+
+use crate::error::{Error, Result};
+use crate::metadata::{FileMetadata, MetadataLoader};
+use crate::plan::Plan;
+use crate::reader::{ReaderBuilder, ReaderOptions};
+use crate::row_group::RowGroupReader;
+use crate::selection::RowSelection;
+use crate::source::{check_lengths, span};
+
+/// A file's bytes, read by ranges asynchronously: what a [`ParquetRecordBatchStream`] reads
+/// from. [`ObjectStoreSource`] is one.
+pub trait AsyncRangeRead: Send + Sync {
+    /// The file's size in bytes.
+    fn size(&self) -> BoxFuture<'_, io::Result<u64>>;
+
+    /// The bytes of each of `ranges`, in order.
+    fn read_ranges(&self, ranges: Vec<Range<u64>>) -> BoxFuture<'_, io::Result<Vec<Bytes>>>;
+}
+
+/// An object of an [`ObjectStore`], read by ranges (`get_ranges`, which coalesces them again
+/// as the store sees fit).
+#[derive(Debug, Clone)]
+pub struct ObjectStoreSource {
+    store: Arc<dyn ObjectStore>,
+    path: Path,
+    size: Option<u64>,
+}
+
+impl ObjectStoreSource {
+    /// The object at `path` of `store`.
+    pub fn new(store: Arc<dyn ObjectStore>, path: Path) -> Self {
+        ObjectStoreSource {
+            store,
+            path,
+            size: None,
+        }
+    }
+
+    /// The object's size, when known (from a listing): saves a request for it.
+    pub fn with_size(mut self, size: u64) -> Self {
+        self.size = Some(size);
+        self
+    }
+}
+
+impl AsyncRangeRead for ObjectStoreSource {
+    fn size(&self) -> BoxFuture<'_, io::Result<u64>> {
+        async move {
+            match self.size {
+                Some(size) => Ok(size),
+                None => Ok(self
+                    .store
+                    .head(&self.path)
+                    .await
+                    .map_err(io::Error::other)?
+                    .size),
+            }
+        }
+        .boxed()
+    }
+
+    fn read_ranges(&self, ranges: Vec<Range<u64>>) -> BoxFuture<'_, io::Result<Vec<Bytes>>> {
+        async move {
+            self.store
+                .get_ranges(&self.path, &ranges)
+                .await
+                .map_err(io::Error::other)
+        }
+        .boxed()
+    }
+}
+
+async fn read(source: &dyn AsyncRangeRead, ranges: Vec<Range<u64>>) -> Result<Vec<Bytes>> {
+    let data = source
+        .read_ranges(ranges.clone())
+        .await
+        .map_err(|e| Error::Read {
+            range: span(&ranges),
+            source: e,
+        })?;
+    check_lengths(&ranges, data)
+}
+
+impl FileMetadata {
+    /// Reads the metadata of `source` (and its page index if `page_index`), asynchronously.
+    pub async fn load_async(source: &dyn AsyncRangeRead, page_index: bool) -> Result<Self> {
+        let size = source.size().await.map_err(Error::size)?;
+        let mut loader = MetadataLoader::new(size, page_index)?;
+        while let Some(ranges) = loader.needs()? {
+            let data = read(source, ranges.clone()).await?;
+            loader.push(ranges, data)?;
+        }
+        loader.finish()
+    }
+}
+
+impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
+    /// A builder over `input`, its footer read asynchronously.
+    pub async fn try_new_async(input: T) -> Result<Self> {
+        Self::try_new_async_with_options(input, ReaderOptions::new()).await
+    }
+
+    /// A builder over `input`, its metadata read asynchronously as `options` say.
+    pub async fn try_new_async_with_options(input: T, options: ReaderOptions) -> Result<Self> {
+        let metadata = FileMetadata::load_async(&input, options.page_index()).await?;
+        Ok(Self::new_with_metadata(input, Arc::new(metadata)))
+    }
+
+    /// The stream. Fails if the settings do not fit the file, as
+    /// [`build`](ReaderBuilder::build) does.
+    pub fn build_stream(self) -> Result<ParquetRecordBatchStream> {
+        let (plan, groups) = self.plan()?;
+        let schema = plan.schema.clone();
+        let state = StreamState {
+            input: Box::new(self.input),
+            plan,
+            groups,
+            current: None,
+        };
+        let inner = futures::stream::unfold(state, |mut state| async move {
+            match state.next_batch().await {
+                Ok(Some(batch)) => Some((Ok(batch), state)),
+                Ok(None) => None,
+                Err(e) => {
+                    // Nothing more after an error.
+                    state.groups.clear();
+                    state.current = None;
+                    Some((Err(e), state))
+                }
+            }
+        })
+        .boxed();
+        Ok(ParquetRecordBatchStream { schema, inner })
+    }
+}
+
+/// RecordBatches read from an [`AsyncRangeRead`] a row group at a time: the projected column
+/// chunks of a row group (or only their selected pages) are fetched in one request of
+/// coalesced ranges, then decoded batch by batch as the stream is polled.
+pub struct ParquetRecordBatchStream {
+    schema: SchemaRef,
+    inner: BoxStream<'static, Result<RecordBatch>>,
+}
+
+impl std::fmt::Debug for ParquetRecordBatchStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetRecordBatchStream")
+            .field("schema", &self.schema)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ParquetRecordBatchStream {
+    /// The schema of the batches.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+}
+
+impl Stream for ParquetRecordBatchStream {
+    type Item = Result<RecordBatch>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.poll_next_unpin(cx)
+    }
+}
+
+struct StreamState {
+    input: Box<dyn AsyncRangeRead>,
+    plan: Plan,
+    groups: std::collections::VecDeque<(usize, RowSelection)>,
+    current: Option<RowGroupReader>,
+}
+
+impl StreamState {
+    async fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            if let Some(group) = self.current.as_mut() {
+                match group.next_batch()? {
+                    Some(batch) => return Ok(Some(batch)),
+                    None => self.current = None,
+                }
+            }
+            let Some((row_group, selection)) = self.groups.pop_front() else {
+                return Ok(None);
+            };
+            let fetch = self.plan.fetch(row_group, selection)?;
+            let data = read(&*self.input, fetch.ranges.clone()).await?;
+            self.current = Some(self.plan.row_group(fetch, data)?);
+        }
+    }
+}

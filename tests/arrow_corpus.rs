@@ -1,6 +1,7 @@
-//! Every Parquet file of the corpus (tests/data, copied from ../shared/corpus) and a few shapes
-//! written here, decoded by pqcodec and compared batch by batch with arrow-rs's
-//! ParquetRecordBatchReader at the same batch size.
+//! Every Parquet file of the corpus (tests/data, copied from ../shared/corpus, plus
+//! `incorrect_map_schema.parquet` from apache/parquet-testing) and a few shapes written here,
+//! decoded by pqcodec and compared batch by batch with arrow-rs's ParquetRecordBatchReader at
+//! the same batch size.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -494,5 +495,209 @@ mod written {
         let empty = RecordBatch::new_empty(schema);
         let data = write(&[empty], WriterProperties::builder().build());
         assert_eq!(compare(&data, 10).unwrap(), 0);
+    }
+}
+
+/// Maps whose key Parquet declares OPTIONAL, as Presto, Trino and Athena wrote them (the spec
+/// wants it required): arrow-rs reads the key as its non-nullable Arrow key, and so does
+/// pqcodec.
+mod optional_map_keys {
+    use std::sync::Arc;
+
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    use arrow_schema::DataType;
+    use bytes::Bytes;
+    use parquet::data_type::{ByteArray, ByteArrayType, Int32Type};
+    use parquet::file::properties::{WriterProperties, WriterVersion};
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use pqcodec_arrow::Error;
+    use pqcodec_arrow::framing::ParquetFile;
+
+    use super::{arrow_rs_batches, compare, data_dir};
+
+    /// parquet-testing's `data/incorrect_map_schema.parquet`, written by Presto.
+    #[test]
+    fn presto_file_matches_arrow_rs() {
+        let data =
+            Bytes::from(std::fs::read(data_dir().join("incorrect_map_schema.parquet")).unwrap());
+        let file = ParquetFile::from_bytes(data.clone()).unwrap();
+        let key = &file.column_descs()[0];
+        assert_eq!(key.path, "my_map.key_value.key");
+        assert_eq!(
+            (key.max_def_level, key.max_rep_level),
+            (3, 1),
+            "the key is optional"
+        );
+        for batch_size in [1, 32] {
+            assert_eq!(compare(&data, batch_size), Ok(1), "batch size {batch_size}");
+        }
+        let batch = file.record_batches(32).unwrap().next().unwrap().unwrap();
+        let DataType::Map(entries, _) = batch.schema().field(0).data_type().clone() else {
+            panic!("{:?}", batch.schema())
+        };
+        let DataType::Struct(kv) = entries.data_type() else {
+            panic!("{entries:?}")
+        };
+        assert!(!kv[0].is_nullable(), "arrow-rs's key is non-nullable");
+        let map = batch.column(0).as_map();
+        let keys: Vec<_> = map.keys().as_string::<i32>().iter().collect();
+        let values: Vec<_> = map.values().as_string::<i32>().iter().collect();
+        assert_eq!(keys, [Some("parent"), Some("name")]);
+        assert_eq!(values, [Some("another"), Some("report")]);
+    }
+
+    /// The levels of a map column of `rows` (`None` a null map; a `None` key a null key).
+    type Rows = Vec<Option<Vec<(Option<&'static str>, Option<i32>)>>>;
+
+    /// A file of one optional map of optional string keys to optional ints, inside an
+    /// optional struct, written by the parquet crate's column writers (its ArrowWriter writes
+    /// keys required).
+    fn write(rows: &Rows, props: WriterProperties) -> Bytes {
+        let schema = parse_message_type(
+            "message presto {
+               optional group s {
+                 optional group my_map (MAP) {
+                   repeated group key_value {
+                     optional binary key (STRING);
+                     optional int32 value;
+                   }
+                 }
+               }
+             }",
+        )
+        .unwrap();
+        // Definition levels: 0 null struct, 1 null map, 2 empty map, 3 null key / value, 4 set.
+        let (mut key_def, mut value_def, mut rep) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut keys, mut values) = (Vec::new(), Vec::new());
+        for (i, row) in rows.iter().enumerate() {
+            match row {
+                None => {
+                    let def = if i % 2 == 0 { 0 } else { 1 };
+                    key_def.push(def);
+                    value_def.push(def);
+                    rep.push(0);
+                }
+                Some(entries) if entries.is_empty() => {
+                    key_def.push(2);
+                    value_def.push(2);
+                    rep.push(0);
+                }
+                Some(entries) => {
+                    for (j, (k, v)) in entries.iter().enumerate() {
+                        rep.push(i16::from(j > 0));
+                        key_def.push(if k.is_some() { 4 } else { 3 });
+                        value_def.push(if v.is_some() { 4 } else { 3 });
+                        keys.extend(k.map(ByteArray::from));
+                        values.extend(*v);
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut writer =
+            SerializedFileWriter::new(&mut out, Arc::new(schema), Arc::new(props)).unwrap();
+        let mut group = writer.next_row_group().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&keys, Some(&key_def), Some(&rep))
+            .unwrap();
+        column.close().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<Int32Type>()
+            .write_batch(&values, Some(&value_def), Some(&rep))
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
+        writer.close().unwrap();
+        Bytes::from(out)
+    }
+
+    fn rows(null_key_at: Option<usize>) -> Rows {
+        const WORDS: [&str; 5] = ["name", "parent", "kind", "", "a longer key, with a comma"];
+        (0..300)
+            .map(|i| match i % 7 {
+                0 => None,
+                1 => Some(Vec::new()),
+                n => Some(
+                    (0..n)
+                        .map(|j| {
+                            let key = Some(WORDS[(i + j) % WORDS.len()]);
+                            let value = ((i + j) % 3 != 0).then_some((i * j) as i32);
+                            if null_key_at == Some(i) && j == 1 {
+                                (None, value)
+                            } else {
+                                (key, value)
+                            }
+                        })
+                        .collect(),
+                ),
+            })
+            .collect()
+    }
+
+    fn configurations() -> Vec<WriterProperties> {
+        vec![
+            WriterProperties::builder()
+                .set_data_page_row_count_limit(10)
+                .set_write_batch_size(7)
+                .build(),
+            WriterProperties::builder()
+                .set_writer_version(WriterVersion::PARQUET_2_0)
+                .set_dictionary_enabled(false)
+                .set_data_page_row_count_limit(50)
+                .set_write_batch_size(16)
+                .build(),
+        ]
+    }
+
+    #[test]
+    fn written_files_match_arrow_rs() {
+        for props in configurations() {
+            let data = write(&rows(None), props);
+            for batch_size in [1, 7, 64, 1000] {
+                assert_eq!(
+                    compare(&data, batch_size),
+                    Ok(300),
+                    "batch size {batch_size}"
+                );
+            }
+        }
+    }
+
+    /// A null key cannot be an Arrow map's: pqcodec refuses it, naming the key's column.
+    /// arrow-rs hands out a map whose non-nullable keys hold a null (an array that fails Arrow's
+    /// validation), which pqcodec does not build.
+    #[test]
+    fn a_null_key_is_refused() {
+        for props in configurations() {
+            let data = write(&rows(Some(100)), props);
+            let batches = arrow_rs_batches(&data, 1000);
+            let map = batches[0].column(0).as_struct().column(0).as_map();
+            assert_eq!(map.keys().null_count(), 1, "arrow-rs keeps the null key");
+            assert!(map.to_data().validate_full().is_err());
+
+            let file = ParquetFile::from_bytes(data).unwrap();
+            let err = file
+                .record_batches(1000)
+                .unwrap()
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_err();
+            assert!(
+                matches!(&err, Error::NullMapKey { at, .. } if at.column == "s.my_map.key_value.key"),
+                "{err}"
+            );
+            // Batches before the null key's read.
+            let mut decoder = file.record_batches(50).unwrap();
+            assert_eq!(decoder.next().unwrap().unwrap().num_rows(), 50);
+            assert_eq!(decoder.next().unwrap().unwrap().num_rows(), 50);
+            assert!(matches!(
+                decoder.next(),
+                Some(Err(Error::NullMapKey { .. }))
+            ));
+        }
     }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result, collect_exact};
 use crate::leaf::LeafReader;
 use crate::nested::assemble;
 use crate::page::PageSource;
-use crate::schema::{ColumnDesc, Kind, Node};
+use crate::schema::{ColumnDesc, Kind, Node, leaf_count};
 
 /// A leaf column and where its pages come from.
 pub struct Column {
@@ -244,16 +244,6 @@ impl RecordBatchDecoder {
             }
         }
         Ok(skipped.unwrap_or(0))
-    }
-}
-
-/// Number of leaf columns under `field`.
-fn leaf_count(field: &FieldRef) -> usize {
-    use arrow_schema::DataType;
-    match field.data_type() {
-        DataType::Struct(fields) => fields.iter().map(leaf_count).sum(),
-        DataType::List(f) | DataType::LargeList(f) | DataType::Map(f, _) => leaf_count(f),
-        _ => 1,
     }
 }
 

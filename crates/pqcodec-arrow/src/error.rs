@@ -92,6 +92,18 @@ pub enum Error {
         /// Length of the value's valid UTF-8 prefix.
         valid_up_to: usize,
     },
+    /// A map's key is null: Parquet declares the key optional (as Presto, Trino and Athena
+    /// wrote it), but an Arrow map's keys cannot be null.
+    #[error(
+        "{at}: map entry {index} of the batch has a null key \
+         (an Arrow map's keys cannot be null)"
+    )]
+    NullMapKey {
+        /// The key's column.
+        at: Location,
+        /// Position of the entry among the map's entries in the batch.
+        index: usize,
+    },
     /// The physical type cannot be decoded into the Arrow type asked for.
     #[error("{at}: cannot decode {physical} (type length {type_length}) into {data_type}")]
     Unsupported {

@@ -151,10 +151,46 @@ pub(crate) fn assemble(node: &Node, leaves: &[LeafBatch]) -> Result<ArrayRef> {
         Kind::Map {
             nonempty_def,
             entries,
+            optional_key,
         } => {
+            if let Some(column) = optional_key {
+                refuse_null_keys(entries, column, leaves)?;
+            }
             let values = assemble(entries, leaves)?;
             list_array::<i32>(node, *nonempty_def, values, leaves)
         }
+    }
+}
+
+/// Fails on the first null key of a map whose key Parquet declares optional: a level that
+/// reaches the key's slot (an entry) but not the key.
+fn refuse_null_keys(entries: &Node, column: &str, leaves: &[LeafBatch]) -> Result<()> {
+    let Kind::Struct { children } = &entries.kind else {
+        return Err(mismatch(entries, "map entries struct", 1, 0));
+    };
+    let key = children
+        .first()
+        .ok_or_else(|| mismatch(entries, "map key", 1, 0))?;
+    let leaf = leaves
+        .get(key.first_leaf)
+        .ok_or_else(|| mismatch(key, "leaves", key.first_leaf + 1, leaves.len()))?;
+    let (def, rep) = (leaf.def.as_slice(), leaf.rep.as_slice());
+    if rep.len() != def.len() {
+        return Err(mismatch(key, "repetition levels", def.len(), rep.len()));
+    }
+    let slots = def
+        .iter()
+        .zip(rep)
+        .filter(|&(&d, &r)| r <= key.rep && d >= key.slot_def);
+    match slots.map(|(&d, _)| d).position(|d| d < key.def) {
+        None => Ok(()),
+        Some(index) => Err(Error::NullMapKey {
+            at: Location {
+                column: column.to_owned(),
+                page: None,
+            },
+            index,
+        }),
     }
 }
 

@@ -513,7 +513,7 @@ mod optional_map_keys {
     use parquet::file::writer::SerializedFileWriter;
     use parquet::schema::parser::parse_message_type;
     use pqcodec_arrow::Error;
-    use pqcodec_arrow::framing::ParquetFile;
+    use pqcodec_file::ReaderBuilder;
 
     use super::{arrow_rs_batches, compare, data_dir};
 
@@ -522,8 +522,8 @@ mod optional_map_keys {
     fn presto_file_matches_arrow_rs() {
         let data =
             Bytes::from(std::fs::read(data_dir().join("incorrect_map_schema.parquet")).unwrap());
-        let file = ParquetFile::from_bytes(data.clone()).unwrap();
-        let key = &file.column_descs()[0];
+        let builder = ReaderBuilder::try_new(data.clone()).unwrap();
+        let key = &builder.metadata().columns()[0];
         assert_eq!(key.path, "my_map.key_value.key");
         assert_eq!(
             (key.max_def_level, key.max_rep_level),
@@ -533,7 +533,8 @@ mod optional_map_keys {
         for batch_size in [1, 32] {
             assert_eq!(compare(&data, batch_size), Ok(1), "batch size {batch_size}");
         }
-        let batch = file.record_batches(32).unwrap().next().unwrap().unwrap();
+        let mut reader = builder.with_batch_size(32).build().unwrap();
+        let batch = reader.next_batch().unwrap().unwrap();
         let DataType::Map(entries, _) = batch.schema().field(0).data_type().clone() else {
             panic!("{:?}", batch.schema())
         };
@@ -680,23 +681,29 @@ mod optional_map_keys {
             assert_eq!(map.keys().null_count(), 1, "arrow-rs keeps the null key");
             assert!(map.to_data().validate_full().is_err());
 
-            let file = ParquetFile::from_bytes(data).unwrap();
-            let err = file
-                .record_batches(1000)
-                .unwrap()
-                .collect::<Result<Vec<_>, _>>()
-                .unwrap_err();
+            let reader = |batch_size| {
+                let builder = ReaderBuilder::try_new(data.clone()).unwrap();
+                builder.with_batch_size(batch_size).build().unwrap()
+            };
+            let err = reader(1000).next_batch().unwrap_err();
             assert!(
-                matches!(&err, Error::NullMapKey { at, .. } if at.column == "s.my_map.key_value.key"),
+                matches!(
+                    &err,
+                    pqcodec_file::Error::Decode { source: Error::NullMapKey { at, .. }, .. }
+                        if at.column == "s.my_map.key_value.key"
+                ),
                 "{err}"
             );
             // Batches before the null key's read.
-            let mut decoder = file.record_batches(50).unwrap();
-            assert_eq!(decoder.next().unwrap().unwrap().num_rows(), 50);
-            assert_eq!(decoder.next().unwrap().unwrap().num_rows(), 50);
+            let mut decoder = reader(50);
+            assert_eq!(decoder.next_batch().unwrap().unwrap().num_rows(), 50);
+            assert_eq!(decoder.next_batch().unwrap().unwrap().num_rows(), 50);
             assert!(matches!(
-                decoder.next(),
-                Some(Err(Error::NullMapKey { .. }))
+                decoder.next_batch(),
+                Err(pqcodec_file::Error::Decode {
+                    source: Error::NullMapKey { .. },
+                    ..
+                })
             ));
         }
     }

@@ -63,4 +63,4 @@ mod values;
 pub use decoder::{ArrayDecoder, Column, RecordBatchDecoder};
 pub use error::{Error, Location, Result, SourceError};
 pub use page::{DataPageV1, DataPageV2, DictionaryPage, Page, PageHint, PageSource};
-pub use schema::ColumnDesc;
+pub use schema::{ColumnDesc, leaf_count};

@@ -206,8 +206,8 @@ fn last_leaf_def(field: &FieldRef, parent_def: u16) -> Option<u16> {
     }
 }
 
-/// The number of leaf columns under `field`.
-pub(crate) fn leaf_count(field: &FieldRef) -> usize {
+/// The number of Parquet leaf columns under `field` (the columns a decoder of it takes).
+pub fn leaf_count(field: &FieldRef) -> usize {
     match field.data_type() {
         DataType::Struct(fields) => fields.iter().map(leaf_count).sum(),
         DataType::List(f) | DataType::LargeList(f) | DataType::Map(f, _) => leaf_count(f),

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, SchemaRef};
-use pqcodec_arrow::ColumnDesc;
+use pqcodec_arrow::{ColumnDesc, leaf_count};
 
 use crate::error::{Error, Result};
 
@@ -134,15 +134,6 @@ impl Projection {
         let leaves = (0..mask.len()).filter(|&i| mask[i]).collect();
         let schema = Schema::new_with_metadata(fields, schema.metadata().clone());
         Ok((Arc::new(schema), leaves))
-    }
-}
-
-/// The number of leaf columns under `field`.
-pub(crate) fn leaf_count(field: &FieldRef) -> usize {
-    match field.data_type() {
-        DataType::Struct(fields) => fields.iter().map(leaf_count).sum(),
-        DataType::List(f) | DataType::LargeList(f) | DataType::Map(f, _) => leaf_count(f),
-        _ => 1,
     }
 }
 

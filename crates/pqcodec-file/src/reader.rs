@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, FieldRef, Schema, SchemaRef};
-use pqcodec_arrow::{Column, Page, RecordBatchDecoder};
+use pqcodec_arrow::{Column, Page, RecordBatchDecoder, leaf_count};
 
 use crate::error::{Error, Result};
 use crate::metadata::FileMetadata;
 use crate::plan::Plan;
-use crate::projection::{Projection, leaf_count};
+use crate::projection::Projection;
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{RangeRead, read_checked};

@@ -57,6 +57,15 @@ pub(crate) struct LeafBatch {
     pub(crate) array: ArrayRef,
 }
 
+/// Rows a reader is skipping, which pages wholly inside may be passed over.
+#[derive(Clone, Copy)]
+struct Skip {
+    /// The rows left to skip.
+    rows: usize,
+    /// Whether the column is flat: its levels are rows, so a page's levels tell its rows.
+    flat: bool,
+}
+
 /// What fetching a page gave.
 enum Fetched {
     /// A data page is set up.
@@ -220,10 +229,18 @@ impl Source {
     }
 
     /// Fetches the next data page, handing dictionary pages to the values; skips it whole if
-    /// `skip_levels` covers it.
-    fn fetch(&mut self, skip_levels: Option<usize>) -> Result<Fetched> {
+    /// `skip` covers it, unread where the source can tell its rows.
+    fn fetch(&mut self, skip: Option<Skip>) -> Result<Fetched> {
         loop {
             self.page = None;
+            if let Some(Skip { rows, flat }) = skip
+                && let Some(n) = self.skip_unread_page(rows, flat)?
+            {
+                return Ok(Fetched::Skipped(n));
+            }
+            // A flat column's levels are its rows: a page read can still be skipped whole
+            // without decoding it.
+            let skip_levels = skip.filter(|s| s.flat).map(|s| s.rows);
             let page = match self.pages.next_page() {
                 Ok(Some(page)) => page,
                 Ok(None) => return Ok(Fetched::End),
@@ -396,11 +413,11 @@ impl FlatLeaf {
                 if let Err(fault) = src.values.end_page() {
                     return Err(src.locate(fault));
                 }
-                if skip && let Some(n) = src.skip_unread_page(rows - done, true)? {
-                    done += n;
-                    continue;
-                }
-                match src.fetch(skip.then_some(rows - done))? {
+                let pass = skip.then_some(Skip {
+                    rows: rows - done,
+                    flat: true,
+                });
+                match src.fetch(pass)? {
                     Fetched::Page => continue,
                     Fetched::Skipped(n) => {
                         done += n;
@@ -521,8 +538,7 @@ impl NestedLeaf {
                     return Err(self.src.locate(fault));
                 }
                 // A next page known to start a record (its rows are counted: an offset index,
-                // a v2 header) ends the open record here, without reading that page; and
-                // when skipping, a page of whole records can be passed over unread.
+                // a v2 header) ends the open record here, without reading that page.
                 let starts_record = self
                     .src
                     .peek()?
@@ -534,18 +550,21 @@ impl NestedLeaf {
                         break;
                     }
                 }
-                if skip
-                    && starts_record
-                    && let Some(n) = self.src.skip_unread_page(records - done, false)?
-                {
-                    done += n;
-                    if done == records {
-                        break;
+                // Pages passed over unread hold whole records: none may be while a record is
+                // open.
+                let pass = (skip && !self.levels.open).then_some(Skip {
+                    rows: records - done,
+                    flat: false,
+                });
+                match self.src.fetch(pass)? {
+                    Fetched::Page => continue,
+                    Fetched::Skipped(n) => {
+                        done += n;
+                        if done == records {
+                            break;
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                match self.src.fetch(None)? {
-                    Fetched::Page | Fetched::Skipped(_) => continue,
                     Fetched::End => {
                         if self.levels.open {
                             self.levels.open = false;

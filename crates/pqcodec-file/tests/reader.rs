@@ -426,7 +426,7 @@ fn only_the_selected_pages_are_read() {
             }
         }
     }
-    assert!(pages_read >= 2 && pages_read < 8, "{pages_read} pages");
+    assert!((2..8).contains(&pages_read), "{pages_read} pages");
     // Adjacent pages are read together.
     allowed.sort_by_key(|r| r.start);
     let allowed = allowed

@@ -128,6 +128,9 @@ macro_rules! native {
     )*};
 }
 native!(i32 => 4, i64 => 8, f32 => 4, f64 => 8);
+// Not physical types' values, but what dictionaries are converted into before their pages'
+// indices gather them: Arrow's 16-byte string views and 128-bit decimals.
+native!(u128 => 16, i128 => 16);
 
 /// A 96-bit value (deprecated INT96), as three little-endian 32-bit words.
 ///

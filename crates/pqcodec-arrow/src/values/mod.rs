@@ -25,6 +25,7 @@ pub(crate) mod view;
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
 use pqcodec_core::{Encoding, Physical, Sink};
+use pqcodec_encodings::dictionary::IndexDecoder;
 
 use crate::error::Fault;
 use crate::page::DictionaryPage;
@@ -56,6 +57,27 @@ pub(crate) trait Builder<T: Physical>: Sink<T::Value> + Send + 'static {
     fn validate_dictionary(&self, dictionary: &T::Buffer) -> Result<(), Fault> {
         let _ = dictionary;
         Ok(())
+    }
+
+    /// Takes the dictionary of the data pages that follow, `page` decoded into `values` (both
+    /// checked): returns whether the builder converted it once into what it stores (16-byte
+    /// string views...) and gathers dictionary-encoded pages itself with
+    /// [`gather`](Self::gather), rather than being handed each value looked up.
+    fn take_dictionary(
+        &mut self,
+        page: &DictionaryPage,
+        values: &T::Buffer,
+    ) -> Result<bool, Fault> {
+        let _ = (page, values);
+        Ok(false)
+    }
+
+    /// Appends the dictionary values of the next `n` indices, gathered from the dictionary
+    /// taken; returns how many (fewer at the end of the page). Called only after
+    /// [`take_dictionary`](Self::take_dictionary) said it gathers.
+    fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+        let _ = (indices, n);
+        Err(reader::no_page())
     }
 
     /// The array of `slots` slots holding the dense values at the valid slots of `validity`

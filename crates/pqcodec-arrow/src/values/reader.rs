@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
+use pqcodec_core::ValueBuffer;
 use pqcodec_core::{Decoder, Encoding};
+use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::DynamicType;
 
 use super::{Builder, ValueReader};
@@ -23,6 +25,21 @@ impl<T: DynamicType> Family for DecoderFamily<T> {
 
 /// A page's value decoder, kept with the page bytes and dictionary it borrows.
 pub(crate) type PageDecoder<T> = Pinned<DecoderFamily<T>, <T as pqcodec_core::Physical>::Buffer>;
+
+/// [`Family`] of a dictionary-encoded page's index decoder.
+pub(crate) struct IndexFamily;
+
+impl Family for IndexFamily {
+    type Of<'a> = IndexDecoder<'a>;
+}
+
+/// How the current data page is read.
+enum PageState<T: DynamicType> {
+    /// Values decoded (dictionary pages' looked up) by the codec's decoder.
+    Values(PageDecoder<T>),
+    /// Indices the builder gathers from the dictionary it converted.
+    Indices(Pinned<IndexFamily>),
+}
 
 /// Decodes a dictionary page's values into a physical buffer.
 pub(crate) fn decode_dictionary<T: DynamicType>(
@@ -76,7 +93,9 @@ pub(crate) struct Materialized<T: DynamicType, B> {
     builder: B,
     type_length: usize,
     dictionary: Option<Arc<T::Buffer>>,
-    page: Option<(PageDecoder<T>, Encoding)>,
+    /// The builder gathers dictionary-encoded pages from its own conversion of the dictionary.
+    gathers: bool,
+    page: Option<(PageState<T>, Encoding)>,
 }
 
 impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
@@ -85,6 +104,7 @@ impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
             builder,
             type_length,
             dictionary: None,
+            gathers: false,
             page: None,
         }
     }
@@ -99,6 +119,7 @@ where
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
         let dictionary = decode_dictionary::<T>(page, self.type_length)?;
         self.builder.validate_dictionary(&dictionary)?;
+        self.gathers = self.builder.take_dictionary(page, &dictionary)?;
         self.dictionary = Some(Arc::new(dictionary));
         Ok(())
     }
@@ -127,10 +148,22 @@ where
         };
         let type_length = self.type_length;
         self.builder.set_page(&data);
-        let decoder = PageDecoder::<T>::try_new(data, dictionary, |bytes, dictionary| {
-            T::decoder(encoding, bytes, num_values, type_length, dictionary)
-        })?;
-        self.page = Some((decoder, encoding));
+        let state = match dictionary {
+            Some(dictionary) if self.gathers => {
+                let len = dictionary.len();
+                PageState::Indices(Pinned::try_new(data, None, |bytes, _| {
+                    IndexDecoder::with_encoding(bytes, num_values, len, encoding)
+                })?)
+            }
+            dictionary => PageState::Values(PageDecoder::<T>::try_new(
+                data,
+                dictionary,
+                |bytes, dictionary| {
+                    T::decoder(encoding, bytes, num_values, type_length, dictionary)
+                },
+            )?),
+        };
+        self.page = Some((state, encoding));
         Ok(())
     }
 
@@ -140,7 +173,10 @@ where
         }
         let (page, encoding) = self.page.as_mut().ok_or_else(no_page)?;
         let builder = &mut self.builder;
-        let got = page.with_mut(|d| d.read(builder, n))?;
+        let got = match page {
+            PageState::Values(page) => page.with_mut(|d| d.read(builder, n))?,
+            PageState::Indices(page) => page.with_mut(|d| builder.gather(d, n))?,
+        };
         if got != n {
             return Err(short(*encoding, "values", got, n));
         }
@@ -155,7 +191,10 @@ where
             return Ok(());
         }
         let (page, encoding) = self.page.as_mut().ok_or_else(no_page)?;
-        let got = page.with_mut(|d| d.skip(n))?;
+        let got = match page {
+            PageState::Values(page) => page.with_mut(|d| d.skip(n))?,
+            PageState::Indices(page) => page.with_mut(|d| d.skip(n))?,
+        };
         if got != n {
             return Err(short(*encoding, "values", got, n));
         }

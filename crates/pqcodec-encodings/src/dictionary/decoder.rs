@@ -109,6 +109,43 @@ impl<'a> IndexDecoder<'a> {
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         self.inner.skip(n)
     }
+
+    /// Appends `dictionary[i]` for each of up to `max` indices `i` to `out` and returns how
+    /// many: the fixed-width dictionaries' gather, over a dictionary already converted into
+    /// what `out` holds (16-byte string views, decimals), so each entry is converted once,
+    /// not once per value. An index out of range fails with [`Error::DictionaryIndex`]
+    /// (`dictionary` must be [`IndexDecoder::dictionary_len`] long).
+    ///
+    /// ```
+    /// use pqcodec_encodings::dictionary::IndexDecoder;
+    ///
+    /// // Bit width 2, a bit-packed run of 8 indices: 1, 0, 2, 1, 1, 1, 1, 1.
+    /// let page = [2, 0b11, 0b0110_0001, 0b0101_0101];
+    /// let mut indices = IndexDecoder::new(&page, 8, 3)?;
+    /// let mut out = Vec::new();
+    /// assert_eq!(indices.gather(&[10u128, 20, 30], &mut out, 4)?, 4);
+    /// assert_eq!(out, [20, 10, 30, 20]);
+    /// # Ok::<(), pqcodec_core::Error>(())
+    /// ```
+    pub fn gather<N: NativeType, S: Sink<N> + ?Sized>(
+        &mut self,
+        dictionary: &[N],
+        out: &mut S,
+        max: usize,
+    ) -> Result<usize> {
+        if dictionary.len() != self.dictionary_len {
+            return Err(Error::Invalid {
+                encoding: self.inner.encoding(),
+                field: "dictionary",
+                reason: format!(
+                    "{} values given where the indices were checked against {}",
+                    dictionary.len(),
+                    self.dictionary_len
+                ),
+            });
+        }
+        gather_fixed(&mut self.inner, dictionary, out, max)
+    }
 }
 
 /// Checks indices against the dictionary's length, then hands them over.

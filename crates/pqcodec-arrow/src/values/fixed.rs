@@ -8,12 +8,14 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{ArrowNativeType, MutableBuffer, NullBuffer, i256};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{Encoding, Sink};
+use pqcodec_core::{ByteArrays, Encoding, Sink, ValueBuffer};
+use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
 use super::primitive::fixed_array;
 use super::spread::{check, spread_bytes};
 use crate::error::Fault;
+use crate::page::DictionaryPage;
 
 /// Values of exactly `width` bytes, of which `take` is kept: FixedSizeBinary and Float16 keep
 /// every byte, intervals a part.
@@ -109,6 +111,18 @@ impl<T: pqcodec_core::Binary> Builder<T> for FixedBytes {
 pub(crate) trait DecimalNative: ArrowNativeType {
     /// The value of `bytes`, sign extended; `None` if wider than the type.
     fn from_be(bytes: &[u8]) -> Option<Self>;
+
+    /// Whether the codec core gathers values of this width ([`gather`](Self::gather)): not
+    /// 256 bits, which are looked up one by one.
+    const GATHERS: bool;
+
+    /// Appends `dictionary[i]` for up to `n` indices `i` of `indices` to `out`.
+    fn gather(
+        indices: &mut IndexDecoder<'_>,
+        dictionary: &[Self],
+        out: &mut Vec<Self>,
+        n: usize,
+    ) -> pqcodec_core::Result<usize>;
 }
 
 fn sign_extend<const W: usize>(bytes: &[u8]) -> Option<[u8; W]> {
@@ -129,14 +143,49 @@ macro_rules! decimal_native {
             fn from_be(bytes: &[u8]) -> Option<Self> {
                 sign_extend::<$w>(bytes).map(<$t>::from_be_bytes)
             }
+
+            const GATHERS: bool = true;
+
+            fn gather(
+                indices: &mut IndexDecoder<'_>,
+                dictionary: &[Self],
+                out: &mut Vec<Self>,
+                n: usize,
+            ) -> pqcodec_core::Result<usize> {
+                indices.gather(dictionary, out, n)
+            }
         }
     )*};
 }
-decimal_native!(i32 => 4, i64 => 8, i128 => 16, i256 => 32);
+decimal_native!(i32 => 4, i64 => 8, i128 => 16);
 
-/// Byte arrays (fixed or variable length) as Arrow decimals of native `N`.
+impl DecimalNative for i256 {
+    #[inline]
+    fn from_be(bytes: &[u8]) -> Option<Self> {
+        sign_extend::<32>(bytes).map(i256::from_be_bytes)
+    }
+
+    const GATHERS: bool = false;
+
+    fn gather(
+        indices: &mut IndexDecoder<'_>,
+        _: &[Self],
+        _: &mut Vec<Self>,
+        _: usize,
+    ) -> pqcodec_core::Result<usize> {
+        Err(pqcodec_core::Error::invalid(
+            indices.encoding(),
+            "dictionary",
+            "256-bit decimals are looked up one by one",
+        ))
+    }
+}
+
+/// Byte arrays (fixed or variable length) as Arrow decimals of native `N`. A dictionary is
+/// converted once and its data pages gather converted values.
 pub(crate) struct Decimals<N: DecimalNative> {
     values: Vec<N>,
+    dictionary: Vec<N>,
     data_type: DataType,
     too_wide: Option<usize>,
 }
@@ -145,6 +194,7 @@ impl<N: DecimalNative> Decimals<N> {
     pub(crate) fn new(data_type: DataType) -> Self {
         Decimals {
             values: Vec::new(),
+            dictionary: Vec::new(),
             data_type,
             too_wide: None,
         }
@@ -189,6 +239,22 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
                 ),
             )
         })
+    }
+
+    /// The dictionary converted once, unless a value is too wide (reported if looked up).
+    fn take_dictionary(&mut self, _: &DictionaryPage, values: &ByteArrays) -> Result<bool, Fault> {
+        self.dictionary.clear();
+        for value in values.values() {
+            match N::from_be(value) {
+                Some(v) => self.dictionary.push(v),
+                None => return Ok(false),
+            }
+        }
+        Ok(N::GATHERS)
+    }
+
+    fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+        Ok(N::gather(indices, &self.dictionary, &mut self.values, n)?)
     }
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {

@@ -7,8 +7,8 @@
 # `benches/rss.sh`'s, on two programs that each hold one reader.
 #
 # Usage: benches/scan.sh DIR [RUNS] [REPEAT]
-# The big files of BENCHMARKS.md come from the shared corpus generator:
-#   python3 ../shared/tools/gen_corpus.py /tmp/big --big --rows 4000000
+# The big files of BENCHMARKS.md come from the corpus generator:
+#   python3 benches/gen_corpus.py /tmp/big --big --rows 4000000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: benches/scan.sh DIR [RUNS] [REPEAT]}

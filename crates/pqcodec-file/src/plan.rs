@@ -52,7 +52,7 @@ impl Plan {
         let mut ranges = Vec::new();
         let mut locations = Vec::with_capacity(self.leaves.len());
         for &leaf in &self.leaves {
-            let (_, chunk) = self
+            let (_, bytes) = self
                 .meta
                 .chunk(row_group, leaf)
                 .map_err(|source| Error::Chunk {
@@ -61,14 +61,15 @@ impl Plan {
                 })?;
             let pages = match everything {
                 true => None,
-                false => self.meta.page_locations(row_group, leaf, &chunk)?,
+                false => self.meta.page_locations(row_group, leaf, &bytes)?,
             };
             match &pages {
-                None => ranges.push(chunk),
+                None => ranges.push(bytes),
                 Some(pages) => {
+                    // The dictionary page, if any, lies before the first data page.
                     let first = pages[0].offset as u64;
-                    if chunk.start < first {
-                        ranges.push(chunk.start..first);
+                    if bytes.start < first {
+                        ranges.push(bytes.start..first);
                     }
                     for (i, page) in pages.iter().enumerate() {
                         let start = page.first_row_index as usize;

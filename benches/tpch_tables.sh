@@ -24,7 +24,7 @@ fi
 mkdir -p "$dir/tpchgen" "$dir/pyarrow" "$dir/duckdb" "$dir/polars"
 for table in $tables; do
     if [ ! -f "$dir/tpchgen/$table.parquet" ]; then
-        tpchgen-cli -s "$sf" --format parquet --tables "$table" --output-dir "$dir/tpchgen"
+        tpchgen-cli parquet -s "$sf" --tables "$table" --output-dir "$dir/tpchgen"
     fi
 done
 

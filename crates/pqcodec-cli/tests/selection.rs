@@ -61,9 +61,9 @@ fn corpus(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A folder of this test process's own files.
+/// The folder of the files these tests write (in the target directory, rewritten by each run).
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pqcodec-cli-selection-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pqcodec-cli-selection");
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -125,12 +125,15 @@ fn write(path: &Path, total: usize, group_rows: usize, page_rows: usize, props: 
         .set_write_batch_size(page_rows)
         .build();
     let schema = rows(0, 0).schema();
-    let mut writer =
-        ArrowWriter::try_new(File::create(path).unwrap(), schema, Some(props)).unwrap();
+    // Written beside, then renamed: a concurrent run never reads half a file.
+    let partial = path.with_extension(format!("{}.partial", std::process::id()));
+    let file = File::create(&partial).unwrap();
+    let mut writer = ArrowWriter::try_new(file, schema, Some(props)).unwrap();
     for start in (0..total).step_by(1000) {
         writer.write(&rows(start, 1000.min(total - start))).unwrap();
     }
     writer.close().unwrap();
+    std::fs::rename(&partial, path).unwrap();
 }
 
 /// Rows in the row groups of [`small`].

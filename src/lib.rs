@@ -13,3 +13,8 @@ pub use pqcodec_arrow as arrow;
 pub use pqcodec_core as core;
 pub use pqcodec_encodings as encodings;
 pub use pqcodec_file as file;
+
+/// The README's Rust code blocks, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -87,6 +87,7 @@ fn write_seed_corpus() {
     seeds::synthesized(&mut seeds);
     seeds::from_files(&mut seeds);
     seeds::written_files(&mut seeds);
+    seeds::read_file(&mut seeds);
     eprintln!("{} seeds written", seeds.written);
 }
 
@@ -113,7 +114,8 @@ mod seeds {
     use pqcodec_file::framing::ParquetFile;
 
     use super::harness::{
-        BYTE_STREAM_SPLIT_TYPES, DELTA_BYTE_ARRAY_TYPES, INTEGER_TYPES, leaf_type, write_pages,
+        BYTE_STREAM_SPLIT_TYPES, DELTA_BYTE_ARRAY_TYPES, INTEGER_TYPES, READ_FILE_PREFIX,
+        leaf_type, write_pages,
     };
 
     /// Largest seed written: bigger inputs make slow fuzzing.
@@ -736,6 +738,29 @@ mod seeds {
             let mut input = vec![1, 0, 7, 0, 5, 0];
             write_pages(&mut input, &[pages("st.x"), pages("st.y")]);
             seeds.add("arrow_pages", &input);
+        }
+    }
+
+    /// `read_file`'s prefixes: everything in batches of 1024; leaf columns 0 and 2, rows
+    /// 10..35 selected, offset 3, limit 20, batches of 8; top-level fields 0 and 1 of every
+    /// row group in reverse, batches of 6.
+    pub const READ_FILE_PREFIXES: [[u8; READ_FILE_PREFIX]; 3] = [
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0x03],
+        [0xf1, 0b101, 0, 0, 10, 0, 25, 0, 5, 0, 3, 0, 20, 0, 7, 0],
+        [0x0f, 0b11, 0, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0],
+    ];
+
+    /// Each file of tests/data and each written file after each of `read_file`'s prefixes.
+    pub fn read_file(seeds: &mut Seeds) {
+        let mut files: Vec<Vec<u8>> = test_files()
+            .iter()
+            .map(|path| std::fs::read(path).unwrap())
+            .collect();
+        files.extend(written().into_iter().map(|(_, bytes)| bytes));
+        for bytes in files {
+            for prefix in READ_FILE_PREFIXES {
+                seeds.add("read_file", &[&prefix[..], &bytes].concat());
+            }
         }
     }
 }

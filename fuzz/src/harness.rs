@@ -18,7 +18,8 @@
 //!
 //! Panics inside the parquet crate's framing (footer, page headers, decompression) are not
 //! pqcodec's: `cat_file` catches them around those calls only, as the `pqcodec` CLI does at its
-//! boundary; everything of pqcodec's runs outside `catch_unwind`.
+//! boundary, and `read_file` around the metadata load only; everything of pqcodec's runs
+//! outside `catch_unwind`.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -41,6 +42,7 @@ use pqcodec_encodings::dynamic::{DynamicType, plain_value_count};
 use pqcodec_encodings::plain::decode_plain_page;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
 use pqcodec_file::framing::{FilePages, ParquetFile};
+use pqcodec_file::{Projection, ReaderBuilder, ReaderOptions, RowSelection, RowSelector};
 
 /// A target's body: one fuzz input in, a panic on a finding.
 pub type Target = fn(&[u8]);
@@ -76,6 +78,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("roundtrip_group_var_int", roundtrip_group_var_int),
     ("arrow_pages", arrow_pages),
     ("cat_file", cat_file),
+    ("read_file", read_file),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1378,4 +1381,121 @@ pub fn cat_file(data: &[u8]) {
             return;
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// read_file: a file through the reader builder, with a projection, row groups, a row
+// selection, an offset, a limit and a batch size chosen by the input.
+
+/// Bytes before the file in a `read_file` input: see [`read_file`].
+pub const READ_FILE_PREFIX: usize = 16;
+
+/// A Parquet file read as an engine reads it: `ReaderBuilder` over the bytes with the page
+/// index, what to read chosen by the first [`READ_FILE_PREFIX`] bytes, every batch checked.
+///
+/// The prefix: flags (bit 0 a projection, by leaf columns, or with bit 1 by top-level fields;
+/// bit 2 row groups, bit 3 in reverse order; bit 4 a row selection, its first run skipped if
+/// bit 5; bit 6 an offset; bit 7 a limit), the projection's bitmask (u16: column `i` if bit
+/// `i % 16`), the row groups' bitmask (u8: row group `g` if bit `g % 8`), three runs of the
+/// selection (u16 each, alternately skipped and read), the offset (u16), the limit (u16), the
+/// batch size (u16, taken modulo 1024, plus 1). The rest is the file.
+///
+/// Only the metadata load runs inside [`framing`]: it is the parquet crate's footer and page
+/// index decoding, whose panics on malformed footers are the crate's (the CLI catches them at
+/// its boundary). The builder's settings and every `next_batch` run bare, although a batch
+/// interleaves the parquet crate's page framing with pqcodec's decoding: catching a panic
+/// there would hide pqcodec's, and pqcodec-file checks every page header before the parquet
+/// crate reads it, promising its callers an error, never a panic.
+///
+/// Checked: every batch as [`check_batch`] checks it, non-empty, of the reader's schema; and
+/// a read that ends without an error gave exactly the rows asked for: the selected rows of
+/// the chosen row groups (as their metadata counts them), less the offset, at most the limit.
+pub fn read_file(data: &[u8]) {
+    let mut input = Input::new(data);
+    let flags = input.u8();
+    let leaf_mask = input.u16();
+    let group_mask = input.u8();
+    let runs = [input.u16(), input.u16(), input.u16()];
+    let offset = usize::from(input.u16());
+    let limit = usize::from(input.u16());
+    let batch_size = usize::from(input.u16() % 1024) + 1;
+    let file = bytes::Bytes::copy_from_slice(input.rest());
+    let options = ReaderOptions::new().with_page_index(true);
+    let Some(Ok(mut builder)) = framing(|| ReaderBuilder::try_new_with_options(file, options))
+    else {
+        return;
+    };
+
+    let meta = builder.metadata().metadata().clone();
+    let group_rows = |g: usize| usize::try_from(meta.row_group(g).num_rows()).unwrap_or(0);
+    let bit = |mask: u16, i: usize| mask & (1 << (i % 16)) != 0;
+    if flags & 1 != 0 {
+        let chosen = |n: usize| (0..n).filter(|&i| bit(leaf_mask, i)).collect::<Vec<_>>();
+        let projection = match flags & 2 != 0 {
+            true => Projection::roots(chosen(builder.metadata().schema().fields().len())),
+            false => Projection::leaves(chosen(builder.metadata().columns().len())),
+        };
+        builder = builder.with_projection(projection);
+    }
+    let mut groups: Vec<usize> = (0..meta.num_row_groups()).collect();
+    if flags & 4 != 0 {
+        groups.retain(|&g| bit(u16::from(group_mask), g % 8));
+        if flags & 8 != 0 {
+            groups.reverse();
+        }
+        builder = builder.with_row_groups(groups.clone());
+    }
+    let total: usize = groups
+        .iter()
+        .map(|&g| group_rows(g))
+        .fold(0, usize::saturating_add);
+    let mut selected = total;
+    if flags & 16 != 0 {
+        let first_skipped = flags & 32 != 0;
+        let selection: RowSelection = runs
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| match (i % 2 == 0) == first_skipped {
+                true => RowSelector::skip(usize::from(n)),
+                false => RowSelector::select(usize::from(n)),
+            })
+            .collect();
+        selected = selection.row_count();
+        builder = builder.with_row_selection(selection);
+    }
+    let mut expected = selected;
+    if flags & 64 != 0 {
+        builder = builder.with_offset(offset);
+        expected = expected.saturating_sub(offset);
+    }
+    if flags & 128 != 0 {
+        builder = builder.with_limit(limit);
+        expected = expected.min(limit);
+    }
+    let Ok(mut reader) = builder.with_batch_size(batch_size).build() else {
+        return;
+    };
+
+    let schema = arrow_array::RecordBatchReader::schema(&reader);
+    let mut rows = 0usize;
+    loop {
+        match reader.next_batch() {
+            Ok(Some(batch)) => {
+                check_batch(&batch, batch_size);
+                assert!(batch.num_rows() > 0, "an empty batch before the end");
+                assert_eq!(batch.schema(), schema, "a batch of another schema");
+                rows += batch.num_rows();
+                assert!(
+                    rows <= expected,
+                    "{rows} rows read where {expected} were asked"
+                );
+                if rows >= MAX_ROWS {
+                    return;
+                }
+            }
+            Ok(None) => break,
+            Err(_) => return,
+        }
+    }
+    assert_eq!(rows, expected, "the reader ended early without an error");
 }

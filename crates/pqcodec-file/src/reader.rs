@@ -19,9 +19,9 @@ use crate::source::{RangeRead, read_checked};
 /// Rows per batch unless [`ReaderBuilder::with_batch_size`] says otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 8192;
 
-/// How far apart two byte ranges may lie and still be read as one, unless
-/// [`ReaderBuilder::with_coalesce_gap`] says otherwise: 1 MiB, as one request to an object store
-/// costs about as much as reading that much more.
+/// How far apart two byte ranges may lie and still be read as one, for a source that does not
+/// say ([`RangeRead::coalesce_gap`]) and a builder not told ([`ReaderBuilder::with_coalesce_gap`]):
+/// 1 MiB, as one request to an object store costs about as much as reading that much more.
 pub const DEFAULT_COALESCE_GAP: u64 = 1024 * 1024;
 
 /// How a file's metadata is read.
@@ -82,7 +82,7 @@ pub struct ReaderBuilder<T> {
     batch_size: usize,
     schema: Option<SchemaRef>,
     fields: Vec<FieldRef>,
-    coalesce_gap: u64,
+    coalesce_gap: Option<u64>,
 }
 
 impl<T> ReaderBuilder<T> {
@@ -100,7 +100,7 @@ impl<T> ReaderBuilder<T> {
             batch_size: DEFAULT_BATCH_SIZE,
             schema: None,
             fields: Vec::new(),
-            coalesce_gap: DEFAULT_COALESCE_GAP,
+            coalesce_gap: None,
         }
     }
 
@@ -186,15 +186,15 @@ impl<T> ReaderBuilder<T> {
         self
     }
 
-    /// Reads byte ranges at most `gap` bytes apart as one ([`DEFAULT_COALESCE_GAP`] unless
-    /// set; 0 reads exactly the bytes needed).
+    /// Reads byte ranges at most `gap` bytes apart as one, in place of the source's own choice
+    /// ([`RangeRead::coalesce_gap`]); 0 reads exactly the bytes needed.
     pub fn with_coalesce_gap(mut self, gap: u64) -> Self {
-        self.coalesce_gap = gap;
+        self.coalesce_gap = Some(gap);
         self
     }
 
     /// The plan, the settings checked; the row groups to read with their selections.
-    pub(crate) fn plan(&self) -> Result<(Plan, VecDeque<(usize, RowSelection)>)> {
+    pub(crate) fn plan(&self, source_gap: u64) -> Result<(Plan, VecDeque<(usize, RowSelection)>)> {
         let meta = &self.metadata;
         let schema = self.schema()?;
         let leaves: usize = schema.fields().iter().map(leaf_count).sum();
@@ -225,7 +225,7 @@ impl<T> ReaderBuilder<T> {
             schema,
             leaves,
             batch_size: self.batch_size,
-            coalesce_gap: self.coalesce_gap,
+            coalesce_gap: self.coalesce_gap.unwrap_or(source_gap),
         };
         check_schema(&plan)?;
         let groups = chosen
@@ -267,7 +267,7 @@ impl<T: RangeRead + 'static> ReaderBuilder<T> {
     /// The reader. Fails if the settings do not fit the file (a column, row group or row that
     /// does not exist, a schema that cannot be read from the columns).
     pub fn build(self) -> Result<ParquetRecordBatchReader> {
-        let (plan, groups) = self.plan()?;
+        let (plan, groups) = self.plan(self.input.coalesce_gap())?;
         Ok(ParquetRecordBatchReader {
             input: Box::new(self.input),
             plan,

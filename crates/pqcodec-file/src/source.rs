@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use crate::error::{Error, Result};
+use crate::reader::DEFAULT_COALESCE_GAP;
 
 /// A file's bytes, read by ranges: the storage a [`ReaderBuilder`](crate::ReaderBuilder)
 /// reads from. The reader asks for the footer, the page index if used, and the column chunks
@@ -48,11 +49,23 @@ pub trait RangeRead: Send + Sync {
     fn read_ranges(&self, ranges: &[Range<u64>]) -> io::Result<Vec<Bytes>> {
         ranges.iter().map(|r| self.read_range(r.clone())).collect()
     }
+
+    /// How far apart two byte ranges may lie and still be read as one: reading the bytes
+    /// between costs less than another request up to about this many.
+    /// [`DEFAULT_COALESCE_GAP`] unless the source says; 0 for memory and local files, where a
+    /// request costs next to nothing.
+    fn coalesce_gap(&self) -> u64 {
+        DEFAULT_COALESCE_GAP
+    }
 }
 
 impl RangeRead for Bytes {
     fn size(&self) -> io::Result<u64> {
         Ok(self.len() as u64)
+    }
+
+    fn coalesce_gap(&self) -> u64 {
+        0
     }
 
     fn read_range(&self, range: Range<u64>) -> io::Result<Bytes> {
@@ -79,6 +92,10 @@ impl<T: RangeRead + ?Sized> RangeRead for Arc<T> {
     fn read_ranges(&self, ranges: &[Range<u64>]) -> io::Result<Vec<Bytes>> {
         (**self).read_ranges(ranges)
     }
+
+    fn coalesce_gap(&self) -> u64 {
+        (**self).coalesce_gap()
+    }
 }
 
 /// A local file, read by positioned reads of the ranges asked for, never whole. Shared by
@@ -101,6 +118,10 @@ impl LocalFile {
 impl RangeRead for LocalFile {
     fn size(&self) -> io::Result<u64> {
         Ok(self.size)
+    }
+
+    fn coalesce_gap(&self) -> u64 {
+        0
     }
 
     fn read_range(&self, range: Range<u64>) -> io::Result<Bytes> {

@@ -20,7 +20,7 @@ use object_store::{ObjectStore, ObjectStoreExt};
 use crate::error::{Error, Result};
 use crate::metadata::{FileMetadata, MetadataLoader};
 use crate::plan::Plan;
-use crate::reader::{ReaderBuilder, ReaderOptions};
+use crate::reader::{DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions};
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{check_lengths, span};
@@ -33,6 +33,12 @@ pub trait AsyncRangeRead: Send + Sync {
 
     /// The bytes of each of `ranges`, in order.
     fn read_ranges(&self, ranges: Vec<Range<u64>>) -> BoxFuture<'_, io::Result<Vec<Bytes>>>;
+
+    /// How far apart two byte ranges may lie and still be read as one: reading the bytes
+    /// between costs less than another request up to about this many.
+    fn coalesce_gap(&self) -> u64 {
+        DEFAULT_COALESCE_GAP
+    }
 }
 
 /// An object of an [`ObjectStore`], read by ranges (`get_ranges`, which coalesces them again
@@ -127,7 +133,7 @@ impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
     /// The stream. Fails if the settings do not fit the file, as
     /// [`build`](ReaderBuilder::build) does.
     pub fn build_stream(self) -> Result<ParquetRecordBatchStream> {
-        let (plan, groups) = self.plan()?;
+        let (plan, groups) = self.plan(self.input.coalesce_gap())?;
         let schema = plan.schema.clone();
         let state = StreamState {
             input: Box::new(self.input),

@@ -22,19 +22,12 @@ use pqcodec_core::{Decoder, Encoding, Sink};
 use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::DynamicType;
 
-use super::reader::{PageDecoder, decode_dictionary, no_page, short};
+use super::reader::{IndexFamily, PageDecoder, decode_dictionary, no_page, short};
 use super::spread::{check, spread_fixed};
 use super::{Builder, ValueReader};
 use crate::error::Fault;
 use crate::page::DictionaryPage;
-use crate::pinned::{Family, Pinned};
-
-/// [`Family`] of [`IndexDecoder`].
-pub(crate) struct IndexFamily;
-
-impl Family for IndexFamily {
-    type Of<'a> = IndexDecoder<'a>;
-}
+use crate::pinned::Pinned;
 
 /// The decoder of the current page.
 enum PageState<T: DynamicType> {

@@ -6,8 +6,9 @@
 use std::sync::Arc;
 
 use arrow_array::types::{
-    ArrowPrimitiveType, Date32Type, Float32Type, Float64Type, Int32Type, Int64Type,
-    TimestampMicrosecondType, TimestampNanosecondType,
+    ArrowPrimitiveType, Date32Type, Decimal32Type, Decimal64Type, Decimal128Type, Decimal256Type,
+    Float32Type, Float64Type, Int32Type, Int64Type, TimestampMicrosecondType,
+    TimestampNanosecondType,
 };
 use arrow_array::{ArrayRef, PrimitiveArray, make_array};
 use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer, i256};
@@ -56,6 +57,12 @@ fn values_array(
         DataType::Timestamp(TimeUnit::Nanosecond, _) => {
             typed::<TimestampNanosecondType>(data_type, &values, len, &nulls)
         }
+        // Not through `ArrayData`, whose checks of decimals test every value's precision
+        // (arrow-rs's reader does not either).
+        DataType::Decimal32(..) => typed::<Decimal32Type>(data_type, &values, len, &nulls),
+        DataType::Decimal64(..) => typed::<Decimal64Type>(data_type, &values, len, &nulls),
+        DataType::Decimal128(..) => typed::<Decimal128Type>(data_type, &values, len, &nulls),
+        DataType::Decimal256(..) => typed::<Decimal256Type>(data_type, &values, len, &nulls),
         _ => None,
     };
     if let Some(array) = typed {

@@ -180,13 +180,16 @@ pub(crate) fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
     }
 }
 
-/// Values the ALP kernels unpack at a time, into a buffer on the stack.
+/// Values the scalar ALP kernels unpack at a time, into a buffer on the stack.
 const ALP_CHUNK: usize = 256;
 
 /// ALP's decoding of `out.len()` packed values (the spec's steps 1 to 3): value `i` is
 /// `((reference + delta_i) as i64 as f64 * factor) * inverse`, `delta_i` the `i`-th `width`-bit
-/// value of `packed` and the addition wrapping. The caller has checked `width` (0 to 64) and
-/// that `packed` holds `packed_len(out.len(), width)` bytes.
+/// value of `packed`, the addition wrapping, the conversion rounding to nearest. The caller has
+/// checked `width` (0 to 64) and that `packed` holds `packed_len(out.len(), width)` bytes.
+///
+/// AVX2 and AVX-512 machines run the AVX2 kernel, unpacking, adding, converting and
+/// multiplying 8 values in registers; the scalar reference unpacks a chunk, then converts.
 #[inline]
 pub(crate) fn alp64(
     isa: Isa,
@@ -201,17 +204,39 @@ pub(crate) fn alp64(
         out.fill((reference as i64 as f64 * factor) * inverse);
         return;
     }
+    match isa.0 {
+        Kind::Scalar => alp64_scalar(packed, width, reference, factor, inverse, out),
+        // SAFETY: an `Isa` of these kinds exists only if the CPU has AVX2 (AVX-512 F, BW and
+        // VBMI machines have it too); the caller checked `width` and `packed`.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 | Kind::Avx512 => unsafe {
+            avx2::alp64(packed, width, reference, factor, inverse, out)
+        },
+    }
+}
+
+/// The scalar reference of [`alp64`], `width` 1 to 64.
+pub(crate) fn alp64_scalar(
+    packed: &[u8],
+    width: u32,
+    reference: u64,
+    factor: f64,
+    inverse: f64,
+    out: &mut [f64],
+) {
     let mut deltas = [0u64; ALP_CHUNK];
     for (k, o) in out.chunks_mut(ALP_CHUNK).enumerate() {
         // Chunks start on multiples of 256 values: a byte boundary.
         let from = k * (ALP_CHUNK / 8) * width as usize;
         let d = &mut deltas[..o.len()];
-        unpack64(isa, packed.get(from..).unwrap_or_default(), width, d);
-        scale64(isa, d, reference, factor, inverse, o);
+        unpack64_scalar(packed.get(from..).unwrap_or_default(), width, d);
+        for (o, &d) in o.iter_mut().zip(d.iter()) {
+            *o = (d.wrapping_add(reference) as i64 as f64 * factor) * inverse;
+        }
     }
 }
 
-/// [`alp64`] for FLOAT: 32-bit integers (`reference + delta_i` as `i32`, to `f32`), widths 0
+/// [`alp64`] for FLOAT: `((reference + delta_i) as i32 as f32 * factor) * inverse`, widths 0
 /// to 32.
 #[inline]
 pub(crate) fn alp32(
@@ -227,69 +252,33 @@ pub(crate) fn alp32(
         out.fill((reference as i32 as f32 * factor) * inverse);
         return;
     }
+    match isa.0 {
+        Kind::Scalar => alp32_scalar(packed, width, reference, factor, inverse, out),
+        // SAFETY: as in `alp64`.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 | Kind::Avx512 => unsafe {
+            avx2::alp32(packed, width, reference, factor, inverse, out)
+        },
+    }
+}
+
+/// The scalar reference of [`alp32`], `width` 1 to 32.
+pub(crate) fn alp32_scalar(
+    packed: &[u8],
+    width: u32,
+    reference: u32,
+    factor: f32,
+    inverse: f32,
+    out: &mut [f32],
+) {
     let mut deltas = [0u32; ALP_CHUNK];
     for (k, o) in out.chunks_mut(ALP_CHUNK).enumerate() {
         let from = k * (ALP_CHUNK / 8) * width as usize;
         let d = &mut deltas[..o.len()];
-        unpack32(isa, packed.get(from..).unwrap_or_default(), width, d);
-        scale32(isa, d, reference, factor, inverse, o);
-    }
-}
-
-/// The frame of reference and decimal scaling of [`alp64`] on unpacked deltas, with `isa`'s
-/// kernel: `out[i] = ((reference + deltas[i]) as i64 as f64 * factor) * inverse`.
-#[inline]
-pub(crate) fn scale64(
-    isa: Isa,
-    deltas: &[u64],
-    reference: u64,
-    factor: f64,
-    inverse: f64,
-    out: &mut [f64],
-) {
-    let _ = isa;
-    scale64_scalar(deltas, reference, factor, inverse, out);
-}
-
-/// The scalar reference of [`scale64`].
-#[inline]
-pub(crate) fn scale64_scalar(
-    deltas: &[u64],
-    reference: u64,
-    factor: f64,
-    inverse: f64,
-    out: &mut [f64],
-) {
-    for (o, &d) in out.iter_mut().zip(deltas) {
-        *o = (d.wrapping_add(reference) as i64 as f64 * factor) * inverse;
-    }
-}
-
-/// [`scale64`] for FLOAT.
-#[inline]
-pub(crate) fn scale32(
-    isa: Isa,
-    deltas: &[u32],
-    reference: u32,
-    factor: f32,
-    inverse: f32,
-    out: &mut [f32],
-) {
-    let _ = isa;
-    scale32_scalar(deltas, reference, factor, inverse, out);
-}
-
-/// The scalar reference of [`scale32`].
-#[inline]
-pub(crate) fn scale32_scalar(
-    deltas: &[u32],
-    reference: u32,
-    factor: f32,
-    inverse: f32,
-    out: &mut [f32],
-) {
-    for (o, &d) in out.iter_mut().zip(deltas) {
-        *o = (d.wrapping_add(reference) as i32 as f32 * factor) * inverse;
+        bitpack32::unpack(packed.get(from..).unwrap_or_default(), width, d);
+        for (o, &d) in o.iter_mut().zip(d.iter()) {
+            *o = (d.wrapping_add(reference) as i32 as f32 * factor) * inverse;
+        }
     }
 }
 

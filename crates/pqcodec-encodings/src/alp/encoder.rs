@@ -27,6 +27,8 @@ pub(super) struct Params {
 pub(super) struct Scratch<F> {
     /// The vector's encoded integers, then (exceptions replaced) their deltas.
     encoded: Vec<i64>,
+    /// 1 where the value is an exception.
+    flags: Vec<u8>,
     positions: Vec<u16>,
     sample: Vec<F>,
 }
@@ -92,13 +94,10 @@ fn estimate<F: AlpFloat>(sample: &[F], p: Params, strict: bool) -> Option<u64> {
     let mut exceptions = 0u64;
     let (mut min, mut max) = (i64::MAX, i64::MIN);
     for &v in sample {
-        let e = v.encode(p.exponent, p.factor);
-        if F::decode(e as u64, p.exponent, p.factor).to_bits64() == v.to_bits64() {
-            min = min.min(e);
-            max = max.max(e);
-        } else {
-            exceptions += 1;
-        }
+        let (e, ok) = v.encode(p.exponent, p.factor);
+        exceptions += u64::from(!ok);
+        min = if ok { min.min(e) } else { min };
+        max = if ok { max.max(e) } else { max };
     }
     let n = sample.len() as u64;
     if strict && n - exceptions < 2 {
@@ -193,17 +192,31 @@ pub(super) fn encode_vector<F: AlpFloat>(
     out: &mut Vec<u8>,
 ) {
     let Scratch {
-        encoded, positions, ..
+        encoded,
+        flags,
+        positions,
+        ..
     } = scratch;
+    let n = values.len();
     encoded.clear();
-    positions.clear();
-    encoded.extend(values.iter().map(|v| v.encode(p.exponent, p.factor)));
-    for (i, (&e, &v)) in encoded.iter().zip(values).enumerate() {
-        if F::decode(e as u64, p.exponent, p.factor).to_bits64() != v.to_bits64() {
-            // A vector holds at most 2^15 values.
-            positions.push(i as u16);
-        }
+    encoded.resize(n, 0);
+    flags.clear();
+    flags.resize(n, 0);
+    for ((v, e), x) in values.iter().zip(encoded.iter_mut()).zip(flags.iter_mut()) {
+        let (encoded, ok) = v.encode(p.exponent, p.factor);
+        *e = encoded;
+        *x = u8::from(!ok);
     }
+    // The exceptions' positions, without a branch per value: each index is written, and kept
+    // if it is an exception. A vector holds at most 2^15 values.
+    positions.clear();
+    positions.resize(n + 1, 0);
+    let mut count = 0;
+    for (i, &x) in flags.iter().enumerate() {
+        positions[count] = i as u16;
+        count += usize::from(x);
+    }
+    positions.truncate(count);
     // Exceptions take the integer of the first value that is not one (or 0), so that they do
     // not widen the frame.
     let first_kept = positions

@@ -127,10 +127,15 @@ pub trait AlpFloat: NativeType {
     #[doc(hidden)]
     fn decode(encoded: u64, exponent: u8, factor: u8) -> Self;
 
-    /// The integer the value is stored as with `exponent` and `factor` (any integer: a value
-    /// whose [`Self::decode`] is not the value is an exception), sign-extended to 64 bits.
+    /// The integer the value is stored as with `exponent` and `factor`, sign-extended to 64
+    /// bits, and whether [`Self::decode`] gives the value's exact bits back from it (if not,
+    /// the value is an exception and the integer means nothing). Branch-free, so that loops
+    /// over it vectorize: `value * 10^exponent * 10^-factor` is rounded to nearest by adding
+    /// and subtracting `1.5 * 2^52` in binary64 (for FLOAT too, once scaled in binary32), whose
+    /// sum's low bits are the integer; scaled values of `2^51` (FLOAT: integers of `2^31`) or
+    /// more, NaN and infinities are exceptions.
     #[doc(hidden)]
-    fn encode(self, exponent: u8, factor: u8) -> i64;
+    fn encode(self, exponent: u8, factor: u8) -> (i64, bool);
 
     /// Steps 1 to 3 of decoding for `out.len()` values: unpack them from `packed` (`width`
     /// bits each, from its first byte), add `reference` (wrapping) and scale. The caller has
@@ -184,18 +189,21 @@ impl AlpFloat for f64 {
             * NEG_POW10_F64[usize::from(exponent)]
     }
 
-    #[inline]
-    fn encode(self, exponent: u8, factor: u8) -> i64 {
-        let scaled = (self * POW10_F64[usize::from(exponent)]) * NEG_POW10_F64[usize::from(factor)];
-        // Rounds to nearest (ties to even) below 2^51; above, doubles are integers already.
-        // Out of range, NaN and infinities saturate or give 0: the check makes them exceptions.
+    #[inline(always)]
+    fn encode(self, exponent: u8, factor: u8) -> (i64, bool) {
         const MAGIC: f64 = 6_755_399_441_055_744.0; // 2^52 + 2^51
-        let rounded = if scaled.abs() < 2_251_799_813_685_248.0 {
-            (scaled + MAGIC) - MAGIC
-        } else {
-            scaled
-        };
-        rounded as i64
+        const LIMIT: f64 = 2_251_799_813_685_248.0; // 2^51
+        let (e, f) = (usize::from(exponent), usize::from(factor));
+        let scaled = (self * POW10_F64[e]) * NEG_POW10_F64[f];
+        let shifted = scaled + MAGIC;
+        let rounded = shifted - MAGIC;
+        // What `decode` computes from the integer, which `rounded` is exactly.
+        let back = (rounded * POW10_F64[f]) * NEG_POW10_F64[e];
+        let encoded = (shifted.to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64);
+        (
+            encoded,
+            (back.to_bits() == self.to_bits()) & (scaled.abs() < LIMIT),
+        )
     }
 
     #[inline]
@@ -240,16 +248,22 @@ impl AlpFloat for f32 {
             * NEG_POW10_F32[usize::from(exponent)]
     }
 
-    #[inline]
-    fn encode(self, exponent: u8, factor: u8) -> i64 {
-        let scaled = (self * POW10_F32[usize::from(exponent)]) * NEG_POW10_F32[usize::from(factor)];
-        const MAGIC: f32 = 12_582_912.0; // 2^23 + 2^22
-        let rounded = if scaled.abs() < 4_194_304.0 {
-            (scaled + MAGIC) - MAGIC
-        } else {
-            scaled
-        };
-        i64::from(rounded as i32)
+    #[inline(always)]
+    fn encode(self, exponent: u8, factor: u8) -> (i64, bool) {
+        // Scaled in binary32, rounded in binary64 (exact for every 32-bit integer).
+        const MAGIC: f64 = 6_755_399_441_055_744.0; // 2^52 + 2^51
+        const LIMIT: f64 = 2_147_483_648.0; // 2^31
+        let (e, f) = (usize::from(exponent), usize::from(factor));
+        let scaled = f64::from((self * POW10_F32[e]) * NEG_POW10_F32[f]);
+        let shifted = scaled + MAGIC;
+        let rounded = shifted - MAGIC;
+        // The integer to binary32 as `decode` converts it: rounded to nearest.
+        let back = ((rounded as f32) * POW10_F32[f]) * NEG_POW10_F32[e];
+        let encoded = (shifted.to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64);
+        (
+            encoded,
+            (back.to_bits() == self.to_bits()) & (rounded.abs() < LIMIT),
+        )
     }
 
     #[inline]

@@ -5,6 +5,7 @@ use pqcodec_core::{Encoder, Encoding, Error, Result};
 use super::{AlpFloat, AlpType, DEFAULT_LOG_VECTOR_SIZE, MAX_LOG_VECTOR_SIZE, MIN_LOG_VECTOR_SIZE};
 use crate::kernels::bitpack::{bit_width, packed_len};
 use crate::kernels::pack8x64_for;
+use crate::kernels::simd::{Isa, with_avx2};
 
 /// Vectors sampled, spread over the first page, to choose the candidate parameters.
 const SAMPLE_VECTORS: usize = 8;
@@ -90,6 +91,7 @@ impl<T: AlpType> Default for AlpEncoder<T> {
 /// What `p` costs on `sample`, in bits: the bit width of the values that decode back times
 /// the sample's size, plus each exception's value and position. `None` if `strict` and fewer
 /// than two values decode back (a frame of one value says nothing).
+#[inline(always)]
 fn estimate<F: AlpFloat>(sample: &[F], p: Params, strict: bool) -> Option<u64> {
     let mut exceptions = 0u64;
     let (mut min, mut max) = (i64::MAX, i64::MIN);
@@ -120,6 +122,7 @@ fn sample<F: Copy>(values: &[F], max: usize, out: &mut Vec<F>) {
 
 /// The pair that encodes `sample` smallest, of all of them; ties go to the larger exponent,
 /// then the larger factor.
+#[inline(always)]
 fn best_of_all<F: AlpFloat>(sample: &[F]) -> Params {
     let mut best = Params {
         exponent: F::MAX_EXPONENT,
@@ -141,6 +144,7 @@ fn best_of_all<F: AlpFloat>(sample: &[F]) -> Params {
 }
 
 /// The candidates for a column chunk: the pairs best for most of the sampled vectors.
+#[inline(always)]
 fn candidates<F: AlpFloat>(values: &[F], vector_size: usize, scratch: &mut Vec<F>) -> Vec<Params> {
     let num_vectors = values.len().div_ceil(vector_size);
     let stride = num_vectors.div_ceil(SAMPLE_VECTORS).max(1);
@@ -160,6 +164,7 @@ fn candidates<F: AlpFloat>(values: &[F], vector_size: usize, scratch: &mut Vec<F
 }
 
 /// The candidate that a sample of `vector` says encodes it smallest.
+#[inline(always)]
 fn choose<F: AlpFloat>(vector: &[F], candidates: &[Params], scratch: &mut Vec<F>) -> Params {
     let [first, rest @ ..] = candidates else {
         return Params {
@@ -184,6 +189,16 @@ fn choose<F: AlpFloat>(vector: &[F], candidates: &[Params], scratch: &mut Vec<F>
     best
 }
 
+/// Each value's integer, and 1 in `flags` where it is an exception.
+#[inline(always)]
+fn encode_values<F: AlpFloat>(values: &[F], p: Params, encoded: &mut [i64], flags: &mut [u8]) {
+    for ((v, e), x) in values.iter().zip(encoded.iter_mut()).zip(flags.iter_mut()) {
+        let (encoded, ok) = v.encode(p.exponent, p.factor);
+        *e = encoded;
+        *x = u8::from(!ok);
+    }
+}
+
 /// Appends one vector: `[AlpInfo][ForInfo][PackedValues][ExceptionPositions][ExceptionValues]`.
 pub(super) fn encode_vector<F: AlpFloat>(
     values: &[F],
@@ -202,11 +217,7 @@ pub(super) fn encode_vector<F: AlpFloat>(
     encoded.resize(n, 0);
     flags.clear();
     flags.resize(n, 0);
-    for ((v, e), x) in values.iter().zip(encoded.iter_mut()).zip(flags.iter_mut()) {
-        let (encoded, ok) = v.encode(p.exponent, p.factor);
-        *e = encoded;
-        *x = u8::from(!ok);
-    }
+    with_avx2(Isa::best(), || encode_values(values, p, encoded, flags));
     // The exceptions' positions, without a branch per value: each index is written, and kept
     // if it is an exception. A vector holds at most 2^15 values.
     positions.clear();
@@ -298,16 +309,14 @@ impl<T: AlpType> Encoder<T> for AlpEncoder<T> {
         // The sum of the vectors' sizes is checked as they are written.
         out.reserve(self.estimated_size());
         let page_start = out.len();
+        let isa = Isa::best();
         out.extend([0, 0, self.log_vector_size]);
         out.extend(count.to_le_bytes());
         let offsets_at = out.len();
         out.resize(offsets_at + num_vectors * 4, 0);
         if n > 0 && self.candidates.is_none() {
-            self.candidates = Some(candidates(
-                &self.values,
-                vector_size,
-                &mut self.scratch.sample,
-            ));
+            let (values, sample) = (&self.values, &mut self.scratch.sample);
+            self.candidates = Some(with_avx2(isa, || candidates(values, vector_size, sample)));
         }
         let candidates = self.candidates.as_deref().unwrap_or_default();
         for (i, vector) in self.values.chunks(vector_size).enumerate() {
@@ -320,7 +329,8 @@ impl<T: AlpType> Encoder<T> for AlpEncoder<T> {
                 ));
             };
             out[offsets_at + i * 4..offsets_at + i * 4 + 4].copy_from_slice(&offset.to_le_bytes());
-            let p = choose(vector, candidates, &mut self.scratch.sample);
+            let sample = &mut self.scratch.sample;
+            let p = with_avx2(isa, || choose(vector, candidates, sample));
             encode_vector(vector, p, &mut self.scratch, out);
         }
         self.values.clear();

@@ -281,6 +281,13 @@ pub(super) fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
     for_groups64(packed, width, out, |a, b, o| store64x2(o, a, b));
 }
 
+/// Calls `kernel` in code generated for AVX2 (see [`super::with_avx2`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn run<R>(kernel: impl FnOnce() -> R) -> R {
+    kernel()
+}
+
 /// The 4 signed 64-bit lanes of `x` as doubles, rounded to nearest as `as f64` rounds (AVX2
 /// has no such conversion): with `u = x + 2^63` as an unsigned integer, the double of bits
 /// `0x453 : u >> 32` is `2^84 + (u >> 32) * 2^32` and that of bits `0x433 : u & 0xFFFF_FFFF`

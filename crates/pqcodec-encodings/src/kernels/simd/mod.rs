@@ -180,6 +180,21 @@ pub(crate) fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
     }
 }
 
+/// Runs `kernel`, a plain loop the compiler vectorizes, compiled for AVX2 where `isa` has it
+/// (the ALP encoder's loops: 4 doubles a register instead of SSE2's 2, and AVX2's 64-bit
+/// compares); as it is otherwise. The closure and what it calls `#[inline(always)]` are
+/// inlined into [`avx2::run`], whose code is generated for AVX2.
+#[inline]
+pub(crate) fn with_avx2<R>(isa: Isa, kernel: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if isa.has_avx2() {
+        // SAFETY: an `Isa` with AVX2 exists only if the CPU has it (see `Isa::all`).
+        return unsafe { avx2::run(kernel) };
+    }
+    let _ = isa;
+    kernel()
+}
+
 /// Values the scalar ALP kernels unpack at a time, into a buffer on the stack.
 const ALP_CHUNK: usize = 256;
 

@@ -326,6 +326,24 @@ pub(super) fn alp64(
     let r = _mm256_set1_epi64x(reference as i64);
     let f = _mm256_set1_pd(factor);
     let inv = _mm256_set1_pd(inverse);
+    // Every integer of the vector lies in `reference ..= reference + 2^width - 1`. Within
+    // (-2^51, 2^51), the usual case, each converts exactly with two instructions: added to the
+    // bits of `1.5 * 2^52`, it is that double's mantissa; subtracting the double leaves it.
+    let low = i128::from(reference as i64);
+    let high = low + ((1i128 << width) - 1);
+    if low > -(1 << 51) && high < (1 << 51) {
+        let magic = _mm256_set1_epi64x(MAGIC_BITS as i64);
+        let magic_pd = _mm256_set1_pd(f64::from_bits(MAGIC_BITS));
+        let scale = |v: __m256i| {
+            let x = _mm256_add_epi64(_mm256_add_epi64(v, r), magic);
+            let d = _mm256_sub_pd(_mm256_castsi256_pd(x), magic_pd);
+            _mm256_castpd_si256(_mm256_mul_pd(_mm256_mul_pd(d, f), inv))
+        };
+        for_groups64(packed, width, out, |a, b, o| {
+            store64x2(o, scale(a), scale(b))
+        });
+        return;
+    }
     let scale = |v: __m256i| {
         let d = _mm256_mul_pd(_mm256_mul_pd(i64_to_f64(_mm256_add_epi64(v, r)), f), inv);
         _mm256_castpd_si256(d)
@@ -334,6 +352,9 @@ pub(super) fn alp64(
         store64x2(o, scale(a), scale(b))
     });
 }
+
+/// The bits of `1.5 * 2^52`.
+const MAGIC_BITS: u64 = 0x4338_0000_0000_0000;
 
 /// [`alp64`] for FLOAT: 32-bit lanes, `width` 1 to 32.
 #[target_feature(enable = "avx2")]

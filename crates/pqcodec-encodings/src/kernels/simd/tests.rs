@@ -298,6 +298,10 @@ fn alp_variants_match_the_reference() {
         i64::MIN as u64,
         i64::MAX as u64 - 3,
         (1 << 53) + 1,
+        -5i64 as u64,
+        -(1i64 << 50) as u64,
+        (1 << 50) + 7,
+        (1 - (1i64 << 51)) as u64,
         0xFFFF_FFFF_0000_0001,
         0x1234_5678_9ABC_DEF0,
     ];

@@ -101,6 +101,18 @@ fn estimate<F: AlpFloat>(sample: &[F], p: Params, strict: bool) -> Option<u64> {
         min = if ok { min.min(e) } else { min };
         max = if ok { max.max(e) } else { max };
     }
+    if exceptions > 0 && F::BITS == 64 {
+        // The exceptions again, with the wider (scalar) rounding.
+        for &v in sample {
+            let (_, ok) = v.encode(p.exponent, p.factor);
+            let (e, wide_ok) = v.encode_wide(p.exponent, p.factor);
+            if !ok && wide_ok {
+                exceptions -= 1;
+                min = min.min(e);
+                max = max.max(e);
+            }
+        }
+    }
     let n = sample.len() as u64;
     if strict && n - exceptions < 2 {
         return None;
@@ -228,6 +240,16 @@ pub(super) fn encode_vector<F: AlpFloat>(
         count += usize::from(x);
     }
     positions.truncate(count);
+    if F::BITS == 64 {
+        // The exceptions again, with the wider (scalar) rounding.
+        positions.retain(|&at| {
+            let (e, ok) = values[usize::from(at)].encode_wide(p.exponent, p.factor);
+            if ok {
+                encoded[usize::from(at)] = e;
+            }
+            !ok
+        });
+    }
     // Exceptions take the integer of the first value that is not one (or 0), so that they do
     // not widen the frame.
     let first_kept = positions

@@ -137,6 +137,16 @@ pub trait AlpFloat: NativeType {
     #[doc(hidden)]
     fn encode(self, exponent: u8, factor: u8) -> (i64, bool);
 
+    /// [`Self::encode`] for the values it leaves out as too large for its rounding: DOUBLE
+    /// scaled to `2^51` or more (up to the range of `i64`), taken as their integer part. Not
+    /// vectorized; the encoder tries it on `encode`'s exceptions only. FLOAT's `encode` covers
+    /// every 32-bit integer already.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_wide(self, exponent: u8, factor: u8) -> (i64, bool) {
+        self.encode(exponent, factor)
+    }
+
     /// Steps 1 to 3 of decoding for `out.len()` values: unpack them from `packed` (`width`
     /// bits each, from its first byte), add `reference` (wrapping) and scale. The caller has
     /// checked `width` and that `packed` holds the values.
@@ -204,6 +214,19 @@ impl AlpFloat for f64 {
             encoded,
             (back.to_bits() == self.to_bits()) & (scaled.abs() < LIMIT),
         )
+    }
+
+    fn encode_wide(self, exponent: u8, factor: u8) -> (i64, bool) {
+        let scaled = (self * POW10_F64[usize::from(exponent)]) * NEG_POW10_F64[usize::from(factor)];
+        if scaled.is_nan() || scaled.abs() >= 9.2e18 {
+            return (0, false);
+        }
+        if scaled.abs() < 2_251_799_813_685_248.0 {
+            return self.encode(exponent, factor);
+        }
+        let encoded = scaled as i64;
+        let back = Self::decode(encoded as u64, exponent, factor);
+        (encoded, back.to_bits() == self.to_bits())
     }
 
     #[inline]

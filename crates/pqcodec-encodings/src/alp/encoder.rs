@@ -101,18 +101,6 @@ fn estimate<F: AlpFloat>(sample: &[F], p: Params, strict: bool) -> Option<u64> {
         min = if ok { min.min(e) } else { min };
         max = if ok { max.max(e) } else { max };
     }
-    if exceptions > 0 && F::BITS == 64 {
-        // The exceptions again, with the wider (scalar) rounding.
-        for &v in sample {
-            let (_, ok) = v.encode(p.exponent, p.factor);
-            let (e, wide_ok) = v.encode_wide(p.exponent, p.factor);
-            if !ok && wide_ok {
-                exceptions -= 1;
-                min = min.min(e);
-                max = max.max(e);
-            }
-        }
-    }
     let n = sample.len() as u64;
     if strict && n - exceptions < 2 {
         return None;

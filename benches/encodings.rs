@@ -389,6 +389,83 @@ macro_rules! floats {
 floats!(float, FloatType, pt::FloatType, f32);
 floats!(double, DoubleType, pt::DoubleType, f64);
 
+/// ALP beside arrow-rs 60.1's (the workspace's parquet 59 has none), on decimal-like values
+/// (prices with two decimals) and a smooth series: decoding pqcodec's page on both sides, and
+/// encoding from a fresh encoder (which samples its parameters) each time.
+macro_rules! alp {
+    ($fn:ident, $ours:ty, $arrow:ty, $native:ty) => {
+        fn $fn(c: &mut Criterion) {
+            use parquet60::decoding::{AlpDecoder as ArrowAlpDecoder, Decoder as _};
+            use parquet60::encoding::{AlpEncoder as ArrowAlpEncoder, Encoder as _};
+            use pqcodec::encodings::alp::{AlpDecoder, AlpEncoder};
+
+            let mut rng = Rng(0xA1B2_C3D4_E5F6_0718);
+            let prices: Vec<$native> = (0..N)
+                .map(|_| (rng.next() % 1_000_000) as $native / 100.0)
+                .collect();
+            let smooth: Vec<$native> = (0..N)
+                .map(|i| ((i as f64 * 0.001).sin() * 1e5).round() as $native / 1000.0)
+                .collect();
+            let physical = <$ours as pqcodec::core::Physical>::TYPE;
+            for (name, values) in [("prices", &prices), ("smooth", &smooth)] {
+                let mut e = AlpEncoder::<$ours>::new();
+                e.put_slice(values).expect("pqcodec encodes");
+                let page = e.flush().expect("pqcodec flushes");
+                let page_bytes = Bytes::from(page.clone());
+
+                let mut g = c.benchmark_group(format!("decode/ALP/{physical} {name}"));
+                g.throughput(Throughput::Elements(N as u64));
+                let mut out = vec![<$native>::default(); N];
+                g.bench_function("pqcodec", |b| {
+                    b.iter(|| {
+                        let mut d = AlpDecoder::<$ours>::new(black_box(&page), N)
+                            .expect("pqcodec takes the page");
+                        assert_eq!(d.read_into(&mut out).expect("pqcodec decodes"), N);
+                        black_box(out.len())
+                    })
+                });
+                let mut arrow_out = vec![<$native>::default(); N];
+                g.bench_function("arrow-rs", |b| {
+                    b.iter(|| {
+                        let mut d = ArrowAlpDecoder::<$arrow>::new();
+                        d.set_data(black_box(page_bytes.clone()), N)
+                            .expect("arrow-rs takes the page");
+                        assert_eq!(d.get(&mut arrow_out).expect("arrow-rs decodes"), N);
+                        black_box(arrow_out.len())
+                    })
+                });
+                g.finish();
+
+                let mut g = c.benchmark_group(format!("encode/ALP/{physical} {name}"));
+                g.throughput(Throughput::Elements(N as u64));
+                g.bench_function("pqcodec", |b| {
+                    b.iter(|| {
+                        let mut e = AlpEncoder::<$ours>::new();
+                        e.put_slice(black_box(values)).expect("pqcodec encodes");
+                        black_box(e.flush().expect("pqcodec flushes").len())
+                    })
+                });
+                g.bench_function("arrow-rs", |b| {
+                    b.iter(|| {
+                        let mut e = ArrowAlpEncoder::<$arrow>::new();
+                        e.put(black_box(values)).expect("arrow-rs encodes");
+                        black_box(e.flush_buffer().expect("arrow-rs flushes").len())
+                    })
+                });
+                g.finish();
+            }
+        }
+    };
+}
+
+alp!(alp_float, FloatType, parquet60::data_type::FloatType, f32);
+alp!(
+    alp_double,
+    DoubleType,
+    parquet60::data_type::DoubleType,
+    f64
+);
+
 fn int96(c: &mut Criterion) {
     let mut rng = Rng(0x1357_9BDF_2468_ACE0);
     let to_arrow = |v: &Int96| {
@@ -656,6 +733,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = booleans, hybrid, int32, int64, int96, float, double, byte_array, fixed_len_byte_array
+    targets = booleans, hybrid, int32, int64, int96, float, double, alp_float, alp_double, byte_array, fixed_len_byte_array
 }
 criterion_main!(benches);

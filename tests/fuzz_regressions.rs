@@ -114,8 +114,8 @@ mod seeds {
     use pqcodec_file::framing::ParquetFile;
 
     use super::harness::{
-        BYTE_STREAM_SPLIT_TYPES, DELTA_BYTE_ARRAY_TYPES, INTEGER_TYPES, READ_FILE_PREFIX,
-        leaf_type, write_pages,
+        ALP_TYPES, BYTE_STREAM_SPLIT_TYPES, DELTA_BYTE_ARRAY_TYPES, INTEGER_TYPES,
+        READ_FILE_PREFIX, leaf_type, write_pages,
     };
 
     /// Largest seed written: bigger inputs make slow fuzzing.
@@ -222,7 +222,7 @@ mod seeds {
 
     /// Pages of our own encoders, for every target.
     pub fn synthesized(seeds: &mut Seeds) {
-        let typed_targets: [(&str, Encoding, &[PhysicalType]); 6] = [
+        let typed_targets: [(&str, Encoding, &[PhysicalType]); 7] = [
             ("decode_plain", Encoding::Plain, &PhysicalType::ALL),
             (
                 "decode_delta_binary_packed",
@@ -249,6 +249,7 @@ mod seeds {
                 Encoding::GroupVarInt,
                 &INTEGER_TYPES,
             ),
+            ("decode_alp", Encoding::Alp, &ALP_TYPES),
         ];
         for (target, encoding, types) in typed_targets {
             for (selector, &p) in types.iter().enumerate() {
@@ -371,7 +372,7 @@ mod seeds {
         }
         // Round trips of the typed encodings: each type, each value mode.
         let bytes: Vec<u8> = (0..=255u8).chain((0..=255u8).rev()).collect();
-        let roundtrips: [(&str, &[PhysicalType], u8); 8] = [
+        let roundtrips: [(&str, &[PhysicalType], u8); 9] = [
             ("roundtrip_plain", &PhysicalType::ALL, 0),
             ("roundtrip_dictionary", &PhysicalType::ALL, 0),
             ("roundtrip_dictionary", &PhysicalType::ALL, 0x80),
@@ -384,6 +385,7 @@ mod seeds {
             ("roundtrip_delta_byte_array", &DELTA_BYTE_ARRAY_TYPES, 0),
             ("roundtrip_byte_stream_split", &BYTE_STREAM_SPLIT_TYPES, 0),
             ("roundtrip_group_var_int", &INTEGER_TYPES, 0),
+            ("roundtrip_alp", &ALP_TYPES, 0),
         ];
         for (target, types, flag) in roundtrips {
             let types_len = if target == "roundtrip_dictionary" {

@@ -121,7 +121,13 @@ const INTEGER: &[Encoding] = &[
     Encoding::DeltaBinaryPacked,
     Encoding::ByteStreamSplit,
 ];
-const FLOATING: &[Encoding] = &[Encoding::Plain, DICT[0], DICT[1], Encoding::ByteStreamSplit];
+const FLOATING: &[Encoding] = &[
+    Encoding::Plain,
+    DICT[0],
+    DICT[1],
+    Encoding::ByteStreamSplit,
+    Encoding::Alp,
+];
 
 fixed_case!(
     Int32Type,
@@ -421,6 +427,8 @@ fn encodings_that_do_not_apply_are_refused() {
         (Encoding::Rle, PhysicalType::Int64),
         (Encoding::BitPacked, PhysicalType::Int32),
         (Encoding::DeltaByteArray, PhysicalType::Int96),
+        (Encoding::Alp, PhysicalType::Int64),
+        (Encoding::Alp, PhysicalType::FixedLenByteArray),
     ];
     for (encoding, physical) in unsupported {
         let err = dynamic::decode(encoding, physical, &[], 0, 4, None).unwrap_err();

@@ -61,6 +61,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("decode_delta_byte_array", decode_delta_byte_array),
     ("decode_byte_stream_split", decode_byte_stream_split),
     ("decode_group_var_int", decode_group_var_int),
+    ("decode_alp", decode_alp),
     ("roundtrip_plain", roundtrip_plain),
     ("roundtrip_rle", roundtrip_rle),
     ("roundtrip_bit_packed", roundtrip_bit_packed),
@@ -76,6 +77,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("roundtrip_delta_byte_array", roundtrip_delta_byte_array),
     ("roundtrip_byte_stream_split", roundtrip_byte_stream_split),
     ("roundtrip_group_var_int", roundtrip_group_var_int),
+    ("roundtrip_alp", roundtrip_alp),
     ("arrow_pages", arrow_pages),
     ("cat_file", cat_file),
     ("read_file", read_file),
@@ -156,6 +158,8 @@ pub const BYTE_STREAM_SPLIT_TYPES: [PhysicalType; 5] = [
     PhysicalType::Int64,
     PhysicalType::FixedLenByteArray,
 ];
+/// The physical types ALP applies to.
+pub const ALP_TYPES: [PhysicalType; 2] = [PhysicalType::Float, PhysicalType::Double];
 
 /// The physical types in `parquet.thrift` order, picked by a byte.
 fn physical(b: u8) -> PhysicalType {
@@ -627,6 +631,11 @@ pub fn decode_group_var_int(data: &[u8]) {
     decode_typed(Encoding::GroupVarInt, &INTEGER_TYPES, data);
 }
 
+/// ALP pages of FLOAT and DOUBLE.
+pub fn decode_alp(data: &[u8]) {
+    decode_typed(Encoding::Alp, &ALP_TYPES, data);
+}
+
 // ---------------------------------------------------------------------------------------------
 // roundtrip_<encoding>: values made from the input, encoded, decoded back.
 
@@ -704,8 +713,12 @@ macro_rules! make_float {
                 const WIDTH: usize = std::mem::size_of::<$native>();
                 let mode = input.u8();
                 let mut out = Vec::new();
+                // Decimals (what ALP packs tightly) have a scale of 10^0 to 10^3.
+                let scale = [1.0, 10.0, 100.0, 1000.0][usize::from(mode >> 2) % 4];
                 while out.len() < n && !input.is_empty() {
-                    let v = if mode & 1 == 0 {
+                    let v = if mode % 4 == 2 {
+                        <$native>::from(i16::from_le_bytes([input.u8(), input.u8()])) / scale
+                    } else if mode & 1 == 0 {
                         let mut bytes = [0u8; WIDTH];
                         for b in &mut bytes {
                             *b = input.u8();
@@ -978,6 +991,12 @@ pub fn roundtrip_byte_stream_split(data: &[u8]) {
 /// GROUP_VAR_INT, INT32 and INT64.
 pub fn roundtrip_group_var_int(data: &[u8]) {
     roundtrip_typed(Encoding::GroupVarInt, &INTEGER_TYPES, data);
+}
+
+/// ALP, FLOAT and DOUBLE (two pages from one encoder: the second reuses the first's
+/// candidate parameters).
+pub fn roundtrip_alp(data: &[u8]) {
+    roundtrip_typed(Encoding::Alp, &ALP_TYPES, data);
 }
 
 // ---------------------------------------------------------------------------------------------

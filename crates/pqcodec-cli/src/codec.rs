@@ -19,7 +19,7 @@ type CliResult = Result<(), Box<dyn Error>>;
 pub struct Common {
     /// The spec's name of the encoding: PLAIN, GROUP_VAR_INT, PLAIN_DICTIONARY, RLE, BIT_PACKED,
     /// DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, RLE_DICTIONARY,
-    /// BYTE_STREAM_SPLIT.
+    /// BYTE_STREAM_SPLIT, ALP.
     #[arg(long)]
     encoding: Encoding,
     /// The physical type: BOOLEAN, INT32, INT64, INT96, FLOAT, DOUBLE, BYTE_ARRAY,

@@ -25,11 +25,14 @@ pub enum Encoding {
     RleDictionary,
     /// Bytes of each value scattered over K streams (`BYTE_STREAM_SPLIT = 9`).
     ByteStreamSplit,
+    /// Adaptive Lossless floating-Point: decimal floats as frame-of-reference bit-packed
+    /// integers plus exceptions (`ALP = 10`).
+    Alp,
 }
 
 impl Encoding {
     /// Every encoding, in id order.
-    pub const ALL: [Encoding; 10] = [
+    pub const ALL: [Encoding; 11] = [
         Encoding::Plain,
         Encoding::GroupVarInt,
         Encoding::PlainDictionary,
@@ -40,6 +43,7 @@ impl Encoding {
         Encoding::DeltaByteArray,
         Encoding::RleDictionary,
         Encoding::ByteStreamSplit,
+        Encoding::Alp,
     ];
 
     /// The id of the encoding in `parquet.thrift`.
@@ -55,6 +59,7 @@ impl Encoding {
             Encoding::DeltaByteArray => 7,
             Encoding::RleDictionary => 8,
             Encoding::ByteStreamSplit => 9,
+            Encoding::Alp => 10,
         }
     }
 
@@ -76,6 +81,7 @@ impl Encoding {
             Encoding::DeltaByteArray => "DELTA_BYTE_ARRAY",
             Encoding::RleDictionary => "RLE_DICTIONARY",
             Encoding::ByteStreamSplit => "BYTE_STREAM_SPLIT",
+            Encoding::Alp => "ALP",
         }
     }
 
@@ -94,7 +100,7 @@ impl fmt::Display for Encoding {
 /// The name given is not one of the spec's encodings.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown encoding {0:?}; expected one of PLAIN, GROUP_VAR_INT, PLAIN_DICTIONARY, RLE, BIT_PACKED, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, RLE_DICTIONARY, BYTE_STREAM_SPLIT"
+    "unknown encoding {0:?}; expected one of PLAIN, GROUP_VAR_INT, PLAIN_DICTIONARY, RLE, BIT_PACKED, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, RLE_DICTIONARY, BYTE_STREAM_SPLIT, ALP"
 )]
 pub struct UnknownEncoding(pub String);
 
@@ -119,7 +125,9 @@ mod tests {
             assert_eq!(Encoding::from_id(e.id()), Some(e));
             assert_eq!(e.name().parse::<Encoding>(), Ok(e));
         }
-        assert_eq!(Encoding::from_id(10), None);
+        assert_eq!(Encoding::from_id(10), Some(Encoding::Alp));
+        assert_eq!(Encoding::from_id(11), None);
+        assert_eq!("alp".parse::<Encoding>(), Ok(Encoding::Alp));
         assert!("PLAIN_DICT".parse::<Encoding>().is_err());
     }
 }

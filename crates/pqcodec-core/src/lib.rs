@@ -1,8 +1,9 @@
 //! The vocabulary shared by every pqcodec crate.
 //!
 //! - [`physical`]: zero-sized markers for Parquet's eight physical types, and the capability
-//!   traits ([`FixedWidth`], [`Integer`], [`ByteStreamSplit`], [`Binary`]) that encodings put in
-//!   their bounds, so that an encoding that does not apply to a type does not compile;
+//!   traits ([`FixedWidth`], [`Integer`], [`ByteStreamSplit`], [`Alp`], [`Binary`]) that
+//!   encodings put in their bounds, so that an encoding that does not apply to a type does not
+//!   compile;
 //! - [`native`]: the fixed-width Rust values behind them ([`NativeType`], [`Int96`]);
 //! - [`Encoding`]: the spec's encoding ids;
 //! - [`Decoder`], [`Encoder`] and [`Sink`]: streaming decode into a buffer the caller owns, and
@@ -25,7 +26,7 @@ pub use encoding::{Encoding, UnknownEncoding};
 pub use error::{Error, Result};
 pub use native::{Int96, IntegerNative, NativeType};
 pub use physical::{
-    Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
+    Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
 pub use sink::{

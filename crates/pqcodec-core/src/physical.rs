@@ -2,7 +2,8 @@
 //!
 //! Every marker implements the sealed [`Physical`] trait. An encoding states what it needs in its
 //! bounds: DELTA_BINARY_PACKED is implemented for `T: Integer`, BYTE_STREAM_SPLIT for
-//! `T: ByteStreamSplit`, so that, for example, a delta decoder of doubles does not compile.
+//! `T: ByteStreamSplit`, ALP for `T: Alp`, so that, for example, a delta decoder of doubles does
+//! not compile.
 
 use std::fmt::{self, Debug};
 
@@ -109,6 +110,22 @@ pub trait Integer: FixedWidth<Native = <Self as Integer>::Int> {
 /// The types BYTE_STREAM_SPLIT applies to: FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY.
 pub trait ByteStreamSplit: Physical {}
 
+/// FLOAT and DOUBLE: the types of ALP, whose values are IEEE 754 floats.
+///
+/// ALP for any other type does not compile:
+///
+/// ```compile_fail
+/// fn alp<T: pqcodec_core::Alp>() {}
+/// alp::<pqcodec_core::Int64Type>();
+/// ```
+///
+/// ```
+/// fn alp<T: pqcodec_core::Alp>() {}
+/// alp::<pqcodec_core::FloatType>();
+/// alp::<pqcodec_core::DoubleType>();
+/// ```
+pub trait Alp: FixedWidth {}
+
 /// The byte-array types, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY: values are `[u8]`.
 pub trait Binary: Physical<Value = [u8], Buffer = ByteArrays> {}
 
@@ -181,6 +198,9 @@ impl ByteStreamSplit for DoubleType {}
 impl ByteStreamSplit for Int32Type {}
 impl ByteStreamSplit for Int64Type {}
 impl ByteStreamSplit for FixedLenByteArrayType {}
+
+impl Alp for FloatType {}
+impl Alp for DoubleType {}
 
 impl Binary for ByteArrayType {}
 impl Binary for FixedLenByteArrayType {}

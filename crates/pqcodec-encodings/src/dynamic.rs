@@ -12,6 +12,7 @@ use pqcodec_core::{
     PhysicalType, Result, Sink, ValueBuffer,
 };
 
+use crate::alp::{AlpDecoder, AlpEncoder};
 use crate::byte_stream_split::{ByteStreamSplitDecoder, ByteStreamSplitEncoder};
 use crate::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
 use crate::delta_byte_array::{DeltaByteArrayDecoder, DeltaByteArrayEncoder};
@@ -268,12 +269,14 @@ macro_rules! float_type {
                     dictionary_decoder(encoding, data, num_values, dictionary)?,
                 ByteStreamSplit(ByteStreamSplitDecoder<'a, $t>) = Encoding::ByteStreamSplit =>
                     ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+                Alp(AlpDecoder<'a, $t>) = Encoding::Alp => AlpDecoder::new(data, num_values)?,
             }
             encoders |encoding, type_length| {
                 Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
                 Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
                     DictionaryEncoder::new(type_length, unlimited()),
                 ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+                Alp(AlpEncoder<$t>) = Encoding::Alp => AlpEncoder::new(),
             }
         );
     };
@@ -589,6 +592,36 @@ mod tests {
         put_buffer_matches_put::<Int96Type>(&int96, &int96[..13].to_vec());
         let bools: Vec<bool> = ints.iter().map(|&v| v % 3 == 0).collect();
         put_buffer_matches_put::<BooleanType>(&bools, &bools[..5].to_vec());
+    }
+
+    /// A page header naming ALP picks it for FLOAT and DOUBLE, and refuses it for the others.
+    #[test]
+    fn alp_by_encoding_id() {
+        let encoding = Encoding::from_id(10).unwrap();
+        let doubles = Values::Double(vec![1.5, -0.0, f64::NAN, 2.25, 1e300]);
+        let floats = Values::Float(vec![0.1, 0.2, f32::INFINITY]);
+        for values in [doubles, floats] {
+            let page = encode(encoding, &values, 0).unwrap();
+            assert!(page.dictionary.is_none());
+            let back = decode(
+                encoding,
+                values.physical_type(),
+                &page.data,
+                values.len(),
+                0,
+                None,
+            )
+            .unwrap();
+            assert_eq!(format!("{back:?}"), format!("{values:?}"));
+        }
+        for physical in [
+            PhysicalType::Int32,
+            PhysicalType::Int64,
+            PhysicalType::ByteArray,
+        ] {
+            let err = decode(encoding, physical, &[0, 0, 10, 0, 0, 0, 0], 0, 0, None).unwrap_err();
+            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        }
     }
 
     /// The dictionary encoder's slice path falls back to PLAIN where its value-by-value path

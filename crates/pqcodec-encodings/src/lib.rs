@@ -30,6 +30,7 @@
 //! let decoder = DeltaBinaryPackedDecoder::<DoubleType>::new(&[], 0);
 //! ```
 
+pub mod alp;
 pub mod bit_packed;
 pub mod byte_stream_split;
 pub mod delta_binary_packed;

@@ -281,6 +281,120 @@ pub(super) fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
     for_groups64(packed, width, out, |a, b, o| store64x2(o, a, b));
 }
 
+/// Calls `kernel` in code generated for AVX2 (see [`super::with_avx2`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn run<R>(kernel: impl FnOnce() -> R) -> R {
+    kernel()
+}
+
+/// The 4 signed 64-bit lanes of `x` as doubles, rounded to nearest as `as f64` rounds (AVX2
+/// has no such conversion): with `u = x + 2^63` as an unsigned integer, the double of bits
+/// `0x453 : u >> 32` is `2^84 + (u >> 32) * 2^32` and that of bits `0x433 : u & 0xFFFF_FFFF`
+/// is `2^52 + (u & 0xFFFF_FFFF)`; the first minus `2^84 + 2^63 + 2^52` is exact, and adding
+/// the second gives `x` with a single rounding.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn i64_to_f64(x: __m256i) -> __m256d {
+    let u = _mm256_xor_si256(x, _mm256_set1_epi64x(i64::MIN));
+    let hi = _mm256_or_si256(
+        _mm256_srli_epi64::<32>(u),
+        _mm256_set1_epi64x(0x4530_0000_0000_0000),
+    );
+    let lo = _mm256_blend_epi32::<0b1010_1010>(u, _mm256_set1_epi64x(0x4330_0000_0000_0000));
+    let hi = _mm256_sub_pd(
+        _mm256_castsi256_pd(hi),
+        _mm256_set1_pd(f64::from_bits(I64_TO_F64_BIAS)),
+    );
+    _mm256_add_pd(hi, _mm256_castsi256_pd(lo))
+}
+
+/// The bits of `2^84 + 2^63 + 2^52`.
+pub(super) const I64_TO_F64_BIAS: u64 = 0x4530_0000_8010_0000;
+
+/// ALP's decoding of `out.len()` values of `width` (1 to 64) bits: each group of 8 unpacked,
+/// `reference` added, converted and multiplied by `factor` then `inverse` in registers.
+#[target_feature(enable = "avx2")]
+pub(super) fn alp64(
+    packed: &[u8],
+    width: u32,
+    reference: u64,
+    factor: f64,
+    inverse: f64,
+    out: &mut [f64],
+) {
+    let r = _mm256_set1_epi64x(reference as i64);
+    let f = _mm256_set1_pd(factor);
+    let inv = _mm256_set1_pd(inverse);
+    // Every integer of the vector lies in `reference ..= reference + 2^width - 1`. Within
+    // (-2^51, 2^51), the usual case, each converts exactly with two instructions: added to the
+    // bits of `1.5 * 2^52`, it is that double's mantissa; subtracting the double leaves it.
+    let low = i128::from(reference as i64);
+    let high = low + ((1i128 << width) - 1);
+    if low > -(1 << 51) && high < (1 << 51) {
+        let magic = _mm256_set1_epi64x(MAGIC_BITS as i64);
+        let magic_pd = _mm256_set1_pd(f64::from_bits(MAGIC_BITS));
+        let scale = |v: __m256i| {
+            let x = _mm256_add_epi64(_mm256_add_epi64(v, r), magic);
+            let d = _mm256_sub_pd(_mm256_castsi256_pd(x), magic_pd);
+            _mm256_castpd_si256(_mm256_mul_pd(_mm256_mul_pd(d, f), inv))
+        };
+        for_groups64(packed, width, out, |a, b, o| {
+            store64x2(o, scale(a), scale(b))
+        });
+        return;
+    }
+    let scale = |v: __m256i| {
+        let d = _mm256_mul_pd(_mm256_mul_pd(i64_to_f64(_mm256_add_epi64(v, r)), f), inv);
+        _mm256_castpd_si256(d)
+    };
+    for_groups64(packed, width, out, |a, b, o| {
+        store64x2(o, scale(a), scale(b))
+    });
+}
+
+/// The bits of `1.5 * 2^52`.
+const MAGIC_BITS: u64 = 0x4338_0000_0000_0000;
+
+/// [`alp64`] for FLOAT: 32-bit lanes, `width` 1 to 32.
+#[target_feature(enable = "avx2")]
+pub(super) fn alp32(
+    packed: &[u8],
+    width: u32,
+    reference: u32,
+    factor: f32,
+    inverse: f32,
+    out: &mut [f32],
+) {
+    let r = _mm256_set1_epi32(reference as i32);
+    let f = _mm256_set1_ps(factor);
+    let inv = _mm256_set1_ps(inverse);
+    let scale = |v: __m256i| {
+        let d = _mm256_mul_ps(
+            _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(v, r)), f),
+            inv,
+        );
+        _mm256_castps_si256(d)
+    };
+    let step = width as usize;
+    match width {
+        8 => for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
+            let v = _mm256_cvtepu8_epi32(_mm256_castsi256_si128(load(window, 0)));
+            store32(o, scale(v));
+        }),
+        16 => for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
+            let v = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(load(window, 0)));
+            store32(o, scale(v));
+        }),
+        _ => {
+            let l = lanes32(width);
+            for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
+                store32(o, scale(extract32(&l, load(window, 0))));
+            });
+        }
+    }
+}
+
 /// Inclusive prefix sum of the 8 dword lanes of `x`.
 #[inline]
 #[target_feature(enable = "avx2")]

@@ -180,6 +180,123 @@ pub(crate) fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
     }
 }
 
+/// Runs `kernel`, a plain loop the compiler vectorizes, compiled for AVX2 where `isa` has it
+/// (the ALP encoder's loops: 4 doubles a register instead of SSE2's 2, and AVX2's 64-bit
+/// compares); as it is otherwise. The closure and what it calls `#[inline(always)]` are
+/// inlined into [`avx2::run`], whose code is generated for AVX2.
+#[inline]
+pub(crate) fn with_avx2<R>(isa: Isa, kernel: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if isa.has_avx2() {
+        // SAFETY: an `Isa` with AVX2 exists only if the CPU has it (see `Isa::all`).
+        return unsafe { avx2::run(kernel) };
+    }
+    let _ = isa;
+    kernel()
+}
+
+/// Values the scalar ALP kernels unpack at a time, into a buffer on the stack.
+const ALP_CHUNK: usize = 256;
+
+/// ALP's decoding of `out.len()` packed values (the spec's steps 1 to 3): value `i` is
+/// `((reference + delta_i) as i64 as f64 * factor) * inverse`, `delta_i` the `i`-th `width`-bit
+/// value of `packed`, the addition wrapping, the conversion rounding to nearest. The caller has
+/// checked `width` (0 to 64) and that `packed` holds `packed_len(out.len(), width)` bytes.
+///
+/// AVX2 and AVX-512 machines run the AVX2 kernel, unpacking, adding, converting and
+/// multiplying 8 values in registers; the scalar reference unpacks a chunk, then converts.
+#[inline]
+pub(crate) fn alp64(
+    isa: Isa,
+    packed: &[u8],
+    width: u32,
+    reference: u64,
+    factor: f64,
+    inverse: f64,
+    out: &mut [f64],
+) {
+    if width == 0 {
+        out.fill((reference as i64 as f64 * factor) * inverse);
+        return;
+    }
+    match isa.0 {
+        Kind::Scalar => alp64_scalar(packed, width, reference, factor, inverse, out),
+        // SAFETY: an `Isa` of these kinds exists only if the CPU has AVX2 (AVX-512 F, BW and
+        // VBMI machines have it too); the caller checked `width` and `packed`.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 | Kind::Avx512 => unsafe {
+            avx2::alp64(packed, width, reference, factor, inverse, out)
+        },
+    }
+}
+
+/// The scalar reference of [`alp64`], `width` 1 to 64.
+pub(crate) fn alp64_scalar(
+    packed: &[u8],
+    width: u32,
+    reference: u64,
+    factor: f64,
+    inverse: f64,
+    out: &mut [f64],
+) {
+    let mut deltas = [0u64; ALP_CHUNK];
+    for (k, o) in out.chunks_mut(ALP_CHUNK).enumerate() {
+        // Chunks start on multiples of 256 values: a byte boundary.
+        let from = k * (ALP_CHUNK / 8) * width as usize;
+        let d = &mut deltas[..o.len()];
+        unpack64_scalar(packed.get(from..).unwrap_or_default(), width, d);
+        for (o, &d) in o.iter_mut().zip(d.iter()) {
+            *o = (d.wrapping_add(reference) as i64 as f64 * factor) * inverse;
+        }
+    }
+}
+
+/// [`alp64`] for FLOAT: `((reference + delta_i) as i32 as f32 * factor) * inverse`, widths 0
+/// to 32.
+#[inline]
+pub(crate) fn alp32(
+    isa: Isa,
+    packed: &[u8],
+    width: u32,
+    reference: u32,
+    factor: f32,
+    inverse: f32,
+    out: &mut [f32],
+) {
+    if width == 0 {
+        out.fill((reference as i32 as f32 * factor) * inverse);
+        return;
+    }
+    match isa.0 {
+        Kind::Scalar => alp32_scalar(packed, width, reference, factor, inverse, out),
+        // SAFETY: as in `alp64`.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 | Kind::Avx512 => unsafe {
+            avx2::alp32(packed, width, reference, factor, inverse, out)
+        },
+    }
+}
+
+/// The scalar reference of [`alp32`], `width` 1 to 32.
+pub(crate) fn alp32_scalar(
+    packed: &[u8],
+    width: u32,
+    reference: u32,
+    factor: f32,
+    inverse: f32,
+    out: &mut [f32],
+) {
+    let mut deltas = [0u32; ALP_CHUNK];
+    for (k, o) in out.chunks_mut(ALP_CHUNK).enumerate() {
+        let from = k * (ALP_CHUNK / 8) * width as usize;
+        let d = &mut deltas[..o.len()];
+        bitpack32::unpack(packed.get(from..).unwrap_or_default(), width, d);
+        for (o, &d) in o.iter_mut().zip(d.iter()) {
+            *o = (d.wrapping_add(reference) as i32 as f32 * factor) * inverse;
+        }
+    }
+}
+
 /// Values the scalar delta kernels unpack at a time.
 const SCALAR_CHUNK: usize = 64;
 

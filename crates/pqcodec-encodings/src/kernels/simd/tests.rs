@@ -260,3 +260,128 @@ fn runs_join_only_where_their_deltas_follow() {
     assert!(!short.absorb(&run(2, 5, 8, 3)));
     assert_eq!(short.count, 3);
 }
+
+/// Values of `width` bits packed from `deltas` (bits above `width` dropped).
+fn pack(deltas: &[u64], width: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    crate::kernels::bitpack::pack64(deltas.iter().copied(), width, &mut out);
+    out
+}
+
+#[test]
+fn the_i64_to_f64_bias_is_exact() {
+    assert_eq!(
+        f64::from_bits(avx2_bias()),
+        2f64.powi(84) + 2f64.powi(63) + 2f64.powi(52)
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+fn avx2_bias() -> u64 {
+    avx2::I64_TO_F64_BIAS
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx2_bias() -> u64 {
+    0x4530_0000_8010_0000
+}
+
+/// ALP's unpack + frame of reference + scaling: every variant gives the reference's bits, which
+/// are the formula's, for every width and length, with references that make the sums wrap and
+/// the conversions round (integers past 2^53).
+#[test]
+fn alp_variants_match_the_reference() {
+    let references = [
+        0u64,
+        1,
+        u64::MAX,
+        i64::MIN as u64,
+        i64::MAX as u64 - 3,
+        (1 << 53) + 1,
+        -5i64 as u64,
+        -(1i64 << 50) as u64,
+        (1 << 50) + 7,
+        (1 - (1i64 << 51)) as u64,
+        0xFFFF_FFFF_0000_0001,
+        0x1234_5678_9ABC_DEF0,
+    ];
+    let scales = [(1.0, 1.0), (1e3, 1e-7), (1e17, 1e-18), (10.0, 0.1)];
+    for width in 0..=64u32 {
+        let mask = u64::MAX >> (64 - width.max(1));
+        let raw = random_words(u64::from(width) * 31 + 5, 300);
+        let deltas: Vec<u64> = raw
+            .iter()
+            .map(|w| if width == 0 { 0 } else { w & mask })
+            .collect();
+        let packed = pack(&deltas, width);
+        for (k, &reference) in references.iter().enumerate() {
+            let (factor, inverse) = scales[k % scales.len()];
+            for len in [0usize, 1, 7, 8, 9, 31, 32, 33, 255, 256, 257, 300] {
+                let want: Vec<u64> = deltas[..len]
+                    .iter()
+                    .map(|&d| {
+                        ((d.wrapping_add(reference) as i64 as f64 * factor) * inverse).to_bits()
+                    })
+                    .collect();
+                // Exactly the bytes the values need.
+                let bytes = &packed[..packed_len(len, width)];
+                for isa in Isa::all() {
+                    let mut out = vec![f64::NAN; len];
+                    alp64(isa, bytes, width, reference, factor, inverse, &mut out);
+                    let got: Vec<u64> = out.iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(
+                        got,
+                        want,
+                        "{} width {width} len {len} ref {reference:#x}",
+                        isa.name()
+                    );
+                }
+                if width <= 32 {
+                    let r32 = reference as u32;
+                    let (f32f, f32i) = (factor as f32, inverse as f32);
+                    let want: Vec<u32> = deltas[..len]
+                        .iter()
+                        .map(|&d| {
+                            (((d as u32).wrapping_add(r32) as i32 as f32 * f32f) * f32i).to_bits()
+                        })
+                        .collect();
+                    for isa in Isa::all() {
+                        let mut out = vec![f32::NAN; len];
+                        alp32(isa, bytes, width, r32, f32f, f32i, &mut out);
+                        let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                        assert_eq!(got, want, "{} width {width} len {len}", isa.name());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The AVX2 conversion of 64-bit integers rounds as `as f64` does, around every power of two.
+#[test]
+fn i64_to_f64_rounds_as_the_cast_does() {
+    let mut values = vec![0i64, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1];
+    for shift in 0..63 {
+        let p = 1i64 << shift;
+        for d in -3..=3 {
+            values.push(p.wrapping_add(d));
+            values.push((-p).wrapping_add(d));
+        }
+    }
+    values.extend(random_words(99, 1000).into_iter().map(|w| w as i64));
+    values.extend(
+        random_words(98, 1000)
+            .into_iter()
+            .map(|w| (w >> (w % 64)) as i64),
+    );
+    // Through the ALP kernel: width 64, reference 0, no scaling.
+    let deltas: Vec<u64> = values.iter().map(|&v| v as u64).collect();
+    let packed = pack(&deltas, 64);
+    for isa in Isa::all() {
+        let mut out = vec![0.0; values.len()];
+        alp64(isa, &packed, 64, 0, 1.0, 1.0, &mut out);
+        for (&v, o) in values.iter().zip(&out) {
+            assert_eq!(o.to_bits(), (v as f64).to_bits(), "{} {v}", isa.name());
+        }
+    }
+}

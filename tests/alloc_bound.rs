@@ -197,6 +197,11 @@ fn hostile_pages() -> Vec<Hostile> {
     }
     let rle = [&[96u8, 0, 0, 0][..], &packed_run_huge()].concat();
     add(Rle, P::Boolean, page100(&rle), None);
+    for p in [P::Float, P::Double] {
+        // A header claiming 2^31 - 1 values (2^21 vectors, whose offsets alone would take 8
+        // MiB) in 100 bytes.
+        add(Alp, p, page100(&[0, 0, 10, 0xFF, 0xFF, 0xFF, 0x7F]), None);
+    }
     for p in [P::Int32, P::Int64] {
         add(GroupVarInt, p, vec![0; 100], None);
         add(DeltaBinaryPacked, p, delta_header_huge(), None);

@@ -367,6 +367,7 @@ fn applies(encoding: Encoding, physical: PhysicalType) -> bool {
             physical,
             P::Int32 | P::Int64 | P::Float | P::Double | P::FixedLenByteArray
         ),
+        Encoding::Alp => matches!(physical, P::Float | P::Double),
         _ => false,
     }
 }
@@ -389,6 +390,7 @@ fn cases() -> Vec<Case> {
     delta_length_byte_array_cases(&mut v);
     delta_byte_array_cases(&mut v);
     byte_stream_split_cases(&mut v);
+    alp_cases(&mut v);
     unsupported_cases(&mut v);
     v
 }
@@ -1293,6 +1295,50 @@ fn byte_stream_split_cases(v: &mut Vec<Case>) {
         )
         .type_length(3),
     );
+}
+
+fn alp_cases(v: &mut Vec<Case>) {
+    let alp = Encoding::Alp;
+    let page = |header: [u8; 7]| {
+        let mut bytes = header.to_vec();
+        bytes.resize(96, 0);
+        bytes
+    };
+    for p in [P::Float, P::Double] {
+        let t = lower(p);
+        v.push(case(
+            format!("alp/{t}/2^31 values in a page whose header holds 4"),
+            alp,
+            p,
+            HUGE,
+            page([0, 0, 10, 4, 0, 0, 0]),
+            Expect::CountTooLarge(alp, "num_elements"),
+        ));
+        v.push(case(
+            format!("alp/{t}/compression mode 1"),
+            alp,
+            p,
+            4,
+            page([1, 0, 10, 4, 0, 0, 0]),
+            Expect::Invalid(alp, "compression_mode"),
+        ));
+        v.push(case(
+            format!("alp/{t}/log vector size 2"),
+            alp,
+            p,
+            4,
+            page([0, 0, 2, 4, 0, 0, 0]),
+            Expect::Invalid(alp, "log_vector_size"),
+        ));
+        v.push(case(
+            format!("alp/{t}/2^31 - 1 elements: the offset array past the page"),
+            alp,
+            p,
+            4,
+            page([0, 0, 10, 0xFF, 0xFF, 0xFF, 0x7F]),
+            Expect::Truncated(alp, "offset array"),
+        ));
+    }
 }
 
 /// Every (encoding, physical type) pair that does not apply: a typed error, never a panic.

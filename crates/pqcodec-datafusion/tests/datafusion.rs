@@ -337,9 +337,20 @@ async fn projections_limits_counts_and_nested_columns() {
     let (_, plan) = run_plan(&ctx, "SELECT id FROM t").await;
     let one = metric(&plan, "bytes_scanned");
     assert!(one < all, "{one} bytes read for one column, {all} for two");
-    // COUNT(*) reads no column chunk (statistics answer it, or an empty projection).
-    let (batches, _) = run_plan(&ctx, "SELECT count(*) FROM t").await;
+    // The footer's statistics answer COUNT(*), MIN and MAX without a scan.
+    let sql = "SELECT count(*), min(id), max(id) FROM t";
+    let explain = explain_text(&run(&ctx, &format!("EXPLAIN {sql}")).await.unwrap());
+    assert!(!explain.contains("DataSourceExec"), "{explain}");
+    assert_eq!(rows(&run(&ctx, sql).await.unwrap()), ["20000 | 0 | 19999"]);
+    // Without statistics, COUNT(*) scans with an empty projection: no page is read.
+    let config = config(2).set_bool("datafusion.execution.collect_statistics", false);
+    let ctx = context(Reader::Pqcodec, config);
+    ctx.sql(&setup[0]).await.unwrap();
+    let (batches, plan) = run_plan(&ctx, "SELECT count(*) FROM t").await;
     assert_eq!(rows(&batches), ["20000"]);
+    assert_eq!(metric(&plan, "bytes_scanned"), 0);
+    let explain = explain_text(&run(&ctx, "EXPLAIN SELECT count(*) FROM t").await.unwrap());
+    assert!(explain.contains("reader=pqcodec"), "{explain}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

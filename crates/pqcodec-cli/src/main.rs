@@ -11,6 +11,8 @@ mod file;
 mod heap;
 mod inspect;
 mod scan;
+#[cfg(feature = "sql")]
+mod sql;
 mod values_text;
 
 #[global_allocator]
@@ -64,6 +66,9 @@ enum Command {
         /// The Parquet file.
         file: PathBuf,
     },
+    /// Run SQL over Parquet files with DataFusion, decoded by pqcodec.
+    #[cfg(feature = "sql")]
+    Sql(sql::SqlArgs),
 }
 
 fn main() -> ExitCode {
@@ -150,5 +155,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             ))
         }
         Command::Inspect { file } => print(&inspect::inspect(&file)?),
+        #[cfg(feature = "sql")]
+        Command::Sql(args) => sql::sql(&args, &mut std::io::stdout().lock()),
     }
 }

@@ -1,0 +1,197 @@
+//! `pqcodec sql`: SQL over Parquet files with DataFusion, decoded by pqcodec (or by
+//! DataFusion's own reader, to compare).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::util::pretty::pretty_format_batches_with_schema;
+use datafusion::datasource::file_format::parquet::ParquetFormat;
+use datafusion::datasource::listing::ListingOptions;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion::sql::parser::DFParser;
+use pqcodec_datafusion::PqcodecOptions;
+
+/// Which reader decodes the Parquet files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SqlReader {
+    /// pqcodec's.
+    Pqcodec,
+    /// DataFusion's own (arrow-rs's), for comparison.
+    Datafusion,
+}
+
+/// How the result is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// An aligned table, as DataFusion's pretty printer prints it.
+    Table,
+    /// JSON Lines, one object per row, nulls explicit.
+    Jsonl,
+    /// CSV with a header line.
+    Csv,
+}
+
+/// What `pqcodec sql` was asked.
+#[derive(Debug, clap::Args)]
+pub struct SqlArgs {
+    /// The SQL: one statement, or several separated by `;` run in order (the last one's
+    /// result is printed). Quoted paths are tables: `SELECT * FROM 'data/x.parquet'`.
+    pub sql: String,
+    /// A table: `NAME=PATH`, PATH a Parquet file or a folder of them. Repeatable.
+    #[arg(long = "table", value_name = "NAME=PATH")]
+    pub tables: Vec<String>,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Partitions (and threads) the query runs on; the number of cores by default.
+    #[arg(long)]
+    pub partitions: Option<usize>,
+    /// The Parquet reader.
+    #[arg(long, value_enum, default_value_t = SqlReader::Pqcodec)]
+    pub reader: SqlReader,
+    /// Print the elapsed time (and rows) on stderr.
+    #[arg(long)]
+    pub timing: bool,
+}
+
+type BoxError = Box<dyn std::error::Error>;
+
+/// Runs `args`, printing the last statement's result to `out`. Errors of the query are one
+/// line; errors of writing are kept as they are (a closed pipe is seen as one).
+pub fn sql(args: &SqlArgs, out: &mut dyn std::io::Write) -> Result<(), BoxError> {
+    let one_line = |e: BoxError| -> BoxError { e.to_string().replace('\n', " ").into() };
+    let partitions = match args.partitions {
+        Some(0) => return Err("--partitions must be at least 1".into()),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let tables = args
+        .tables
+        .iter()
+        .map(|t| parse_table(t))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(one_line)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(partitions)
+        .enable_all()
+        .build()?;
+    let start = Instant::now();
+    let (schema, batches) = runtime
+        .block_on(query(args, partitions, &tables))
+        .map_err(one_line)?;
+    let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
+    write(args.format, &schema, &batches, out)?;
+    if args.timing {
+        eprintln!(
+            "rows {rows} seconds {:.6} reader {:?} partitions {partitions}",
+            start.elapsed().as_secs_f64(),
+            args.reader
+        );
+    }
+    Ok(())
+}
+
+/// `NAME=PATH`, the path checked.
+fn parse_table(arg: &str) -> Result<(String, String), BoxError> {
+    let (name, path) = arg
+        .split_once('=')
+        .filter(|(n, p)| !n.is_empty() && !p.is_empty())
+        .ok_or_else(|| format!("--table {arg:?}: expected NAME=PATH"))?;
+    let full = Path::new(path)
+        .canonicalize()
+        .map_err(|e| format!("--table {name}: {path}: {e}"))?;
+    let mut location = full
+        .to_str()
+        .ok_or_else(|| format!("--table {name}: {path}: not a UTF-8 path"))?
+        .to_string();
+    if full.is_dir() && !location.ends_with('/') {
+        location.push('/');
+    }
+    Ok((name.to_string(), location))
+}
+
+async fn query(
+    args: &SqlArgs,
+    partitions: usize,
+    tables: &[(String, String)],
+) -> Result<(SchemaRef, Vec<RecordBatch>), BoxError> {
+    let config = SessionConfig::new().with_target_partitions(partitions);
+    let ctx = match args.reader {
+        SqlReader::Pqcodec => pqcodec_datafusion::session_context(config)?,
+        SqlReader::Datafusion => SessionContext::new_with_config(config).enable_url_table(),
+    };
+    let parquet = ctx.state().default_table_options().parquet;
+    for (name, location) in tables {
+        let options = match args.reader {
+            SqlReader::Pqcodec => {
+                pqcodec_datafusion::listing_options(PqcodecOptions::from(&parquet.global))
+            }
+            SqlReader::Datafusion => {
+                let format = ParquetFormat::default().with_options(parquet.clone());
+                ListingOptions::new(Arc::new(format)).with_file_extension(".parquet")
+            }
+        };
+        // A single file is listed whatever its extension.
+        let options = match location.ends_with('/') {
+            true => options,
+            false => options.with_file_extension(""),
+        };
+        ctx.register_listing_table(name.as_str(), location, options, None, None)
+            .await
+            .map_err(|e| format!("--table {name}: {e}"))?;
+    }
+    let statements = DFParser::parse_sql(&args.sql)?;
+    if statements.is_empty() {
+        return Err("no SQL statement given".into());
+    }
+    let mut last = None;
+    for statement in statements {
+        let state = ctx.state();
+        let plan = state.statement_to_plan(statement).await?;
+        let df = ctx.execute_logical_plan(plan).await?;
+        let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
+        let batches = df.collect().await?;
+        last = Some((schema, batches));
+    }
+    last.ok_or_else(|| "no SQL statement given".into())
+}
+
+fn write(
+    format: Format,
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+    out: &mut dyn std::io::Write,
+) -> Result<(), BoxError> {
+    match format {
+        Format::Table => {
+            let table = pretty_format_batches_with_schema(Arc::clone(schema), batches)?;
+            writeln!(out, "{table}")?;
+        }
+        Format::Jsonl => {
+            let mut writer = arrow_json::WriterBuilder::new()
+                .with_explicit_nulls(true)
+                .build::<_, arrow_json::writer::LineDelimited>(&mut *out);
+            for batch in batches {
+                writer.write(batch)?;
+            }
+            writer.finish()?;
+        }
+        Format::Csv => {
+            let mut writer = datafusion::arrow::csv::WriterBuilder::new()
+                .with_header(true)
+                .build(&mut *out);
+            if batches.is_empty() {
+                // The header alone.
+                writer.write(&RecordBatch::new_empty(Arc::clone(schema)))?;
+            }
+            for batch in batches {
+                writer.write(batch)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

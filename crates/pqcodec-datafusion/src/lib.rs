@@ -1,0 +1,77 @@
+//! pqcodec inside [Apache DataFusion](https://datafusion.apache.org): a Parquet
+//! [`FileFormat`](datafusion::datasource::file_format::FileFormat) whose scans decode with
+//! pqcodec's async reader, from DataFusion's object stores.
+//!
+//! [`register`] puts it in place of DataFusion's own Parquet format, so that URL tables
+//! (`SELECT ... FROM 'x.parquet'`), `CREATE EXTERNAL TABLE ... STORED AS PARQUET` and listing
+//! tables by extension read with pqcodec; [`listing_options`] gives the options for
+//! `register_listing_table`. A scan takes DataFusion's projection, its split of files into
+//! byte ranges (a row group belongs to the range holding its first page), its LIMIT, and its
+//! filters, which prune row groups by their footer statistics and pages by the page index
+//! (DataFusion's own pruning, with pqcodec reading what is left). Statistics for the planner
+//! come from the footers; strings are read as Utf8View where DataFusion's reader would.
+//!
+//! ```no_run
+//! # async fn demo() -> datafusion::error::Result<()> {
+//! let ctx = pqcodec_datafusion::session_context(Default::default())?;
+//! let df = ctx.sql("SELECT count(*) FROM 'tests/data/pyarrow_dict_opt_v1.parquet'").await?;
+//! df.show().await?;
+//! # Ok(())
+//! # }
+//! ```
+
+mod error;
+mod format;
+mod metadata;
+mod opener;
+mod options;
+mod source;
+
+use std::sync::Arc;
+
+use datafusion::datasource::listing::ListingOptions;
+use datafusion::execution::context::SessionContext;
+use datafusion::prelude::SessionConfig;
+
+pub use error::{Error, Result};
+pub use format::{PqcodecFormat, PqcodecFormatFactory};
+pub use options::PqcodecOptions;
+pub use source::PqcodecSource;
+
+/// Registers pqcodec's format for the `parquet` extension of `ctx`, in place of DataFusion's:
+/// later `CREATE EXTERNAL TABLE ... STORED AS PARQUET` and URL tables read with pqcodec.
+/// Options are the session's (`datafusion.execution.parquet.*`).
+pub fn register(ctx: &SessionContext) -> datafusion::error::Result<()> {
+    register_factory(ctx, PqcodecFormatFactory::new())
+}
+
+/// As [`register`], the format reading with `options` whatever the session's.
+pub fn register_with_options(
+    ctx: &SessionContext,
+    options: PqcodecOptions,
+) -> datafusion::error::Result<()> {
+    register_factory(ctx, PqcodecFormatFactory::new_with_options(options))
+}
+
+fn register_factory(
+    ctx: &SessionContext,
+    factory: PqcodecFormatFactory,
+) -> datafusion::error::Result<()> {
+    ctx.state_ref()
+        .write()
+        .register_file_format(Arc::new(factory), true)
+}
+
+/// A session of `config` reading Parquet with pqcodec, URL tables enabled
+/// (`SELECT ... FROM 'path/x.parquet'`).
+pub fn session_context(config: SessionConfig) -> datafusion::error::Result<SessionContext> {
+    let ctx = SessionContext::new_with_config(config).enable_url_table();
+    register(&ctx)?;
+    Ok(ctx)
+}
+
+/// Listing options for `SessionContext::register_listing_table`: `*.parquet` files read with
+/// pqcodec and `options`.
+pub fn listing_options(options: PqcodecOptions) -> ListingOptions {
+    ListingOptions::new(Arc::new(PqcodecFormat::new(options))).with_file_extension(".parquet")
+}

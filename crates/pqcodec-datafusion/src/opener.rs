@@ -1,0 +1,302 @@
+//! [`PqcodecOpener`]: one file of a scan read by pqcodec's async reader. The row groups in the
+//! partition's byte range, less those the filters prune against the footer statistics, less
+//! the pages they prune against the page index; the projected columns only; the limit.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, new_null_array};
+use arrow_schema::{Fields, Schema, SchemaRef};
+use datafusion::arrow::compute::{can_cast_types, cast};
+use datafusion::common::ScalarValue;
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::datasource::physical_plan::parquet::{
+    PagePruningAccessPlanFilter, ParquetAccessPlan, ParquetFileMetrics, RowGroupAccess,
+    RowGroupAccessPlanFilter, apply_file_schema_type_coercions,
+};
+use datafusion::datasource::physical_plan::{FileOpenFuture, FileOpener};
+use datafusion::error::{DataFusionError, Result};
+use datafusion::execution::cache::cache_manager::FileMetadataCache;
+use datafusion::physical_expr::simplifier::PhysicalExprSimplifier;
+use datafusion::physical_expr_adapter::{
+    DefaultPhysicalExprAdapterFactory, PhysicalExprAdapterFactory, replace_columns_with_literals,
+};
+use datafusion::physical_optimizer::pruning::PruningPredicateBuilder;
+use datafusion::physical_plan::PhysicalExpr;
+use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet};
+use futures::{FutureExt, StreamExt, TryStreamExt};
+use object_store::ObjectStore;
+use pqcodec_file::{Projection, ReaderBuilder, RowSelection, RowSelector};
+
+use crate::error::Error;
+use crate::metadata::{Source, load};
+use crate::options::PqcodecOptions;
+
+/// Opens the files of one partition of a scan.
+pub(crate) struct PqcodecOpener {
+    pub(crate) partition: usize,
+    pub(crate) store: Arc<dyn ObjectStore>,
+    /// The table's schema less its partition columns: what each file is read as.
+    pub(crate) logical_file_schema: SchemaRef,
+    /// The columns of it to read, in table order.
+    pub(crate) projected_schema: SchemaRef,
+    pub(crate) partition_fields: Fields,
+    pub(crate) predicate: Option<Arc<dyn PhysicalExpr>>,
+    pub(crate) options: PqcodecOptions,
+    pub(crate) batch_size: usize,
+    pub(crate) limit: Option<usize>,
+    pub(crate) metrics: ExecutionPlanMetricsSet,
+    pub(crate) metadata_cache: Option<Arc<FileMetadataCache>>,
+}
+
+impl FileOpener for PqcodecOpener {
+    fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
+        let path = file.object_meta.location.to_string();
+        let file_metrics = ParquetFileMetrics::new(self.partition, &path, &self.metrics);
+        // Partition columns are constants within a file: the predicate is simplified with
+        // their values before pruning.
+        let literals: HashMap<String, ScalarValue> = self
+            .partition_fields
+            .iter()
+            .zip(&file.partition_values)
+            .map(|(field, value)| (field.name().clone(), value.clone()))
+            .collect();
+        let predicate = match (&self.predicate, literals.is_empty()) {
+            (Some(p), false) => Some(replace_columns_with_literals(Arc::clone(p), &literals)?),
+            (p, _) => p.clone(),
+        };
+        let open = OpenFile {
+            path,
+            file,
+            predicate,
+            file_metrics,
+            store: Arc::clone(&self.store),
+            logical_file_schema: Arc::clone(&self.logical_file_schema),
+            projected_schema: Arc::clone(&self.projected_schema),
+            options: self.options.clone(),
+            batch_size: self.batch_size,
+            limit: self.limit,
+            metadata_cache: self.metadata_cache.clone(),
+        };
+        Ok(open.open().boxed())
+    }
+}
+
+/// What opening one file needs, owned by its future.
+struct OpenFile {
+    path: String,
+    file: PartitionedFile,
+    predicate: Option<Arc<dyn PhysicalExpr>>,
+    file_metrics: ParquetFileMetrics,
+    store: Arc<dyn ObjectStore>,
+    logical_file_schema: SchemaRef,
+    projected_schema: SchemaRef,
+    options: PqcodecOptions,
+    batch_size: usize,
+    limit: Option<usize>,
+    metadata_cache: Option<Arc<FileMetadataCache>>,
+}
+
+impl OpenFile {
+    async fn open(
+        self,
+    ) -> Result<futures::stream::BoxStream<'static, Result<RecordBatch, DataFusionError>>> {
+        let object = &self.file.object_meta;
+        let bytes: Count = self.file_metrics.bytes_scanned.clone();
+        let source = Source::new(Arc::clone(&self.store), object, Some(bytes));
+        let page_index = self.options.page_index && self.predicate.is_some();
+        let meta = {
+            let _timer = self.file_metrics.metadata_load_time.timer();
+            load(&source, object, self.metadata_cache.as_ref(), page_index).await?
+        };
+
+        // The file's columns as the table reads them (strings as views...), which pqcodec
+        // decodes into directly.
+        let physical = meta.schema();
+        let read_schema =
+            match apply_file_schema_type_coercions(&self.logical_file_schema, &physical) {
+                Some(schema) => Arc::new(schema),
+                None => physical,
+            };
+
+        // The predicate over this file's columns: missing ones become nulls, types cast.
+        let predicate = match self.predicate {
+            Some(p) => {
+                let rewriter = DefaultPhysicalExprAdapterFactory.create(
+                    Arc::clone(&self.logical_file_schema),
+                    Arc::clone(&read_schema),
+                )?;
+                let simplifier = PhysicalExprSimplifier::new(&read_schema);
+                Some(simplifier.simplify(rewriter.rewrite(p)?)?)
+            }
+            None => None,
+        };
+
+        let parquet = meta.metadata();
+        let groups = parquet.row_groups();
+        let parquet_schema = parquet.file_metadata().schema_descr();
+        let mut row_groups =
+            RowGroupAccessPlanFilter::new(ParquetAccessPlan::new_all(groups.len()));
+        // A row group belongs to the byte range holding its first page.
+        if let Some(range) = &self.file.range {
+            row_groups.prune_by_range(groups, range);
+        }
+        if let Some(predicate) = &predicate
+            && self.options.pruning
+        {
+            let errors = self.file_metrics.predicate_evaluation_errors.clone();
+            let pruning = PruningPredicateBuilder::new()
+                .with_file_schema(Arc::clone(&read_schema))
+                .with_error_counter(&errors)
+                .with_max_in_list_size(self.options.max_in_list_size)
+                .build(Arc::clone(predicate));
+            if let Some(pruning) = pruning {
+                row_groups.prune_by_statistics(
+                    &read_schema,
+                    parquet_schema,
+                    groups,
+                    &pruning,
+                    &self.file_metrics,
+                );
+            }
+        }
+        let mut plan = row_groups.build();
+        if let Some(predicate) = &predicate
+            && page_index
+            && !plan.is_empty()
+        {
+            let pages = PagePruningAccessPlanFilter::new(predicate, Arc::clone(&read_schema));
+            if pages.filter_number() > 0 {
+                plan = pages.prune_plan_with_page_index(
+                    plan,
+                    &read_schema,
+                    parquet_schema,
+                    parquet,
+                    &self.file_metrics,
+                );
+            }
+        }
+        let (chosen, selection) = to_pqcodec(plan, |g| groups[g].num_rows());
+
+        // The projected columns, by top-level field; those the file lacks are nulls.
+        let roots: Vec<usize> = self
+            .projected_schema
+            .fields()
+            .iter()
+            .filter_map(|f| read_schema.index_of(f.name()).ok())
+            .collect();
+        let mut builder = ReaderBuilder::new_with_metadata(source, Arc::clone(&meta))
+            .with_schema(Arc::clone(&read_schema))
+            .with_projection(Projection::roots(roots))
+            .with_row_groups(chosen)
+            .with_batch_size(self.batch_size)
+            .with_coalesce_gap(self.options.coalesce_gap);
+        if let Some(selection) = selection {
+            builder = builder.with_row_selection(selection);
+        }
+        if let Some(limit) = self.limit {
+            builder = builder.with_limit(limit);
+        }
+        let path = self.path;
+        let file_error = |path: &str, source| Error::File {
+            path: path.to_string(),
+            source,
+        };
+        let stream = builder
+            .build_stream()
+            .map_err(|source| file_error(&path, source))?;
+        let adapter = Adapter::new(&path, Arc::clone(&self.projected_schema), &stream.schema())?;
+        Ok(stream
+            .map_err(move |source| DataFusionError::from(file_error(&path, source)))
+            .and_then(move |batch| futures::future::ready(adapter.adapt(&batch)))
+            .boxed())
+    }
+}
+
+/// The row groups to read and, where pages were pruned, pqcodec's selection of rows over them.
+fn to_pqcodec(
+    plan: ParquetAccessPlan,
+    rows: impl Fn(usize) -> i64,
+) -> (Vec<usize>, Option<RowSelection>) {
+    let chosen = plan.row_group_indexes();
+    let pages_pruned = plan
+        .inner()
+        .iter()
+        .any(|g| matches!(g, RowGroupAccess::Selection(_)));
+    if !pages_pruned {
+        return (chosen, None);
+    }
+    let mut selectors = Vec::new();
+    for (g, access) in plan.into_inner().into_iter().enumerate() {
+        match access {
+            RowGroupAccess::Skip => {}
+            RowGroupAccess::Scan => {
+                selectors.push(RowSelector::select(usize::try_from(rows(g)).unwrap_or(0)))
+            }
+            RowGroupAccess::Selection(selection) => {
+                selectors.extend(selection.iter().map(|s| RowSelector {
+                    row_count: s.row_count,
+                    skip: s.skip,
+                }))
+            }
+        }
+    }
+    (chosen, Some(selectors.into()))
+}
+
+/// Batches as read (the file's projected columns, in file order) made into batches of the
+/// projected table schema: columns found by name, cast where the table's type differs, nulls
+/// where the file has no such column.
+struct Adapter {
+    schema: SchemaRef,
+    /// For each field of `schema`, its column in the batches read, if any.
+    columns: Vec<Option<usize>>,
+}
+
+impl Adapter {
+    fn new(path: &str, schema: SchemaRef, read: &Schema) -> Result<Self> {
+        let mut columns = Vec::with_capacity(schema.fields().len());
+        for field in schema.fields() {
+            let column = read.index_of(field.name()).ok();
+            if let Some(i) = column {
+                let from = read.field(i).data_type();
+                if from != field.data_type() && !can_cast_types(from, field.data_type()) {
+                    return Err(Error::Column {
+                        path: path.to_string(),
+                        column: field.name().clone(),
+                        reason: format!("{from} cannot be read as {}", field.data_type()),
+                    }
+                    .into());
+                }
+            }
+            columns.push(column);
+        }
+        Ok(Adapter { schema, columns })
+    }
+
+    fn adapt(&self, batch: &RecordBatch) -> Result<RecordBatch> {
+        let rows = batch.num_rows();
+        let columns: Vec<ArrayRef> = self
+            .columns
+            .iter()
+            .zip(self.schema.fields())
+            .map(|(column, field)| match column {
+                Some(i) => {
+                    let array = batch.column(*i);
+                    if array.data_type() == field.data_type() {
+                        Ok(Arc::clone(array))
+                    } else {
+                        Ok(cast(array, field.data_type())?)
+                    }
+                }
+                None => Ok(new_null_array(field.data_type(), rows)),
+            })
+            .collect::<Result<_>>()?;
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
+        Ok(RecordBatch::try_new_with_options(
+            Arc::clone(&self.schema),
+            columns,
+            &options,
+        )?)
+    }
+}

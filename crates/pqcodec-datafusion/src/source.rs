@@ -1,0 +1,199 @@
+//! [`PqcodecSource`], the [`FileSource`] of a scan: the projection and the filters DataFusion
+//! pushes down, turned into an opener per partition.
+
+use std::fmt;
+use std::sync::Arc;
+
+use datafusion::common::config::ConfigOptions;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::datasource::physical_plan::{FileOpener, FileScanConfig, FileSource};
+use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
+use datafusion::datasource::table_schema::TableSchema;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::execution::cache::cache_manager::FileMetadataCache;
+use datafusion::physical_expr::conjunction;
+use datafusion::physical_expr::projection::ProjectionExprs;
+use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
+use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
+use datafusion::physical_plan::{DisplayFormatType, PhysicalExpr, apply_expression_roots};
+use object_store::ObjectStore;
+
+use crate::opener::PqcodecOpener;
+use crate::options::PqcodecOptions;
+
+/// The scan of Parquet files by pqcodec, as DataFusion plans it: the table's schema, the
+/// columns and expressions projected, and the filters offered for pruning.
+///
+/// Filters are used only to skip row groups and pages (their rows are still filtered above
+/// the scan); what is read is decoded by pqcodec's reader.
+#[derive(Clone)]
+pub struct PqcodecSource {
+    table_schema: TableSchema,
+    options: PqcodecOptions,
+    projection: SplitProjection,
+    predicate: Option<Arc<dyn PhysicalExpr>>,
+    batch_size: Option<usize>,
+    metrics: ExecutionPlanMetricsSet,
+    metadata_cache: Option<Arc<FileMetadataCache>>,
+}
+
+impl fmt::Debug for PqcodecSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PqcodecSource")
+            .field("table_schema", self.table_schema.table_schema())
+            .field("options", &self.options)
+            .field("predicate", &self.predicate)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PqcodecSource {
+    /// A scan of every column of `table_schema`, with the default options.
+    pub fn new(table_schema: impl Into<TableSchema>) -> Self {
+        let table_schema = table_schema.into();
+        PqcodecSource {
+            projection: SplitProjection::unprojected(&table_schema),
+            table_schema,
+            options: PqcodecOptions::default(),
+            predicate: None,
+            batch_size: None,
+            metrics: ExecutionPlanMetricsSet::new(),
+            metadata_cache: None,
+        }
+    }
+
+    /// Reads with `options`.
+    pub fn with_options(mut self, options: PqcodecOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Keeps the files' metadata in `cache` (DataFusion's runtime cache), shared with schema
+    /// inference and statistics.
+    pub fn with_metadata_cache(mut self, cache: Arc<FileMetadataCache>) -> Self {
+        self.metadata_cache = Some(cache);
+        self
+    }
+
+    /// Prunes row groups and pages by `predicate`, over the table's schema.
+    pub fn with_predicate(mut self, predicate: Arc<dyn PhysicalExpr>) -> Self {
+        self.predicate = Some(predicate);
+        self
+    }
+
+    /// How it reads.
+    pub fn options(&self) -> &PqcodecOptions {
+        &self.options
+    }
+}
+
+impl FileSource for PqcodecSource {
+    fn create_file_opener(
+        &self,
+        object_store: Arc<dyn ObjectStore>,
+        base_config: &FileScanConfig,
+        partition: usize,
+    ) -> Result<Arc<dyn FileOpener>> {
+        let file_schema = self.table_schema.file_schema();
+        let projected = Arc::new(file_schema.project(&self.projection.file_indices)?);
+        let batch_size = self
+            .batch_size
+            .or(base_config.batch_size)
+            .ok_or_else(|| DataFusionError::Internal("no batch size was set".into()))?;
+        let opener = Arc::new(PqcodecOpener {
+            partition,
+            store: object_store,
+            logical_file_schema: Arc::clone(file_schema),
+            projected_schema: projected,
+            partition_fields: self.table_schema.table_partition_cols().clone(),
+            predicate: self.predicate.clone(),
+            options: self.options.clone(),
+            batch_size,
+            limit: base_config.limit,
+            metrics: self.metrics.clone(),
+            metadata_cache: self.metadata_cache.clone(),
+        });
+        ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
+    }
+
+    fn table_schema(&self) -> &TableSchema {
+        &self.table_schema
+    }
+
+    fn with_batch_size(&self, batch_size: usize) -> Arc<dyn FileSource> {
+        let mut source = self.clone();
+        source.batch_size = Some(batch_size);
+        Arc::new(source)
+    }
+
+    fn filter(&self) -> Option<Arc<dyn PhysicalExpr>> {
+        self.predicate.clone()
+    }
+
+    fn projection(&self) -> Option<&ProjectionExprs> {
+        Some(&self.projection.source)
+    }
+
+    fn metrics(&self) -> &ExecutionPlanMetricsSet {
+        &self.metrics
+    }
+
+    fn file_type(&self) -> &str {
+        "parquet"
+    }
+
+    fn fmt_extra(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        match t {
+            DisplayFormatType::Default | DisplayFormatType::Verbose => {
+                f.write_str(", reader=pqcodec")?;
+                if let Some(predicate) = &self.predicate {
+                    write!(f, ", pruning_predicate={predicate}")?;
+                }
+                Ok(())
+            }
+            DisplayFormatType::TreeRender => writeln!(f, "reader=pqcodec"),
+        }
+    }
+
+    fn try_pushdown_projection(
+        &self,
+        projection: &ProjectionExprs,
+    ) -> Result<Option<Arc<dyn FileSource>>> {
+        let mut source = self.clone();
+        let merged = self.projection.source.try_merge(projection)?;
+        source.projection = SplitProjection::new(self.table_schema.file_schema(), &merged);
+        Ok(Some(Arc::new(source)))
+    }
+
+    fn try_pushdown_filters(
+        &self,
+        filters: Vec<Arc<dyn PhysicalExpr>>,
+        _config: &ConfigOptions,
+    ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
+        // Kept for pruning only: the rows are still filtered above the scan.
+        let unchanged = vec![PushedDown::No; filters.len()];
+        if filters.is_empty() {
+            return Ok(FilterPushdownPropagation::with_parent_pushdown_result(
+                unchanged,
+            ));
+        }
+        let mut source = self.clone();
+        source.predicate = Some(conjunction(self.predicate.iter().cloned().chain(filters)));
+        Ok(
+            FilterPushdownPropagation::with_parent_pushdown_result(unchanged)
+                .with_updated_node(Arc::new(source) as Arc<dyn FileSource>),
+        )
+    }
+
+    fn apply_expressions(
+        &self,
+        f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        apply_expression_roots(
+            self.predicate
+                .iter()
+                .chain(self.projection.source.iter().map(|p| &p.expr)),
+            f,
+        )
+    }
+}

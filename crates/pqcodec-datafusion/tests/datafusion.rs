@@ -1,0 +1,529 @@
+//! pqcodec inside DataFusion: the 22 TPC-H queries give DataFusion's own reader's results;
+//! projections, LIMIT, COUNT(*), pruning, byte-range splitting, nested columns and folders of
+//! files read as DataFusion reads them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{
+    Array, ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch,
+    StringArray, StructArray,
+};
+use arrow_schema::{DataType, Field, Fields, Schema};
+use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
+use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::error::Result;
+use datafusion::physical_plan::{ExecutionPlan, collect};
+use datafusion::prelude::{SessionConfig, SessionContext};
+use parquet::arrow::ArrowWriter;
+use parquet::file::properties::{WriterProperties, WriterVersion};
+
+const TPCH_TABLES: [&str; 8] = [
+    "part", "supplier", "partsupp", "customer", "orders", "lineitem", "nation", "region",
+];
+
+/// Which reader a session decodes Parquet with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Reader {
+    Pqcodec,
+    DataFusion,
+}
+
+fn context(reader: Reader, config: SessionConfig) -> SessionContext {
+    match reader {
+        Reader::Pqcodec => pqcodec_datafusion::session_context(config).unwrap(),
+        Reader::DataFusion => SessionContext::new_with_config(config).enable_url_table(),
+    }
+}
+
+fn config(partitions: usize) -> SessionConfig {
+    SessionConfig::new()
+        .with_target_partitions(partitions)
+        .with_batch_size(1024)
+}
+
+/// Writes `batches` to `path` with `props`.
+fn write(path: &Path, batches: &[RecordBatch], props: WriterProperties) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = ArrowWriter::try_new(file, batches[0].schema(), Some(props)).unwrap();
+    for batch in batches {
+        writer.write(batch).unwrap();
+    }
+    writer.close().unwrap();
+}
+
+/// Small row groups of small pages, with the page index: much to prune and to split.
+fn layered(rows_per_group: usize, rows_per_page: usize) -> WriterProperties {
+    WriterProperties::builder()
+        .set_max_row_group_row_count(Some(rows_per_group))
+        .set_data_page_row_count_limit(rows_per_page)
+        .set_write_batch_size(rows_per_page.min(1024))
+        .build()
+}
+
+/// The TPC-H tables at scale factor `sf`, one Parquet file each.
+fn tpch_tables(dir: &Path, sf: f64) {
+    use tpchgen::generators::*;
+    use tpchgen_arrow::*;
+    fn all<I: Iterator<Item = Result<RecordBatch, arrow_schema::ArrowError>>>(
+        it: I,
+    ) -> Vec<RecordBatch> {
+        it.map(|b| b.unwrap()).collect()
+    }
+    let tables: [(&str, Vec<RecordBatch>); 8] = [
+        ("part", all(PartArrow::new(PartGenerator::new(sf, 1, 1)))),
+        (
+            "supplier",
+            all(SupplierArrow::new(SupplierGenerator::new(sf, 1, 1))),
+        ),
+        (
+            "partsupp",
+            all(PartSuppArrow::new(PartSuppGenerator::new(sf, 1, 1))),
+        ),
+        (
+            "customer",
+            all(CustomerArrow::new(CustomerGenerator::new(sf, 1, 1))),
+        ),
+        (
+            "orders",
+            all(OrderArrow::new(OrderGenerator::new(sf, 1, 1))),
+        ),
+        (
+            "lineitem",
+            all(LineItemArrow::new(LineItemGenerator::new(sf, 1, 1))),
+        ),
+        (
+            "nation",
+            all(NationArrow::new(NationGenerator::new(sf, 1, 1))),
+        ),
+        (
+            "region",
+            all(RegionArrow::new(RegionGenerator::new(sf, 1, 1))),
+        ),
+    ];
+    for (name, batches) in tables {
+        write(
+            &dir.join(format!("{name}.parquet")),
+            &batches,
+            layered(16 * 1024, 2048),
+        );
+    }
+}
+
+/// The rows of `batches`, one string each, floats rounded, sorted.
+fn rows(batches: &[RecordBatch]) -> Vec<String> {
+    let options = FormatOptions::default().with_null("NULL");
+    let mut out = Vec::new();
+    for batch in batches {
+        let columns: Vec<ArrayRef> = batch
+            .columns()
+            .iter()
+            .map(|c| match c.data_type() {
+                DataType::Float64 | DataType::Float32 => {
+                    let c = datafusion::arrow::compute::cast(c, &DataType::Float64).unwrap();
+                    let f = c.as_any().downcast_ref::<Float64Array>().unwrap();
+                    let rounded: Float64Array = f
+                        .iter()
+                        .map(|v| v.map(|v| (v * 1e6).round() / 1e6))
+                        .collect();
+                    Arc::new(rounded) as ArrayRef
+                }
+                _ => Arc::clone(c),
+            })
+            .collect();
+        let formatters: Vec<ArrayFormatter> = columns
+            .iter()
+            .map(|c| ArrayFormatter::try_new(c.as_ref(), &options).unwrap())
+            .collect();
+        for row in 0..batch.num_rows() {
+            let cells: Vec<String> = formatters
+                .iter()
+                .map(|f| f.value(row).to_string())
+                .collect();
+            out.push(cells.join(" | "));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs the `;`-separated statements of `sql`, returning the last one's batches.
+async fn run(ctx: &SessionContext, sql: &str) -> Result<Vec<RecordBatch>> {
+    let mut last = Vec::new();
+    for statement in sql.split(';').filter(|s| !s.trim().is_empty()) {
+        last = ctx.sql(statement).await?.collect().await?;
+    }
+    Ok(last)
+}
+
+/// The plan of `sql`, executed: its batches, and the plan with its metrics.
+async fn run_plan(ctx: &SessionContext, sql: &str) -> (Vec<RecordBatch>, Arc<dyn ExecutionPlan>) {
+    let plan = ctx
+        .sql(sql)
+        .await
+        .unwrap()
+        .create_physical_plan()
+        .await
+        .unwrap();
+    let batches = collect(Arc::clone(&plan), ctx.task_ctx()).await.unwrap();
+    (batches, plan)
+}
+
+/// The sum over the plan's nodes of metric `name` (pruning metrics: the pruned count).
+fn metric(plan: &Arc<dyn ExecutionPlan>, name: &str) -> usize {
+    let own = plan
+        .metrics()
+        .map(|m| {
+            m.iter()
+                .filter(|m| m.value().name() == name)
+                .map(|m| m.value().as_usize())
+                .sum::<usize>()
+        })
+        .unwrap_or(0);
+    own + plan
+        .children()
+        .iter()
+        .map(|c| metric(c, name))
+        .sum::<usize>()
+}
+
+fn explain_text(batches: &[RecordBatch]) -> String {
+    pretty_format_batches(batches).unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_22_tpch_queries_give_datafusion_s_results() {
+    let dir = tempfile::tempdir().unwrap();
+    tpch_tables(dir.path(), 0.01);
+    let queries = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../benches/tpch");
+    let mut contexts = Vec::new();
+    for reader in [Reader::Pqcodec, Reader::DataFusion] {
+        let ctx = context(reader, config(2));
+        for table in TPCH_TABLES {
+            let path = dir.path().join(format!("{table}.parquet"));
+            let sql = format!(
+                "CREATE EXTERNAL TABLE {table} STORED AS PARQUET LOCATION '{}'",
+                path.display()
+            );
+            ctx.sql(&sql).await.unwrap();
+        }
+        contexts.push(ctx);
+    }
+    // The scans are pqcodec's.
+    let explain = run(&contexts[0], "EXPLAIN SELECT l_orderkey FROM lineitem")
+        .await
+        .unwrap();
+    assert!(explain_text(&explain).contains("reader=pqcodec"));
+    for q in 1..=22 {
+        let sql = std::fs::read_to_string(queries.join(format!("q{q:02}.sql"))).unwrap();
+        let ours = run(&contexts[0], &sql).await.unwrap();
+        let theirs = run(&contexts[1], &sql).await.unwrap();
+        let (ours, theirs) = (rows(&ours), rows(&theirs));
+        assert!(!theirs.is_empty() || q == 20, "q{q}: no rows");
+        assert_eq!(ours, theirs, "q{q}");
+    }
+}
+
+/// `rows` rows: a unique, sorted `id`, a string, a float, and nested columns.
+fn sample(rows: usize, start: i64) -> RecordBatch {
+    let ids: Vec<i64> = (start..start + rows as i64).collect();
+    let id = Int64Array::from(ids.clone());
+    let name = StringArray::from_iter(
+        ids.iter()
+            .map(|i| (i % 7 != 0).then(|| format!("name-{}", i % 50))),
+    );
+    let score = Float32Array::from_iter(ids.iter().map(|i| Some(*i as f32 / 4.0)));
+    let point_fields = Fields::from(vec![
+        Field::new("x", DataType::Int32, true),
+        Field::new("label", DataType::Utf8, true),
+    ]);
+    let point = StructArray::new(
+        point_fields.clone(),
+        vec![
+            Arc::new(Int32Array::from_iter(
+                ids.iter().map(|i| Some((i % 1000) as i32)),
+            )),
+            Arc::new(StringArray::from_iter(
+                ids.iter().map(|i| (i % 3 == 0).then(|| format!("p{i}"))),
+            )),
+        ],
+        None,
+    );
+    let tags = ListArray::from_iter_primitive::<datafusion::arrow::datatypes::Int32Type, _, _>(
+        ids.iter()
+            .map(|i| (i % 5 != 0).then(|| (0..(i % 4) as i32).map(Some).collect::<Vec<_>>())),
+    );
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("name", DataType::Utf8, true),
+        Field::new("score", DataType::Float32, true),
+        Field::new("point", DataType::Struct(point_fields), true),
+        Field::new("tags", tags.data_type().clone(), true),
+    ]);
+    RecordBatch::try_new(
+        Arc::new(schema),
+        vec![
+            Arc::new(id),
+            Arc::new(name),
+            Arc::new(score),
+            Arc::new(point),
+            Arc::new(tags),
+        ],
+    )
+    .unwrap()
+}
+
+/// A file of 20 000 rows in row groups of 1000 and pages of 100.
+fn sample_file(dir: &Path) -> PathBuf {
+    let path = dir.join("sample.parquet");
+    let batches: Vec<RecordBatch> = (0..20).map(|i| sample(1000, i * 1000)).collect();
+    write(&path, &batches, layered(1000, 100));
+    path
+}
+
+async fn both(sql: &str, setup: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut out = Vec::new();
+    for reader in [Reader::Pqcodec, Reader::DataFusion] {
+        let ctx = context(reader, config(2));
+        for s in setup {
+            ctx.sql(s).await.unwrap();
+        }
+        out.push(rows(&run(&ctx, sql).await.unwrap()));
+    }
+    let theirs = out.pop().unwrap();
+    (out.pop().unwrap(), theirs)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn projections_limits_counts_and_nested_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let setup = [format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+        path.display()
+    )];
+    for sql in [
+        "SELECT * FROM t",
+        "SELECT name, id FROM t WHERE id % 97 = 3",
+        "SELECT point, tags FROM t WHERE id < 50",
+        "SELECT get_field(point, 'label'), tags FROM t WHERE id > 19950",
+        "SELECT count(*) FROM t",
+        "SELECT count(*) FROM t WHERE name IS NULL",
+        "SELECT count(name), sum(score), min(name), max(id) FROM t",
+        "SELECT arrow_typeof(name), arrow_typeof(point) FROM t LIMIT 1",
+        "SELECT * FROM t ORDER BY id DESC LIMIT 5",
+    ] {
+        let (ours, theirs) = both(sql, &setup).await;
+        assert_eq!(ours, theirs, "{sql}");
+        assert!(!ours.is_empty(), "{sql}");
+    }
+    // Strings are read as views, as DataFusion's reader reads them.
+    let (ours, _) = both("SELECT arrow_typeof(name) FROM t LIMIT 1", &setup).await;
+    assert_eq!(ours, ["Utf8View"]);
+
+    // LIMIT reaches the reader: only the first row group is fetched.
+    let ctx = context(Reader::Pqcodec, config(1));
+    ctx.sql(&setup[0]).await.unwrap();
+    let (batches, plan) = run_plan(&ctx, "SELECT id, name FROM t LIMIT 7").await;
+    assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 7);
+    let limited = metric(&plan, "bytes_scanned");
+    let (_, plan) = run_plan(&ctx, "SELECT id, name FROM t").await;
+    let all = metric(&plan, "bytes_scanned");
+    assert!(
+        limited * 10 < all,
+        "{limited} bytes read for 7 rows, {all} for all"
+    );
+    // Projection: fewer columns, fewer bytes.
+    let (_, plan) = run_plan(&ctx, "SELECT id FROM t").await;
+    let one = metric(&plan, "bytes_scanned");
+    assert!(one < all, "{one} bytes read for one column, {all} for two");
+    // The footer's statistics answer COUNT(*), MIN and MAX without a scan.
+    let sql = "SELECT count(*), min(id), max(id) FROM t";
+    let explain = explain_text(&run(&ctx, &format!("EXPLAIN {sql}")).await.unwrap());
+    assert!(!explain.contains("DataSourceExec"), "{explain}");
+    assert_eq!(rows(&run(&ctx, sql).await.unwrap()), ["20000 | 0 | 19999"]);
+    // Without statistics, COUNT(*) scans with an empty projection: no page is read.
+    let config = config(2).set_bool("datafusion.execution.collect_statistics", false);
+    let ctx = context(Reader::Pqcodec, config);
+    ctx.sql(&setup[0]).await.unwrap();
+    let (batches, plan) = run_plan(&ctx, "SELECT count(*) FROM t").await;
+    assert_eq!(rows(&batches), ["20000"]);
+    assert_eq!(metric(&plan, "bytes_scanned"), 0);
+    let explain = explain_text(&run(&ctx, "EXPLAIN SELECT count(*) FROM t").await.unwrap());
+    assert!(explain.contains("reader=pqcodec"), "{explain}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filters_prune_row_groups_and_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let create = format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+        path.display()
+    );
+    let ctx = context(Reader::Pqcodec, config(1));
+    ctx.sql(&create).await.unwrap();
+
+    // The footer and page index read once (and cached): what follows counts the pages read.
+    run(&ctx, "SELECT count(*) FROM t WHERE id = -1")
+        .await
+        .unwrap();
+    // Row groups by their statistics, then pages by the page index.
+    let (batches, plan) = run_plan(
+        &ctx,
+        "SELECT count(*), sum(id) FROM t WHERE id BETWEEN 2510 AND 2560",
+    )
+    .await;
+    assert_eq!(rows(&batches), ["51 | 129285"]);
+    let explain = explain_text(
+        &run(
+            &ctx,
+            "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE id BETWEEN 2510 AND 2560",
+        )
+        .await
+        .unwrap(),
+    );
+    assert!(
+        explain.contains("row_groups_pruned_statistics=20 total \u{2192} 1 matched"),
+        "{explain}"
+    );
+    assert!(
+        explain.contains("page_index_rows_pruned=1.00 K total \u{2192} 100 matched"),
+        "{explain}"
+    );
+    assert!(explain.contains("reader=pqcodec"), "{explain}");
+    let pruned = metric(&plan, "bytes_scanned");
+    // A filter that prunes nothing reads every row group.
+    let (batches, plan) = run_plan(&ctx, "SELECT count(*) FROM t WHERE score >= 0").await;
+    assert_eq!(rows(&batches), ["20000"]);
+    let unpruned = metric(&plan, "bytes_scanned");
+    assert!(
+        pruned * 5 < unpruned,
+        "{pruned} bytes read pruned, {unpruned} not"
+    );
+
+    // The same results as DataFusion's reader, pruned or not, pages or strings.
+    let setup = [create];
+    for sql in [
+        "SELECT id, name FROM t WHERE id BETWEEN 2510 AND 2560",
+        "SELECT id FROM t WHERE id IN (5, 17000, 19999) OR id > 19990",
+        "SELECT count(*) FROM t WHERE name = 'name-3'",
+        "SELECT count(*) FROM t WHERE name > 'name-40' AND id < 9000",
+        "SELECT count(*) FROM t WHERE score > 4000 AND score < 4010.5",
+        "SELECT count(*) FROM t WHERE id < 0",
+        "SELECT count(*) FROM t WHERE get_field(point, 'x') = 7",
+    ] {
+        let (ours, theirs) = both(sql, &setup).await;
+        assert_eq!(ours, theirs, "{sql}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_split_over_1_to_8_partitions_lose_and_repeat_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    for partitions in 1..=8 {
+        let config = config(partitions).with_repartition_file_min_size(1);
+        let ctx = context(Reader::Pqcodec, config);
+        let create = format!(
+            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+            path.display()
+        );
+        ctx.sql(&create).await.unwrap();
+        // Aggregates over a scan (not answered by statistics).
+        let batches = run(
+            &ctx,
+            "SELECT count(*), count(DISTINCT id), sum(id), min(id), max(id) FROM t WHERE name IS NULL OR name IS NOT NULL",
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            rows(&batches),
+            ["20000 | 20000 | 199990000 | 0 | 19999"],
+            "{partitions} partitions"
+        );
+        let explain = explain_text(&run(&ctx, "EXPLAIN SELECT id FROM t").await.unwrap());
+        if partitions > 1 {
+            assert!(
+                explain.contains(&format!("file_groups={{{partitions} groups")),
+                "{partitions}: {explain}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_of_files_with_different_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("t");
+    std::fs::create_dir(&folder).unwrap();
+    write(
+        &folder.join("a.parquet"),
+        &[sample(3000, 0)],
+        layered(700, 50),
+    );
+    let v2 = WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_dictionary_enabled(false)
+        .set_max_row_group_row_count(Some(4096))
+        .build();
+    write(&folder.join("b.parquet"), &[sample(5000, 3000)], v2);
+    // A file without two of the columns: they read as nulls.
+    let narrow = sample(1000, 8000);
+    let narrow = narrow.project(&[0, 2, 3]).unwrap();
+    write(
+        &folder.join("c.parquet"),
+        &[narrow],
+        WriterProperties::builder().build(),
+    );
+    let setup = [format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}/'",
+        folder.display()
+    )];
+    for sql in [
+        "SELECT * FROM t",
+        "SELECT count(*), count(name), count(tags), sum(id) FROM t",
+        "SELECT id, name FROM t WHERE id BETWEEN 2990 AND 3010",
+        "SELECT count(*) FROM t WHERE name = 'name-4'",
+    ] {
+        let (ours, theirs) = both(sql, &setup).await;
+        assert_eq!(ours, theirs, "{sql}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn url_tables_and_listing_tables_read_with_pqcodec() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let ctx = context(Reader::Pqcodec, config(2));
+    let url = format!("SELECT count(*), sum(id) FROM '{}'", path.display());
+    assert_eq!(rows(&run(&ctx, &url).await.unwrap()), ["20000 | 199990000"]);
+    let explain = run(&ctx, &format!("EXPLAIN {url}")).await.unwrap();
+    assert!(explain_text(&explain).contains("reader=pqcodec"));
+
+    let ctx = SessionContext::new();
+    let options = pqcodec_datafusion::listing_options(Default::default());
+    ctx.register_listing_table("t", dir.path().to_str().unwrap(), options, None, None)
+        .await
+        .unwrap();
+    let explain = run(&ctx, "EXPLAIN SELECT id FROM t WHERE id > 5")
+        .await
+        .unwrap();
+    assert!(explain_text(&explain).contains("reader=pqcodec"));
+    let batches = run(&ctx, "SELECT count(*) FROM t WHERE id % 2 = 0")
+        .await
+        .unwrap();
+    assert_eq!(rows(&batches), ["10000"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_file_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.parquet");
+    std::fs::write(&path, b"PAR1 not really a parquet file PAR1").unwrap();
+    let ctx = context(Reader::Pqcodec, config(1));
+    let e = run(&ctx, &format!("SELECT * FROM '{}'", path.display()))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("bad.parquet"), "{e}");
+}

@@ -18,9 +18,11 @@ tables="part supplier partsupp customer orders lineitem nation region"
 if [ ! -e "$dir/lineitem.parquet" ] && [ ! -d "$dir/lineitem" ]; then
     command -v tpchgen-cli >/dev/null || cargo install tpchgen-cli --locked
     mkdir -p "$dir"
-    tpchgen-cli --scale-factor "$sf" --format parquet --output-dir "$dir"
+    tpchgen-cli parquet --scale-factor "$sf" --output-dir "$dir"
 fi
-cargo build -q --release -p pqcodec-cli --bin pqcodec
+# The bench profile (no LTO): both readers are in the one binary, and DataFusion under fat LTO
+# would take most of an hour to build.
+cargo build -q --profile bench -p pqcodec-cli --features sql --bin pqcodec
 bin=target/release/pqcodec
 
 args=()

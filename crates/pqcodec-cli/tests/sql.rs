@@ -1,5 +1,6 @@
 //! `pqcodec sql`: tables by path or `--table`, the three output formats, several statements,
 //! both readers, and one-line errors with a non-zero exit.
+#![cfg(feature = "sql")]
 
 use std::process::{Command, Output};
 

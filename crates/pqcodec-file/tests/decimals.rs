@@ -23,9 +23,9 @@ fn values(distinct: i128) -> Vec<Option<i128>> {
 
 fn write(distinct: i128, props: WriterProperties) -> Bytes {
     let v = values(distinct);
-    let column = |precision: u8| {
+    let column = |precision: u8, divisor: i128| {
         Arc::new(
-            Decimal128Array::from(v.clone())
+            Decimal128Array::from_iter(v.iter().map(|x| x.map(|x| x / divisor)))
                 .with_precision_and_scale(precision, 2)
                 .unwrap(),
         ) as ArrayRef
@@ -38,10 +38,11 @@ fn write(distinct: i128, props: WriterProperties) -> Bytes {
     .with_precision_and_scale(50, 2)
     .unwrap();
     let batch = RecordBatch::try_from_iter([
-        // INT64, FIXED_LEN_BYTE_ARRAY(9), FIXED_LEN_BYTE_ARRAY(16) and (21) in the file.
-        ("int64", column(15)),
-        ("flba", column(20)),
-        ("flba16", column(38)),
+        // INT32, INT64, FIXED_LEN_BYTE_ARRAY(9), FIXED_LEN_BYTE_ARRAY(16) and (21) in the file.
+        ("int32", column(9, 2)),
+        ("int64", column(15, 1)),
+        ("flba", column(20, 1)),
+        ("flba16", column(38, 1)),
         ("wide", Arc::new(wide) as ArrayRef),
     ])
     .unwrap();

@@ -5,13 +5,14 @@
 use std::ops::Range;
 
 use arrow_array::{ArrayRef, make_array};
-use arrow_buffer::{ArrowNativeType, MutableBuffer, NullBuffer, i256};
+use arrow_buffer::{MutableBuffer, NullBuffer, i256};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
 use pqcodec_core::{ByteArrays, Encoding, Sink, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
+use super::gather::Gather;
 use super::primitive::fixed_array;
 use super::spread::{check, spread_bytes};
 use crate::error::Fault;
@@ -108,21 +109,9 @@ impl<T: pqcodec_core::Binary> Builder<T> for FixedBytes {
 }
 
 /// An Arrow decimal's native value, from big-endian two's complement bytes.
-pub(crate) trait DecimalNative: ArrowNativeType {
+pub(crate) trait DecimalNative: Gather {
     /// The value of `bytes`, sign extended; `None` if wider than the type.
     fn from_be(bytes: &[u8]) -> Option<Self>;
-
-    /// Whether the codec core gathers values of this width ([`gather`](Self::gather)): not
-    /// 256 bits, which are looked up one by one.
-    const GATHERS: bool;
-
-    /// Appends `dictionary[i]` for up to `n` indices `i` of `indices` to `out`.
-    fn gather(
-        indices: &mut IndexDecoder<'_>,
-        dictionary: &[Self],
-        out: &mut Vec<Self>,
-        n: usize,
-    ) -> pqcodec_core::Result<usize>;
 }
 
 fn sign_extend<const W: usize>(bytes: &[u8]) -> Option<[u8; W]> {
@@ -143,43 +132,10 @@ macro_rules! decimal_native {
             fn from_be(bytes: &[u8]) -> Option<Self> {
                 sign_extend::<$w>(bytes).map(<$t>::from_be_bytes)
             }
-
-            const GATHERS: bool = true;
-
-            fn gather(
-                indices: &mut IndexDecoder<'_>,
-                dictionary: &[Self],
-                out: &mut Vec<Self>,
-                n: usize,
-            ) -> pqcodec_core::Result<usize> {
-                indices.gather(dictionary, out, n)
-            }
         }
     )*};
 }
-decimal_native!(i32 => 4, i64 => 8, i128 => 16);
-
-impl DecimalNative for i256 {
-    #[inline]
-    fn from_be(bytes: &[u8]) -> Option<Self> {
-        sign_extend::<32>(bytes).map(i256::from_be_bytes)
-    }
-
-    const GATHERS: bool = false;
-
-    fn gather(
-        indices: &mut IndexDecoder<'_>,
-        _: &[Self],
-        _: &mut Vec<Self>,
-        _: usize,
-    ) -> pqcodec_core::Result<usize> {
-        Err(pqcodec_core::Error::invalid(
-            indices.encoding(),
-            "dictionary",
-            "256-bit decimals are looked up one by one",
-        ))
-    }
-}
+decimal_native!(i32 => 4, i64 => 8, i128 => 16, i256 => 32);
 
 /// Byte arrays (fixed or variable length) as Arrow decimals of native `N`. A dictionary is
 /// converted once and its data pages gather converted values.
@@ -250,7 +206,7 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
                 None => return Ok(false),
             }
         }
-        Ok(N::GATHERS)
+        Ok(true)
     }
 
     fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {

@@ -2,9 +2,10 @@
 //! column's slots (nulls in between) as one Arrow array per batch.
 //!
 //! - [`Builder`]: a [`Sink`] of one physical type's values writing one Arrow type's buffers,
-//!   converting as it appends (INT32 into Int8, Date64, Decimal128...); one per file:
-//!   [`primitive`], [`boolean`], [`binary`] (offsets), [`view`] (Utf8View / BinaryView),
-//!   [`fixed`] (FixedSizeBinary, Float16, intervals, decimals from bytes), [`null`];
+//!   converting as it appends; one per file: [`primitive`], [`converted`] (INT32 into Int8,
+//!   Date64, Decimal128...), [`boolean`], [`binary`] (offsets), [`view`] (Utf8View /
+//!   BinaryView), [`fixed`] (FixedSizeBinary, Float16, intervals, decimals from bytes),
+//!   [`null`]; [`gather`]: converted dictionaries gathered by index;
 //! - [`ValueReader`]: a type-erased reader of a column's pages into a builder,
 //!   [`reader::Materialized`] (dictionaries looked up) or [`dictionary::DictionaryReader`]
 //!   (Arrow DictionaryArray kept);
@@ -13,8 +14,10 @@
 pub(crate) mod binary;
 pub(crate) mod boolean;
 pub(crate) mod borrow;
+pub(crate) mod converted;
 pub(crate) mod dictionary;
 pub(crate) mod fixed;
+pub(crate) mod gather;
 pub(crate) mod null;
 pub(crate) mod primitive;
 pub(crate) mod reader;

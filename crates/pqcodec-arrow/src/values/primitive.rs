@@ -1,7 +1,6 @@
-//! Fixed-width Arrow values: stored as decoded ([`Native`]: INT32 into Int32, Date32, UInt32...,
-//! or converted when the batch is finished: INT32 into Int8, Date64, Decimal128...), or INT96
-//! converted into timestamps as appended ([`Int96Timestamps`]). One builder type per physical
-//! type keeps one instance of the decoding code per physical type.
+//! Fixed-width Arrow values stored as decoded ([`Native`]: INT32 into Int32, Date32, UInt32...),
+//! or INT96 converted into timestamps as appended ([`Int96Timestamps`]). Other conversions are
+//! [`Converted`](super::converted::Converted)'s.
 
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use arrow_array::types::{
     TimestampNanosecondType,
 };
 use arrow_array::{ArrayRef, PrimitiveArray, make_array};
-use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer, i256};
+use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::{DataType, TimeUnit};
 use pqcodec_core::{FixedWidth, Int96, Int96Type, Sink};
@@ -96,8 +95,7 @@ fn typed<P: ArrowPrimitiveType>(
     Some(array)
 }
 
-/// Values stored exactly as the physical type decodes them, converted into another Arrow type
-/// only when the batch is finished ([`Native::converted`]).
+/// Values stored exactly as the physical type decodes them.
 ///
 /// PLAIN values of the current page, suitably aligned, are not copied: the batch keeps a
 /// slice of the page ([`Borrower`]) until some other append needs them in `values`
@@ -111,14 +109,7 @@ pub(crate) struct Native<T: FixedWidth> {
     /// may be borrowed.
     reserve: usize,
     data_type: DataType,
-    /// Converts the batch's values into its array when it is finished; `None` keeps them as
-    /// they decode.
-    convert: Option<MakeArray<T::Native>>,
 }
-
-/// Makes an array of a data type from dense values, `slots` and validity ([`fixed_array`]'s
-/// signature).
-type MakeArray<N> = fn(&DataType, Vec<N>, usize, Option<NullBuffer>) -> Result<ArrayRef, Fault>;
 
 impl<T: FixedWidth> Native<T>
 where
@@ -126,21 +117,11 @@ where
 {
     /// Values kept as they decode, as an array of `data_type`.
     pub(crate) fn new(data_type: DataType) -> Self {
-        Self::with_conversion(data_type, None)
-    }
-
-    /// Values converted by `C` into an array of `data_type` when the batch is finished.
-    pub(crate) fn converted<C: Convert<In = T::Native>>(data_type: DataType) -> Self {
-        Self::with_conversion(data_type, Some(converted_array::<C>))
-    }
-
-    fn with_conversion(data_type: DataType, convert: Option<MakeArray<T::Native>>) -> Self {
         Native {
             values: Vec::new(),
             borrower: Borrower::default(),
             reserve: 0,
             data_type,
-            convert,
         }
     }
 
@@ -254,9 +235,7 @@ where
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         let no_nulls = validity.as_ref().is_none_or(|v| v.null_count() == 0);
-        if no_nulls
-            && self.convert.is_none()
-            && let Some(borrowed) = self.borrower.take()
+        if no_nulls && let Some(borrowed) = self.borrower.take()
         {
             let dense = borrowed.len() / size_of::<T::Native>();
             check(dense, slots, validity.as_ref())?;
@@ -266,50 +245,13 @@ where
         // Room for every slot, nulls spread in place among the values.
         self.reserve = slots.saturating_sub(self.len());
         self.own();
-        let make = self.convert.unwrap_or(fixed_array::<T::Native>);
-        make(
+        fixed_array(
             &self.data_type,
             std::mem::take(&mut self.values),
             slots,
             validity,
         )
     }
-}
-
-/// A conversion of a physical value into an Arrow native value ([`Native::converted`]).
-pub(crate) trait Convert: Send + Sync + 'static {
-    /// The physical value.
-    type In: Copy;
-    /// The Arrow value.
-    type Out: ArrowNativeType;
-    /// Converts one value.
-    fn convert(v: Self::In) -> Self::Out;
-}
-
-/// [`MakeArray`] of values converted by `C`.
-fn converted_array<C: Convert>(
-    data_type: &DataType,
-    values: Vec<C::In>,
-    slots: usize,
-    validity: Option<NullBuffer>,
-) -> Result<ArrayRef, Fault> {
-    let converted = values.into_iter().map(C::convert).collect();
-    fixed_array(data_type, converted, slots, validity)
-}
-
-macro_rules! convert {
-    ($($(#[$doc:meta])* $name:ident: $in:ty => $out:ty = |$v:ident| $body:expr;)*) => {$(
-        $(#[$doc])*
-        pub(crate) struct $name;
-        impl Convert for $name {
-            type In = $in;
-            type Out = $out;
-            #[inline]
-            fn convert($v: $in) -> $out {
-                $body
-            }
-        }
-    )*};
 }
 
 /// Julian day number of 1970-01-01.
@@ -400,34 +342,11 @@ impl Builder<Int96Type> for Int96Timestamps {
     }
 }
 
-convert! {
-    /// INT32 truncated to Int8 (as arrow-rs does).
-    I32ToI8: i32 => i8 = |v| v as i8;
-    /// INT32 truncated to UInt8.
-    I32ToU8: i32 => u8 = |v| v as u8;
-    /// INT32 truncated to Int16.
-    I32ToI16: i32 => i16 = |v| v as i16;
-    /// INT32 truncated to UInt16.
-    I32ToU16: i32 => u16 = |v| v as u16;
-    /// INT32 widened to Int64 (timestamps, Decimal64).
-    I32ToI64: i32 => i64 = |v| i64::from(v);
-    /// INT32 days to Date64 milliseconds.
-    I32DaysToMillis: i32 => i64 = |v| i64::from(v) * 86_400_000;
-    /// INT32 to Decimal128.
-    I32ToI128: i32 => i128 = |v| i128::from(v);
-    /// INT32 to Decimal256.
-    I32ToI256: i32 => i256 = |v| i256::from_i128(i128::from(v));
-    /// INT64 to Decimal128.
-    I64ToI128: i64 => i128 = |v| i128::from(v);
-    /// INT64 to Decimal256.
-    I64ToI256: i64 => i256 = |v| i256::from_i128(i128::from(v));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use arrow_array::cast::AsArray;
-    use arrow_array::types::{Date64Type, Int8Type, TimestampNanosecondType};
+    use arrow_array::types::TimestampNanosecondType;
     use arrow_array::{Array, Int32Array};
     use pqcodec_core::{Int32Type, Int96Type};
 
@@ -528,22 +447,7 @@ mod tests {
     }
 
     #[test]
-    fn conversions_match_arrow_rs() {
-        let mut b = Native::<Int32Type>::converted::<I32ToI8>(DataType::Int8);
-        b.extend_from_slice(&[300, -1]);
-        let a = Builder::<Int32Type>::finish(&mut b, 2, None).unwrap();
-        assert_eq!(a.as_primitive::<Int8Type>().values(), &[44, -1]);
-
-        // Borrowed page values are converted too, spread over nulls.
-        let mut b = Native::<Int32Type>::converted::<I32DaysToMillis>(DataType::Date64);
-        let page = Buffer::from_vec(vec![2i32, -1]);
-        Builder::<Int32Type>::set_page(&mut b, &page);
-        b.extend_from_le_bytes(page.as_slice());
-        let validity = NullBuffer::from(vec![true, false, true]);
-        let a = Builder::<Int32Type>::finish(&mut b, 3, Some(validity)).unwrap();
-        let got: Vec<Option<i64>> = a.as_primitive::<Date64Type>().iter().collect();
-        assert_eq!(got, [Some(172_800_000), None, Some(-86_400_000)]);
-
+    fn int96_as_timestamps() {
         // 2020-01-01T00:00:01 is Julian day 2458850, one second in.
         let nanos = 1_000_000_000u64;
         let second = Int96([nanos as u32, (nanos >> 32) as u32, 2_458_850]);

@@ -11,6 +11,7 @@ use pqcodec_encodings::dynamic::DynamicType;
 
 use super::binary::OffsetBytes;
 use super::boolean::Booleans;
+use super::converted::*;
 use super::dictionary::{DictionaryReader, InternKey};
 use super::fixed::{Decimals, FixedBytes};
 use super::null::Nulls;
@@ -93,28 +94,28 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
             m.make::<Int32Type, _>(Native::<Int32Type>::new(d), tl)
         }
         (P::Int32, D::Int8) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI8>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI8>::new(d), tl)
         }
         (P::Int32, D::UInt8) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToU8>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToU8>::new(d), tl)
         }
         (P::Int32, D::Int16) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI16>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI16>::new(d), tl)
         }
         (P::Int32, D::UInt16) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToU16>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToU16>::new(d), tl)
         }
         (P::Int32, D::Date64) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32DaysToMillis>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32DaysToMillis>::new(d), tl)
         }
         (P::Int32, D::Timestamp(..) | D::Decimal64(..)) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI64>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI64>::new(d), tl)
         }
         (P::Int32, D::Decimal128(..)) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI128>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI128>::new(d), tl)
         }
         (P::Int32, D::Decimal256(..)) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::converted::<I32ToI256>(d), tl)
+            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI256>::new(d), tl)
         }
 
         (
@@ -128,10 +129,10 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
             | D::Decimal64(..),
         ) => m.make::<Int64Type, _>(Native::<Int64Type>::new(d), tl),
         (P::Int64, D::Decimal128(..)) => {
-            m.make::<Int64Type, _>(Native::<Int64Type>::converted::<I64ToI128>(d), tl)
+            m.make::<Int64Type, _>(Converted::<Int64Type, I64ToI128>::new(d), tl)
         }
         (P::Int64, D::Decimal256(..)) => {
-            m.make::<Int64Type, _>(Native::<Int64Type>::converted::<I64ToI256>(d), tl)
+            m.make::<Int64Type, _>(Converted::<Int64Type, I64ToI256>::new(d), tl)
         }
 
         (P::Int96, D::Timestamp(unit, _)) => {

@@ -141,7 +141,8 @@ where
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         // Room for every slot, nulls spread in place among the values.
-        self.values.reserve_exact(slots.saturating_sub(self.values.len()));
+        self.values
+            .reserve_exact(slots.saturating_sub(self.values.len()));
         fixed_array(
             &self.data_type,
             std::mem::take(&mut self.values),

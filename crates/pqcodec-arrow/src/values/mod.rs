@@ -62,6 +62,16 @@ pub(crate) trait Builder<T: Physical>: Sink<T::Value> + Send + 'static {
         Ok(())
     }
 
+    /// Takes the dictionary of the data pages that follow straight from its page (PLAIN,
+    /// checked), where the builder keeps what it needs of it without the values decoded
+    /// (string views pointing into the page...): returns whether it did, and then gathers
+    /// dictionary-encoded pages itself with [`gather`](Self::gather), its dictionary checked
+    /// (UTF-8). Otherwise the page is decoded for [`take_dictionary`](Self::take_dictionary).
+    fn take_dictionary_page(&mut self, page: &DictionaryPage) -> Result<bool, Fault> {
+        let _ = page;
+        Ok(false)
+    }
+
     /// Takes the dictionary of the data pages that follow, `page` decoded into `values` (both
     /// checked): returns whether the builder converted it once into what it stores (16-byte
     /// string views...) and gathers dictionary-encoded pages itself with

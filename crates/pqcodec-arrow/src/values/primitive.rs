@@ -235,8 +235,7 @@ where
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         let no_nulls = validity.as_ref().is_none_or(|v| v.null_count() == 0);
-        if no_nulls && let Some(borrowed) = self.borrower.take()
-        {
+        if no_nulls && let Some(borrowed) = self.borrower.take() {
             let dense = borrowed.len() / size_of::<T::Native>();
             check(dense, slots, validity.as_ref())?;
             // The borrower took only bytes aligned for `T::Native`.

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
-use pqcodec_core::ValueBuffer;
 use pqcodec_core::{Decoder, Encoding};
 use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::DynamicType;
@@ -92,6 +91,9 @@ pub(crate) fn no_page() -> Fault {
 pub(crate) struct Materialized<T: DynamicType, B> {
     builder: B,
     type_length: usize,
+    /// How many values the current dictionary holds, once one was taken.
+    dictionary_len: Option<usize>,
+    /// The dictionary's values, decoded, where the builder does not gather.
     dictionary: Option<Arc<T::Buffer>>,
     /// The builder gathers dictionary-encoded pages from its own conversion of the dictionary.
     gathers: bool,
@@ -103,6 +105,7 @@ impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
         Materialized {
             builder,
             type_length,
+            dictionary_len: None,
             dictionary: None,
             gathers: false,
             page: None,
@@ -117,10 +120,19 @@ where
     T::Decoder<'static>: Send,
 {
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
-        let dictionary = decode_dictionary::<T>(page, self.type_length)?;
-        self.builder.validate_dictionary(&dictionary)?;
-        self.gathers = self.builder.take_dictionary(page, &dictionary)?;
-        self.dictionary = Some(Arc::new(dictionary));
+        self.dictionary_len = None;
+        self.dictionary = None;
+        check_dictionary_encoding(page.encoding)?;
+        self.gathers = self.builder.take_dictionary_page(page)?;
+        if !self.gathers {
+            let dictionary = decode_dictionary::<T>(page, self.type_length)?;
+            self.builder.validate_dictionary(&dictionary)?;
+            self.gathers = self.builder.take_dictionary(page, &dictionary)?;
+            if !self.gathers {
+                self.dictionary = Some(Arc::new(dictionary));
+            }
+        }
+        self.dictionary_len = Some(page.num_values);
         Ok(())
     }
 
@@ -132,32 +144,35 @@ where
     ) -> Result<(), Fault> {
         self.end_page()?;
         self.page = None;
-        let dictionary = if encoding.is_dictionary() {
-            match &self.dictionary {
-                Some(d) => Some(Arc::clone(d)),
-                None => {
-                    return Err(Fault::corrupt(
-                        encoding,
-                        "dictionary page",
-                        "a dictionary-encoded data page comes without a dictionary page",
-                    ));
-                }
+        let dictionary_len = match self.dictionary_len {
+            Some(len) if encoding.is_dictionary() => Some(len),
+            None if encoding.is_dictionary() => {
+                return Err(Fault::corrupt(
+                    encoding,
+                    "dictionary page",
+                    "a dictionary-encoded data page comes without a dictionary page",
+                ));
             }
-        } else {
-            None
+            _ => None,
         };
         let type_length = self.type_length;
         self.builder.set_page(&data);
-        let state = match dictionary {
-            Some(dictionary) if self.gathers => {
-                let len = dictionary.len();
+        let state = match dictionary_len {
+            Some(len) if self.gathers => {
                 PageState::Indices(Pinned::try_new(data, None, |bytes, _| {
                     IndexDecoder::with_encoding(bytes, num_values, len, encoding)
                 })?)
             }
-            dictionary => PageState::Values(PageDecoder::<T>::try_new(
+            Some(_) => PageState::Values(PageDecoder::<T>::try_new(
                 data,
-                dictionary,
+                self.dictionary.clone(),
+                |bytes, dictionary| {
+                    T::decoder(encoding, bytes, num_values, type_length, dictionary)
+                },
+            )?),
+            None => PageState::Values(PageDecoder::<T>::try_new(
+                data,
+                None,
                 |bytes, dictionary| {
                     T::decoder(encoding, bytes, num_values, type_length, dictionary)
                 },

@@ -93,12 +93,8 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
         (P::Int32, D::Int32 | D::UInt32 | D::Date32 | D::Time32(_) | D::Decimal32(..)) => {
             m.make::<Int32Type, _>(Native::<Int32Type>::new(d), tl)
         }
-        (P::Int32, D::Int8) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI8>::new(d), tl)
-        }
-        (P::Int32, D::UInt8) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToU8>::new(d), tl)
-        }
+        (P::Int32, D::Int8) => m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI8>::new(d), tl),
+        (P::Int32, D::UInt8) => m.make::<Int32Type, _>(Converted::<Int32Type, I32ToU8>::new(d), tl),
         (P::Int32, D::Int16) => {
             m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI16>::new(d), tl)
         }

@@ -11,11 +11,12 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Sink};
+use pqcodec_core::{ByteArrays, Encoding, PhysicalType, Sink, prefixed_value, push_prefixed};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
 use super::binary::validate_utf8;
+use super::reader::short;
 use super::spread::{check, spread_fixed};
 use crate::error::Fault;
 use crate::page::DictionaryPage;
@@ -139,19 +140,103 @@ impl Views {
         }
     }
 
-    /// The bytes of view `v`.
-    fn bytes_of(&self, v: u128) -> &[u8] {
-        let len = (v as u32) as usize;
-        if len <= 12 {
-            return &[];
-        }
-        let block = ((v >> 64) as u32) as usize;
-        let offset = ((v >> 96) as u32) as usize;
-        let data = match self.blocks.get(block) {
+    /// The bytes of data buffer `block` (the block being filled past the others).
+    fn block_data(&self, block: usize) -> &[u8] {
+        match self.blocks.get(block) {
             Some(b) => b.as_slice(),
             None => &self.current,
-        };
-        data.get(offset..offset + len).unwrap_or(&[])
+        }
+    }
+
+    /// Checks that the values of views `from..` are UTF-8. Values of at most 12 bytes are
+    /// checked in their view (all-ASCII ones at a glance); longer ones in spans: values lying
+    /// in order in one buffer, separated by a few ASCII bytes only (PLAIN's length prefixes of
+    /// values under 128 bytes, or nothing), are checked as one span, which is UTF-8 exactly
+    /// when each of them is, as an ASCII byte is a character boundary.
+    fn check_utf8(&self, from: usize) -> Result<(), Fault> {
+        // (block, start, end) of the span being gathered.
+        let mut span: Option<(usize, usize, usize)> = None;
+        for &v in &self.views[from..] {
+            let len = (v as u32) as usize;
+            if len <= 12 {
+                const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080 << 32;
+                if v & HIGH_BITS != 0 && std::str::from_utf8(&v.to_le_bytes()[4..4 + len]).is_err()
+                {
+                    return Err(self.first_invalid(from));
+                }
+                continue;
+            }
+            let block = ((v >> 64) as u32) as usize;
+            let offset = ((v >> 96) as u32) as usize;
+            if let Some((b, _, end)) = &mut span
+                && *b == block
+                && offset >= *end
+                && offset - *end <= 8
+                && self.boundary_between(block, *end, offset)
+            {
+                *end = offset + len;
+                continue;
+            }
+            if let Some(done) = span.replace((block, offset, offset + len)) {
+                self.validate_span(done, from)?;
+            }
+        }
+        match span {
+            Some(done) => self.validate_span(done, from),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a span of `block` may run on from a value ending at `end` to one starting at
+    /// `start` and still split into its values at character boundaries: ASCII bytes between
+    /// them, or none and the next value not starting with a continuation byte.
+    fn boundary_between(&self, block: usize, end: usize, start: usize) -> bool {
+        let data = self.block_data(block);
+        match data.get(end..start) {
+            Some([]) => data.get(start).is_some_and(|&b| (b as i8) >= -0x40),
+            Some(gap) => gap.is_ascii(),
+            None => false,
+        }
+    }
+
+    fn validate_span(
+        &self,
+        (block, start, end): (usize, usize, usize),
+        from: usize,
+    ) -> Result<(), Fault> {
+        let bytes = self.block_data(block).get(start..end).unwrap_or(&[]);
+        if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+            return Ok(());
+        }
+        Err(self.first_invalid(from))
+    }
+
+    /// The error for the first value of views `from..` that is not UTF-8.
+    fn first_invalid(&self, from: usize) -> Fault {
+        for (i, &v) in self.views.iter().enumerate().skip(from) {
+            let len = (v as u32) as usize;
+            let inline;
+            let bytes = if len <= 12 {
+                inline = v.to_le_bytes();
+                &inline[4..4 + len]
+            } else {
+                let block = ((v >> 64) as u32) as usize;
+                let offset = ((v >> 96) as u32) as usize;
+                self.block_data(block)
+                    .get(offset..offset + len)
+                    .unwrap_or(&[])
+            };
+            if let Err(e) = std::str::from_utf8(bytes) {
+                return Fault::Utf8 {
+                    index: i,
+                    valid_up_to: e.valid_up_to(),
+                };
+            }
+        }
+        Fault::Utf8 {
+            index: from,
+            valid_up_to: 0,
+        }
     }
 }
 
@@ -169,6 +254,45 @@ impl Sink<[u8]> for Views {
         let v = self.view(value);
         self.views.resize(self.views.len() + count, v);
     }
+    /// PLAIN values of the current page: views made at their known offsets in it.
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
+        let Some(base) = self.in_page(data) else {
+            return push_prefixed(self, data, n);
+        };
+        let base = base as usize;
+        let first = self.views.len();
+        self.views.reserve(n);
+        let mut block = None;
+        let mut at = 0;
+        let mut lengths = 0;
+        for _ in 0..n {
+            let Some((start, end)) = prefixed_value(data, at) else {
+                self.views.truncate(first);
+                return None;
+            };
+            let value = &data[start..end];
+            lengths |= value.len();
+            let view = if value.len() <= 12 {
+                short_view(value)
+            } else {
+                let block = *block.get_or_insert_with(|| self.block_of_page());
+                // Within the page, which `set_page` kept only if under 4 GiB.
+                long_view(value.len() as u32, value, block, (base + start) as u32)
+            };
+            self.views.push(view);
+            at = end;
+        }
+        // Lengths under 128 are ASCII bytes: the values are UTF-8 if the bytes they lie among
+        // are, checked at once here rather than view by view at the checkpoint.
+        if self.utf8
+            && self.checked == first
+            && lengths < 128
+            && std::str::from_utf8(&data[..at]).is_ok()
+        {
+            self.checked = self.views.len();
+        }
+        Some(at)
+    }
 }
 
 impl<T: pqcodec_core::Binary> Builder<T> for Views {
@@ -182,27 +306,10 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
     }
 
     fn checkpoint(&mut self, trusted: bool) -> Result<(), Fault> {
-        let n = self.views.len();
         if self.utf8 && !trusted {
-            for i in self.checked..n {
-                let v = self.views[i];
-                let len = (v as u32) as usize;
-                let inline;
-                let bytes = if len <= 12 {
-                    inline = v.to_le_bytes();
-                    &inline[4..4 + len]
-                } else {
-                    self.bytes_of(v)
-                };
-                if let Err(e) = std::str::from_utf8(bytes) {
-                    return Err(Fault::Utf8 {
-                        index: i,
-                        valid_up_to: e.valid_up_to(),
-                    });
-                }
-            }
+            self.check_utf8(self.checked)?;
         }
-        self.checked = n;
+        self.checked = self.views.len();
         Ok(())
     }
 
@@ -213,34 +320,52 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         };
     }
 
-    /// The dictionary's views, built once: long values point into the dictionary page, whose
-    /// PLAIN layout puts value `i` at `offsets[i] + 4 * (i + 1)` (each after its length).
-    fn take_dictionary(
-        &mut self,
-        page: &DictionaryPage,
-        values: &ByteArrays,
-    ) -> Result<bool, Fault> {
-        if page.data.len() > u32::MAX as usize {
+    /// The dictionary's views, built once from its PLAIN page (BYTE_ARRAY: each value after
+    /// its length), long values pointing into the page; checked for UTF-8 at once where every
+    /// length is under 128 (ASCII bytes among the values), value by value otherwise.
+    fn take_dictionary_page(&mut self, page: &DictionaryPage) -> Result<bool, Fault> {
+        let data = page.data.as_slice();
+        if T::TYPE != PhysicalType::ByteArray || data.len() > u32::MAX as usize {
             return Ok(false);
         }
-        let offsets = values.offsets();
-        let data = values.data();
         self.dictionary_views.clear();
         self.dictionary_views
-            .reserve_exact(offsets.len().saturating_sub(1));
-        for (i, w) in offsets.windows(2).enumerate() {
-            let value = &data[w[0]..w[1]];
-            let view = if value.len() <= 12 {
+            .reserve_exact(page.num_values.min(data.len() / 4));
+        let mut at = 0;
+        let mut lengths = 0;
+        for _ in 0..page.num_values {
+            let Some((start, end)) = prefixed_value(data, at) else {
+                let got = self.dictionary_views.len();
+                return Err(short(Encoding::Plain, "dictionary", got, page.num_values));
+            };
+            let value = &data[start..end];
+            lengths |= value.len();
+            self.dictionary_views.push(if value.len() <= 12 {
                 short_view(value)
             } else {
-                let at = w[0] + 4 * (i + 1);
-                if page.data.as_slice().get(at..at + value.len()) != Some(value) {
-                    // Not the PLAIN layout expected: look values up one by one instead.
-                    return Ok(false);
+                // Within the page, of at most 4 GiB.
+                long_view(value.len() as u32, value, 0, start as u32)
+            });
+            at = end;
+        }
+        if self.utf8 && !(lengths < 128 && std::str::from_utf8(&data[..at]).is_ok()) {
+            let mut at = 0;
+            for index in 0..page.num_values {
+                let Some((start, end)) = prefixed_value(data, at) else {
+                    break;
+                };
+                if let Err(e) = std::str::from_utf8(&data[start..end]) {
+                    let at = e.valid_up_to();
+                    return Err(Fault::corrupt(
+                        Encoding::Plain,
+                        "dictionary",
+                        format!(
+                            "dictionary value {index} is not valid UTF-8 (invalid byte at offset {at})"
+                        ),
+                    ));
                 }
-                long_view(value.len() as u32, value, 0, at as u32)
-            };
-            self.dictionary_views.push(view);
+                at = end;
+            }
         }
         self.dictionary = Shared {
             buffer: Some(page.data.clone()),
@@ -312,7 +437,7 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         // above; nulls spread in place), the null buffer `slots` long; every view of a value of
         // more than 12 bytes was made (`long_view`) from bytes lying at its offset in the data
         // buffer its block index names: a page (`in_page` found them there, and the page was
-        // added as that block), the dictionary page (`take_dictionary` compared them there;
+        // added as that block), the dictionary page (`take_dictionary_page` found them there;
         // `gather` moves the block index to where the page was added) or a block copied into
         // (`current`, added at the index its views name); its prefix is those bytes' first
         // four. For Utf8View every value was validated: dictionaries when taken, other pages
@@ -342,6 +467,154 @@ mod tests {
         let expect =
             StringViewArray::from(vec![Some("short"), Some(long), None, Some(long), Some("")]);
         assert_eq!(a.as_string_view(), &expect);
+    }
+
+    /// PLAIN values of a page: views into it, UTF-8 checked in spans, the first bad value
+    /// named; values back to back that split a character are each invalid, though their
+    /// bytes together are UTF-8.
+    #[test]
+    fn utf8_is_checked_in_spans() {
+        let long = "a long value, with é, of 200 bytes ".repeat(6);
+        let plain = |values: &[&[u8]]| -> Buffer {
+            let mut page = Vec::new();
+            for v in values {
+                page.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                page.extend_from_slice(v);
+            }
+            Buffer::from_vec(page)
+        };
+        let good: [&[u8]; 6] = [
+            b"short",
+            "é, inline".as_bytes(),
+            b"a long value number one",
+            long.as_bytes(),
+            "another long value, ü".as_bytes(),
+            b"x",
+        ];
+        let read = |page: &Buffer, n: usize| {
+            let mut b = Views::new(DataType::Utf8View);
+            Builder::<ByteArrayType>::set_page(&mut b, page);
+            assert_eq!(b.extend_from_prefixed(page.as_slice(), n), Some(page.len()));
+            assert!(
+                b.views
+                    .iter()
+                    .all(|&v| v as u32 <= 12 || (v >> 64) as u32 == 0)
+            );
+            let checked = Builder::<ByteArrayType>::checkpoint(&mut b, false);
+            (b, checked)
+        };
+        let (mut b, checked) = read(&plain(&good), 6);
+        checked.unwrap();
+        let a = Builder::<ByteArrayType>::finish(&mut b, 6, None).unwrap();
+        let want: Vec<&str> = good
+            .iter()
+            .map(|v| std::str::from_utf8(v).unwrap())
+            .collect();
+        assert_eq!(a.as_string_view(), &StringViewArray::from(want));
+
+        for bad in [3, 4, 1] {
+            let mut values = good;
+            let broken = [good[bad], b"\xFF"].concat();
+            values[bad] = &broken;
+            let (_, checked) = read(&plain(&values), 6);
+            match checked {
+                Err(Fault::Utf8 { index, valid_up_to }) => {
+                    assert_eq!((index, valid_up_to), (bad, good[bad].len()));
+                }
+                other => panic!("value {bad}: {other:?}"),
+            }
+        }
+
+        // Every length under 128: the page's bytes checked at once, then value by value.
+        let short: [&[u8]; 3] = [
+            b"short",
+            b"a long value number one",
+            b"a bad long value \xFF",
+        ];
+        let (_, checked) = read(&plain(&short), 3);
+        assert!(matches!(
+            checked,
+            Err(Fault::Utf8 {
+                index: 2,
+                valid_up_to: 17
+            })
+        ));
+        let (_, checked) = read(&plain(&short[..2]), 2);
+        checked.unwrap();
+
+        let page = Buffer::from(&b"abcdefghijklm\xC3\xA9bcdefghijklmn"[..]);
+        let mut b = Views::new(DataType::Utf8View);
+        Builder::<ByteArrayType>::set_page(&mut b, &page);
+        b.push(&page.as_slice()[..14]);
+        b.push(&page.as_slice()[14..]);
+        assert!(matches!(
+            Builder::<ByteArrayType>::checkpoint(&mut b, false),
+            Err(Fault::Utf8 {
+                index: 0,
+                valid_up_to: 13
+            })
+        ));
+    }
+
+    /// A dictionary page taken as it is: views into it, gathered by index; a value that is
+    /// not UTF-8 is named (lengths under 128 or not), a short page reported.
+    #[test]
+    fn dictionary_views_point_into_the_page() {
+        let long = "é".repeat(70);
+        let page_of = |values: &[&[u8]], num_values: usize| {
+            let mut data = Vec::new();
+            for v in values {
+                data.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                data.extend_from_slice(v);
+            }
+            DictionaryPage {
+                data: Buffer::from_vec(data),
+                num_values,
+                encoding: Encoding::Plain,
+            }
+        };
+        let values: [&[u8]; 4] = [b"tiny", b"longer than twelve", long.as_bytes(), b""];
+        let page = page_of(&values, 4);
+        let mut b = Views::new(DataType::Utf8View);
+        assert!(Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page).unwrap());
+        // Bit width 2, one bit-packed group of 8: 3 1 0 2 3 3 0 1.
+        let indices = [2u8, 0b11, 0b1000_0111, 0b0100_1111];
+        let mut d = IndexDecoder::with_encoding(&indices, 8, 4, Encoding::RleDictionary).unwrap();
+        b.push(b"first, from a page");
+        assert_eq!(
+            Builder::<ByteArrayType>::gather(&mut b, &mut d, 8).unwrap(),
+            8
+        );
+        Builder::<ByteArrayType>::checkpoint(&mut b, true).unwrap();
+        let a = Builder::<ByteArrayType>::finish(&mut b, 9, None).unwrap();
+        let mut want = vec!["first, from a page"];
+        want.extend([3, 1, 0, 2, 3, 3, 0, 1].map(|k| std::str::from_utf8(values[k]).unwrap()));
+        assert_eq!(a.as_string_view(), &StringViewArray::from(want));
+        let page_start = page.data.as_ptr() as usize;
+        let long_view = a.as_string_view().views()[2];
+        let block = a.as_string_view().data_buffers()[(long_view >> 64) as u32 as usize].as_ptr();
+        assert_eq!(
+            block as usize, page_start,
+            "long values point into the page"
+        );
+
+        for bad in [1, 2] {
+            let mut broken = values;
+            let bytes = [values[bad], b"\xC3"].concat();
+            broken[bad] = &bytes;
+            let mut b = Views::new(DataType::Utf8View);
+            let err = Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page_of(&broken, 4));
+            let message = format!("{:?}", err.unwrap_err());
+            assert!(message.contains(&format!("dictionary value {bad} is not valid UTF-8")));
+            // Binary values are not checked.
+            let mut b = Views::new(DataType::BinaryView);
+            assert!(
+                Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page_of(&broken, 4))
+                    .unwrap()
+            );
+        }
+        let err = Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page_of(&values, 5));
+        assert!(format!("{:?}", err.unwrap_err()).contains("4 values where 5 were expected"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!   [`Encoder`](core::Encoder) / [`Decoder`](core::Decoder) traits and errors;
 //! - [`encodings`]: every encoding of the spec, decode and encode;
 //! - [`arrow`]: pages of a column chunk into Arrow arrays and RecordBatches;
-//! - [`file`]: Parquet files: the footer, the page index, and the reader builder over byte
+//! - [`file`](mod@file): Parquet files: the footer, the page index, and the reader builder over byte
 //!   ranges, local files and object stores.
 
 pub use pqcodec_arrow as arrow;

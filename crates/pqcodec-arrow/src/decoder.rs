@@ -96,6 +96,30 @@ impl ArrayDecoder {
         Ok(read.unwrap_or(0))
     }
 
+    /// Continues with other pages for each leaf column, in order (the next row group's
+    /// column chunks): the rest of the current pages is dropped, the batch being built is
+    /// kept, and so is what the decoder allocated.
+    ///
+    /// Fails unless there is one page source per leaf column, or if what was read of a current
+    /// page is invalid (a string that is not UTF-8).
+    pub fn set_pages(&mut self, pages: Vec<Box<dyn PageSource>>) -> Result<()> {
+        if pages.len() != self.leaves.len() {
+            return Err(self.wrong_count(pages.len()));
+        }
+        for (leaf, pages) in self.leaves.iter_mut().zip(pages) {
+            leaf.set_pages(pages)?;
+        }
+        Ok(())
+    }
+
+    fn wrong_count(&self, given: usize) -> Error {
+        Error::Schema(format!(
+            "field {:?} reads {} columns, {given} page sources given",
+            self.node.field.name(),
+            self.leaves.len()
+        ))
+    }
+
     /// The rows read since the last batch, as an array; starts the next batch.
     pub fn consume_batch(&mut self) -> Result<ArrayRef> {
         let batches = collect_exact(self.leaves.iter_mut().map(LeafReader::finish))?;
@@ -207,6 +231,29 @@ impl RecordBatchDecoder {
             }
         }
         Ok(read.unwrap_or(0))
+    }
+
+    /// Continues with other pages for each leaf column, in the order of
+    /// [`try_new`](Self::try_new)'s columns: the next row group's column chunks, read by the
+    /// decoders (and into the buffers) of the last. The rest of the current pages is dropped;
+    /// the batch being built is kept.
+    ///
+    /// Fails unless there is one page source per leaf column, or if what was read of a current
+    /// page is invalid (a string that is not UTF-8).
+    pub fn set_pages(&mut self, pages: Vec<Box<dyn PageSource>>) -> Result<()> {
+        let leaves: usize = self.fields.iter().map(|f| f.leaves.len()).sum();
+        if pages.len() != leaves {
+            return Err(Error::Schema(format!(
+                "the schema reads {leaves} columns, {} page sources given",
+                pages.len()
+            )));
+        }
+        let mut pages = pages.into_iter();
+        for field in &mut self.fields {
+            let count = field.leaves.len();
+            field.set_pages(pages.by_ref().take(count).collect())?;
+        }
+        Ok(())
     }
 
     /// The rows read since the last batch, or `None` if there are none; starts the next batch.

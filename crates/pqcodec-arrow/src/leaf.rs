@@ -176,6 +176,30 @@ impl LeafReader {
         }
     }
 
+    /// Continues with `pages`, another column chunk of the same column: what is left of the
+    /// current page is dropped (after checking what was read of it), and so is the dictionary.
+    /// The batch being built is kept.
+    pub(crate) fn set_pages(&mut self, pages: Box<dyn PageSource>) -> Result<()> {
+        let src = match self {
+            LeafReader::Flat(leaf) => &mut leaf.src,
+            LeafReader::Nested(leaf) => {
+                let levels = &mut leaf.levels;
+                levels.pos = 0;
+                levels.len = 0;
+                levels.open = false;
+                &mut leaf.src
+            }
+        };
+        if let Err(fault) = src.values.end_page() {
+            return Err(src.locate(fault));
+        }
+        src.values.new_chunk();
+        src.pages = pages;
+        src.page = None;
+        src.pages_seen = 0;
+        Ok(())
+    }
+
     /// The batch read so far, as an array and its levels; starts a new batch.
     pub(crate) fn finish(&mut self) -> Result<LeafBatch> {
         match self {

@@ -368,6 +368,47 @@ fn dictionary_fallback_as_strings_views_and_dictionary() {
     }
 }
 
+/// One decoder over two column chunks: the first left part way through a page, its batch
+/// kept; the second read whole. A third chunk whose dictionary-encoded page comes without a
+/// dictionary page is an error, not a lookup in the last chunk's dictionary.
+#[test]
+fn set_pages_continues_with_the_next_chunk() {
+    for data_type in [
+        DataType::Utf8,
+        DataType::Utf8View,
+        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+    ] {
+        let (pages_, rows) = string_pages();
+        let mut decoder = string_decoder(data_type.clone(), pages_);
+        // Five rows: into the second (PLAIN) page.
+        assert_eq!(decoder.read_records(5).unwrap(), 5);
+        let (pages_, _) = string_pages();
+        decoder.set_pages(vec![Box::new(pages(pages_))]).unwrap();
+        assert_eq!(decoder.read_records(100).unwrap(), rows.len());
+        let got = arrow_cast_to_utf8(&decoder.consume_batch().unwrap());
+        let got: Vec<Option<&str>> = arrow_array::cast::AsArray::as_string::<i32>(&got)
+            .iter()
+            .collect();
+        let want: Vec<Option<&str>> = rows[..5].iter().chain(&rows).copied().collect();
+        assert_eq!(got, want, "{data_type}");
+
+        let (mut pages_, _) = string_pages();
+        pages_.remove(0);
+        decoder.set_pages(vec![Box::new(pages(pages_))]).unwrap();
+        let err = decoder.read_records(100).unwrap_err().to_string();
+        assert!(
+            err.contains("without a dictionary page"),
+            "{data_type}: {err}"
+        );
+
+        let two = vec![
+            Box::new(pages(vec![])) as Box<dyn crate::PageSource>,
+            Box::new(pages(vec![])),
+        ];
+        assert!(decoder.set_pages(two).is_err());
+    }
+}
+
 /// The strings of a string-like array (Utf8, LargeUtf8, Utf8View or a dictionary of them).
 fn arrow_cast_to_utf8(a: &ArrayRef) -> ArrayRef {
     use arrow_array::cast::AsArray;

@@ -93,8 +93,14 @@ impl Plan {
         })
     }
 
-    /// The reader of a row group from the bytes `fetch` asked for.
-    pub(crate) fn row_group(&self, fetch: GroupFetch, data: Vec<Bytes>) -> Result<RowGroupReader> {
+    /// The reader of a row group from the bytes `fetch` asked for, decoding with `spare` (the
+    /// decoder of the row group read before) where given: its buffers and decoders are reused.
+    pub(crate) fn row_group(
+        &self,
+        fetch: GroupFetch,
+        data: Vec<Bytes>,
+        spare: Option<RecordBatchDecoder>,
+    ) -> Result<RowGroupReader> {
         let row_group = fetch.row_group;
         let fetched = Arc::new(Fetched::new(self.meta.file_size(), &fetch.ranges, data));
         let mut columns = Vec::with_capacity(self.leaves.len());
@@ -108,11 +114,17 @@ impl Plan {
                     })?;
             columns.push(Column::new(desc, pages));
         }
-        let decoder = match columns.is_empty() {
-            true => None,
-            false => Some(
+        let decode = |source| Error::Decode { row_group, source };
+        let decoder = match (columns.is_empty(), spare) {
+            (true, _) => None,
+            (false, Some(mut decoder)) => {
+                let pages = columns.into_iter().map(|c| c.pages).collect();
+                decoder.set_pages(pages).map_err(decode)?;
+                Some(decoder)
+            }
+            (false, None) => Some(
                 RecordBatchDecoder::try_new(self.schema.clone(), columns, self.batch_size)
-                    .map_err(|source| Error::Decode { row_group, source })?,
+                    .map_err(decode)?,
             ),
         };
         Ok(RowGroupReader::new(

@@ -301,10 +301,11 @@ impl ParquetRecordBatchReader {
     /// The next batch, or `None` at the end.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
+            let mut spare = None;
             if let Some(group) = self.current.as_mut() {
                 match group.next_batch() {
                     Ok(Some(batch)) => return Ok(Some(batch)),
-                    Ok(None) => self.current = None,
+                    Ok(None) => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                     Err(e) => {
                         // Nothing more after an error.
                         self.current = None;
@@ -316,7 +317,7 @@ impl ParquetRecordBatchReader {
             let Some((row_group, selection)) = self.groups.pop_front() else {
                 return Ok(None);
             };
-            let opened = self.open(row_group, selection);
+            let opened = self.open(row_group, selection, spare);
             match opened {
                 Ok(group) => self.current = Some(group),
                 Err(e) => {
@@ -327,10 +328,15 @@ impl ParquetRecordBatchReader {
         }
     }
 
-    fn open(&self, row_group: usize, selection: RowSelection) -> Result<RowGroupReader> {
+    fn open(
+        &self,
+        row_group: usize,
+        selection: RowSelection,
+        spare: Option<RecordBatchDecoder>,
+    ) -> Result<RowGroupReader> {
         let fetch = self.plan.fetch(row_group, selection)?;
         let data = read_checked(&*self.input, &fetch.ranges)?;
-        self.plan.row_group(fetch, data)
+        self.plan.row_group(fetch, data, spare)
     }
 }
 

@@ -43,6 +43,11 @@ impl RowGroupReader {
         }
     }
 
+    /// The decoder, for the next row group to reuse.
+    pub(crate) fn into_decoder(self) -> Option<RecordBatchDecoder> {
+        self.decoder
+    }
+
     /// The next batch, or `None` at the end of the row group's selected rows.
     pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         let row_group = self.row_group;

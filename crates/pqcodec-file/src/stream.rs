@@ -199,10 +199,11 @@ struct StreamState {
 impl StreamState {
     async fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
+            let mut spare = None;
             if let Some(group) = self.current.as_mut() {
                 match group.next_batch()? {
                     Some(batch) => return Ok(Some(batch)),
-                    None => self.current = None,
+                    None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                 }
             }
             let Some((row_group, selection)) = self.groups.pop_front() else {
@@ -210,7 +211,7 @@ impl StreamState {
             };
             let fetch = self.plan.fetch(row_group, selection)?;
             let data = read(&*self.input, fetch.ranges.clone()).await?;
-            self.current = Some(self.plan.row_group(fetch, data)?);
+            self.current = Some(self.plan.row_group(fetch, data, spare)?);
         }
     }
 }

@@ -367,6 +367,12 @@ where
         Ok(())
     }
 
+    fn new_chunk(&mut self) {
+        self.page = None;
+        self.dictionary = None;
+        self.dictionary_base = None;
+    }
+
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         self.end_page()?;
         self.flush_values()?;

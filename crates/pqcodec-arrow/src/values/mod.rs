@@ -122,6 +122,10 @@ pub(crate) trait ValueReader: Send {
     /// before a batch is finished).
     fn end_page(&mut self) -> Result<(), Fault>;
 
+    /// Forgets the current page and dictionary: the pages that follow are another column
+    /// chunk's (validate the current page first with [`end_page`](Self::end_page)).
+    fn new_chunk(&mut self);
+
     /// The batch's array over `slots` slots, nulls where `validity` says; starts a new batch.
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault>;
 }

@@ -224,6 +224,13 @@ where
         self.builder.checkpoint(trusted)
     }
 
+    fn new_chunk(&mut self) {
+        self.page = None;
+        self.dictionary_len = None;
+        self.dictionary = None;
+        self.gathers = false;
+    }
+
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         self.end_page()?;
         self.builder.finish(slots, validity)

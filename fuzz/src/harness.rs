@@ -1437,7 +1437,10 @@ pub fn read_file(data: &[u8]) {
     let runs = [input.u16(), input.u16(), input.u16()];
     let offset = usize::from(input.u16());
     let limit = usize::from(input.u16());
-    let batch_size = usize::from(input.u16() % 1024) + 1;
+    let batch_word = input.u16();
+    let batch_size = usize::from(batch_word % 1024) + 1;
+    // The top bit: top-level strings and binaries read as views, as DataFusion reads them.
+    let views = batch_word & 0x8000 != 0;
     let file = bytes::Bytes::copy_from_slice(input.rest());
     let options = ReaderOptions::new().with_page_index(true);
     let Some(Ok(mut builder)) = framing(|| ReaderBuilder::try_new_with_options(file, options))
@@ -1445,6 +1448,22 @@ pub fn read_file(data: &[u8]) {
         return;
     };
 
+    if views && let Ok(schema) = builder.schema() {
+        let fields: Vec<Field> = schema
+            .fields()
+            .iter()
+            .map(|f| {
+                let viewed = match f.data_type() {
+                    DataType::Utf8 | DataType::LargeUtf8 => DataType::Utf8View,
+                    DataType::Binary | DataType::LargeBinary => DataType::BinaryView,
+                    other => other.clone(),
+                };
+                f.as_ref().clone().with_data_type(viewed)
+            })
+            .collect();
+        let viewed = Schema::new_with_metadata(fields, schema.metadata().clone());
+        builder = builder.with_schema(Arc::new(viewed));
+    }
     let meta = builder.metadata().metadata().clone();
     let group_rows = |g: usize| usize::try_from(meta.row_group(g).num_rows()).unwrap_or(0);
     let bit = |mask: u16, i: usize| mask & (1 << (i % 16)) != 0;

@@ -141,6 +141,23 @@ pub trait Sink<V: ?Sized> {
         push_prefixed(self, data, n)
     }
 
+    /// Appends the byte arrays of `width` bytes each lying back to back in `data`
+    /// (FIXED_LEN_BYTE_ARRAY's PLAIN layout); a trailing partial value is ignored, and so is
+    /// `data` if `width` is 0.
+    fn extend_from_fixed(&mut self, data: &[u8], width: usize)
+    where
+        V: ByteValue,
+    {
+        if width == 0 {
+            return;
+        }
+        self.reserve(data.len() / width);
+        self.reserve_bytes(data.len() / width * width);
+        for value in data.chunks_exact(width) {
+            self.push(V::from_bytes(value));
+        }
+    }
+
     /// Appends DELTA_BYTE_ARRAY's values: value `i` is the first `prefixes[i]` bytes of the
     /// value before it (`previous` for the first) followed by its suffix, the next
     /// `lengths[i]` bytes of `data` (the first from `start`); leaves the last value appended
@@ -345,6 +362,12 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: ByteValue,
     {
         (**self).extend_from_prefixed(data, n)
+    }
+    fn extend_from_fixed(&mut self, data: &[u8], width: usize)
+    where
+        V: ByteValue,
+    {
+        (**self).extend_from_fixed(data, width);
     }
     fn extend_from_deltas(
         &mut self,

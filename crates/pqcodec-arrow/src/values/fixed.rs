@@ -56,6 +56,20 @@ impl Sink<[u8]> for FixedBytes {
         let bytes = additional.saturating_mul(self.out_width());
         self.data.reserve(bytes);
     }
+    /// Whole values kept: one copy of the page's bytes.
+    fn extend_from_fixed(&mut self, data: &[u8], width: usize) {
+        if width == 0 {
+            return;
+        }
+        if width == self.width && self.take == (0..width) {
+            self.data
+                .extend_from_slice(&data[..data.len() / width * width]);
+        } else {
+            for value in data.chunks_exact(width) {
+                self.push(value);
+            }
+        }
+    }
     #[inline]
     fn push(&mut self, value: &[u8]) {
         match value.get(self.take.clone()) {
@@ -112,6 +126,15 @@ impl<T: pqcodec_core::Binary> Builder<T> for FixedBytes {
 pub(crate) trait DecimalNative: Gather {
     /// The value of `bytes`, sign extended; `None` if wider than the type.
     fn from_be(bytes: &[u8]) -> Option<Self>;
+
+    /// Appends the values of `data`, `width` bytes each (at most the type's size, at least 1)
+    /// back to back; a trailing partial value is ignored.
+    fn extend_from_be(data: &[u8], width: usize, out: &mut Vec<Self>) {
+        out.extend(
+            data.chunks_exact(width)
+                .map(|value| Self::from_be(value).unwrap_or_default()),
+        );
+    }
 }
 
 fn sign_extend<const W: usize>(bytes: &[u8]) -> Option<[u8; W]> {
@@ -126,16 +149,46 @@ fn sign_extend<const W: usize>(bytes: &[u8]) -> Option<[u8; W]> {
 }
 
 macro_rules! decimal_native {
-    ($($t:ty => $w:literal),*) => {$(
+    ($($t:ty => $w:literal [$($width:literal)*]),*) => {$(
         impl DecimalNative for $t {
             #[inline]
             fn from_be(bytes: &[u8]) -> Option<Self> {
                 sign_extend::<$w>(bytes).map(<$t>::from_be_bytes)
             }
+
+            /// A loop per width: each value loaded into the top of a word, then shifted down
+            /// with its sign.
+            fn extend_from_be(data: &[u8], width: usize, out: &mut Vec<Self>) {
+                fn fixed<const W: usize>(data: &[u8], out: &mut Vec<$t>) {
+                    out.extend(data.chunks_exact(W).map(|value| {
+                        let mut word = [0u8; $w];
+                        word[..W].copy_from_slice(value);
+                        <$t>::from_be_bytes(word) >> (8 * ($w - W))
+                    }));
+                }
+                match width {
+                    $($width => fixed::<$width>(data, out),)*
+                    _ => out.extend(
+                        data.chunks_exact(width.max(1))
+                            .map(|value| <Self as DecimalNative>::from_be(value).unwrap_or_default()),
+                    ),
+                }
+            }
         }
     )*};
 }
-decimal_native!(i32 => 4, i64 => 8, i128 => 16, i256 => 32);
+decimal_native!(
+    i32 => 4 [1 2 3 4],
+    i64 => 8 [1 2 3 4 5 6 7 8],
+    i128 => 16 [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16]
+);
+
+impl DecimalNative for i256 {
+    #[inline]
+    fn from_be(bytes: &[u8]) -> Option<Self> {
+        sign_extend::<32>(bytes).map(i256::from_be_bytes)
+    }
+}
 
 /// Byte arrays (fixed or variable length) as Arrow decimals of native `N`. A dictionary is
 /// converted once and its data pages gather converted values.
@@ -160,6 +213,19 @@ impl<N: DecimalNative> Decimals<N> {
 impl<N: DecimalNative> Sink<[u8]> for Decimals<N> {
     fn reserve(&mut self, additional: usize) {
         self.values.reserve(additional);
+    }
+    fn extend_from_fixed(&mut self, data: &[u8], width: usize) {
+        match width {
+            0 => {}
+            w if w > size_of::<N>() => {
+                if data.len() >= w {
+                    self.too_wide = Some(w);
+                }
+                let n = data.len() / w;
+                self.values.resize(self.values.len() + n, N::default());
+            }
+            w => N::extend_from_be(data, w, &mut self.values),
+        }
     }
     #[inline]
     fn push(&mut self, value: &[u8]) {
@@ -233,6 +299,35 @@ mod tests {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Decimal128Type, Decimal256Type, Float16Type, IntervalYearMonthType};
     use pqcodec_core::{ByteArrayType, FixedLenByteArrayType};
+
+    /// PLAIN pages' values of every width, by the loop per width, agree with one by one;
+    /// wider than the type is a fault.
+    #[test]
+    fn fixed_width_decimals_agree_with_one_by_one() {
+        fn check<N: DecimalNative + std::fmt::Debug>(widths: std::ops::RangeInclusive<usize>) {
+            let data: Vec<u8> = (0..32 * 8u32).map(|i| (i * 97 + 13) as u8).collect();
+            for width in widths {
+                // Seven values and a partial one (for widths above 1).
+                let page = &data[..width * 7 + 1];
+                let mut got = Vec::new();
+                N::extend_from_be(page, width, &mut got);
+                let want: Vec<N> = page
+                    .chunks_exact(width)
+                    .map(|v| N::from_be(v).unwrap())
+                    .collect();
+                assert_eq!(got, want, "width {width}");
+            }
+        }
+        check::<i32>(1..=4);
+        check::<i64>(1..=8);
+        check::<i128>(1..=16);
+        check::<i256>(1..=32);
+
+        let mut b = Decimals::<i64>::new(DataType::Decimal64(18, 0));
+        b.extend_from_fixed(&[0xFF; 18], 9);
+        assert_eq!(b.values.len(), 2);
+        assert!(Builder::<FixedLenByteArrayType>::take_fault(&mut b).is_some());
+    }
 
     #[test]
     fn decimals_sign_extend() {

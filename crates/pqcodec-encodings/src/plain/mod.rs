@@ -320,11 +320,7 @@ impl PlainType for FixedLenByteArrayType {
         out: &mut S,
     ) -> Result<()> {
         let bytes = decoder::take(data, pos, width, n)?;
-        out.reserve(n);
-        out.reserve_bytes(bytes.len());
-        for value in bytes.chunks_exact(width) {
-            out.push(value);
-        }
+        out.extend_from_fixed(bytes, width);
         Ok(())
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The Markdown table of BENCHMARKS.md from criterion's saved estimates: for every group of
-`cargo bench --bench encodings`, each side's values per second (the median time's) and the
-speedup of pqcodec over arrow-rs.
+"""The Markdown table of BENCHMARKS.md from criterion's saved estimates: for every encoding x
+type of `cargo bench --bench encodings`, decoding and encoding, each side's values per second
+(the median time's) and the speedup of pqcodec over arrow-rs.
 
 Usage: python3 benches/criterion_table.py [target/criterion]
 """
@@ -17,10 +17,24 @@ for bench in sorted(root.glob("*/*/new/benchmark.json")):
     median_ns = json.loads((bench.parent / "estimates.json").read_text())["median"]["point_estimate"]
     rates.setdefault(meta["group_id"], {})[meta["function_id"]] = elements / median_ns * 1e9
 
-print("| group | values/s pqcodec | values/s arrow-rs | speedup |")
-print("|---|---:|---:|---:|")
-for group, sides in sorted(rates.items()):
+# One row per encoding x type: "decode/X" and "encode/X" side by side.
+rows = {}
+for group, sides in rates.items():
+    direction, _, name = group.partition("/")
+    rows.setdefault(name, {})[direction] = sides
+
+
+def cells(sides):
+    if not sides:
+        return ["", "", ""]
     ours, theirs = sides.get("pqcodec"), sides.get("arrow-rs")
     cell = lambda r: f"{r / 1e6:,.0f} M" if r else "(none)"
     speedup = f"{ours / theirs:.2f}x" if ours and theirs else ""
-    print(f"| {group} | {cell(ours)} | {cell(theirs)} | {speedup} |")
+    return [cell(ours), cell(theirs), speedup]
+
+
+print("| encoding / type | decode pqcodec | arrow-rs | speedup | encode pqcodec | arrow-rs | speedup |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, directions in sorted(rows.items()):
+    line = [name] + cells(directions.get("decode")) + cells(directions.get("encode"))
+    print("| " + " | ".join(line) + " |")

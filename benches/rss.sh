@@ -21,7 +21,7 @@ trap 'rm -f "$log"' EXIT
 for f in "$dir"/*.parquet; do
     for _ in $(seq "$runs"); do
         for side in pqcodec arrow_rs; do
-            kib=$(/usr/bin/time -f "%M" "target/release/examples/scan_$side" "$f" "$repeat" 2>&1 >/dev/null | tail -n 1)
+            kib=$(/usr/bin/time -f "%M" "${CARGO_TARGET_DIR:-target}/release/examples/scan_$side" "$f" "$repeat" 2>&1 >/dev/null | tail -n 1)
             echo "$(basename "$f") $side $kib" >>"$log"
         done
     done

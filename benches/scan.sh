@@ -16,7 +16,7 @@ runs=${2:-5}
 repeat=${3:-10}
 
 cargo build -q --release -p pqcodec-cli --bin pqcodec
-bin=target/release/pqcodec
+bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 

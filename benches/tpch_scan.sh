@@ -16,7 +16,7 @@ per_column=${4:-}
 venv=${PQCODEC_BENCH_VENV:-$HOME/.cache/pqcodec-bench-venv}
 cd "$(dirname "$0")/.."
 cargo build --release -q -p pqcodec-cli
-bin=target/release/pqcodec
+bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
 
 # Best milliseconds per read of `pqcodec scan ARGS`.
 best() {

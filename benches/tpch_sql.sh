@@ -23,7 +23,7 @@ fi
 # The bench profile (no LTO): both readers are in the one binary, and DataFusion under fat LTO
 # would take most of an hour to build.
 cargo build -q --profile bench -p pqcodec-cli --features sql --bin pqcodec
-bin=target/release/pqcodec
+bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
 
 args=()
 for t in $tables; do

@@ -24,7 +24,7 @@ pub use byte_arrays::ByteArrays;
 pub use codec::{Decoder, Encoder};
 pub use encoding::{Encoding, UnknownEncoding};
 pub use error::{Error, Result};
-pub use native::{Int96, IntegerNative, NativeType};
+pub use native::{Int96, IntegerNative, IntsMut, NativeType};
 pub use physical::{
     Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,

@@ -187,6 +187,18 @@ pub trait IntegerNative:
     fn from_u64_bits(bits: u64) -> Self;
     /// The value, sign-extended to 64 bits.
     fn to_i64(self) -> i64;
+
+    /// `values` as the integer type they are, for code specialised by width.
+    fn as_ints(values: &mut [Self]) -> IntsMut<'_>;
+}
+
+/// A slice of one of the [`IntegerNative`] types, by width.
+#[derive(Debug)]
+pub enum IntsMut<'a> {
+    /// INT32 values.
+    I32(&'a mut [i32]),
+    /// INT64 values.
+    I64(&'a mut [i64]),
 }
 
 impl IntegerNative for i32 {
@@ -204,6 +216,10 @@ impl IntegerNative for i32 {
     fn to_i64(self) -> i64 {
         i64::from(self)
     }
+    #[inline]
+    fn as_ints(values: &mut [Self]) -> IntsMut<'_> {
+        IntsMut::I32(values)
+    }
 }
 
 impl IntegerNative for i64 {
@@ -220,6 +236,10 @@ impl IntegerNative for i64 {
     #[inline]
     fn to_i64(self) -> i64 {
         self
+    }
+    #[inline]
+    fn as_ints(values: &mut [Self]) -> IntsMut<'_> {
+        IntsMut::I64(values)
     }
 }
 

@@ -1,9 +1,10 @@
 //! Every Parquet encoding, decode and encode, generic over the physical types.
 //!
 //! One module per encoding, its decoder and encoder side by side; the kernels they share (bit
-//! packing, varints, a checked byte cursor) in [`kernels`]. Each decoder implements
-//! [`Decoder<T>`](pqcodec_core::Decoder) for the physical types its encoding applies to and
-//! each encoder [`Encoder<T>`](pqcodec_core::Encoder); the bounds say which types those are.
+//! packing, varints, a checked byte cursor, SIMD) in `kernels`, not part of the API. Each
+//! decoder implements [`Decoder<T>`](pqcodec_core::Decoder) for the physical types its encoding
+//! applies to and each encoder [`Encoder<T>`](pqcodec_core::Encoder); the bounds say which
+//! types those are.
 //! [`dynamic`] picks one at run time from what a page header says.
 //!
 //! ```
@@ -39,6 +40,9 @@ pub mod delta_length_byte_array;
 pub mod dictionary;
 pub mod dynamic;
 pub mod group_var_int;
+// The shared kernels, public for the sibling crates (pqcodec-arrow spreads values over
+// validity with them); not part of the API.
+#[doc(hidden)]
 pub mod kernels;
 pub mod plain;
 pub mod rle;

@@ -1,6 +1,4 @@
-use std::any::Any;
-
-use pqcodec_core::{Decoder, Encoding, Error, Integer, IntegerNative, Result, Sink};
+use pqcodec_core::{Decoder, Encoding, Error, Integer, IntegerNative, IntsMut, Result, Sink};
 
 use super::{CHUNK, Layout};
 use crate::kernels::ByteReader;
@@ -458,31 +456,15 @@ fn decode_runs<I: IntegerNative>(
     from: usize,
 ) {
     let isa = Isa::best();
-    let any: &mut dyn Any = buf;
-    if let Some(out) = any
-        .downcast_mut::<[i32; CHUNK]>()
-        .and_then(|b| b.get_mut(from..))
-    {
-        let v = delta32(isa, runs, *last as i32, out);
-        *last = u64::from(v as u32);
-    } else if let Some(out) = any
-        .downcast_mut::<[i64; CHUNK]>()
-        .and_then(|b| b.get_mut(from..))
-    {
-        *last = delta64(isa, runs, *last as i64, out) as u64;
-    } else if let Some(out) = buf.get_mut(from..) {
-        // Integer is implemented for INT32 and INT64 only; this is their generic equivalent.
-        let mut at = 0;
-        let mut wide = [0u64; CHUNK];
-        for r in runs {
-            let deltas = wide.get_mut(..r.count).unwrap_or_default();
-            unpack64(r.packed, r.width, deltas);
-            for (o, &d) in out.iter_mut().skip(at).zip(deltas.iter()) {
-                *last = last.wrapping_add(r.min_delta).wrapping_add(d);
-                *o = I::from_u64_bits(*last);
-            }
-            at += r.count;
+    let Some(out) = buf.get_mut(from..) else {
+        return;
+    };
+    match I::as_ints(out) {
+        IntsMut::I32(out) => {
+            let v = delta32(isa, runs, *last as i32, out);
+            *last = u64::from(v as u32);
         }
+        IntsMut::I64(out) => *last = delta64(isa, runs, *last as i64, out) as u64,
     }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The Markdown table of BENCHMARKS.md from criterion's saved estimates: for every encoding x
+"""The Markdown tables of BENCHMARKS.md from criterion's saved estimates: for every encoding x
 type of `cargo bench --bench encodings`, decoding and encoding, each side's values per second
-(the median time's) and the speedup of pqcodec over arrow-rs.
+(the median time's) and the speedup of pqcodec over arrow-rs; then `--bench reader_paths`'s
+whole-file reads.
 
 Usage: python3 benches/criterion_table.py [target/criterion]
 """
@@ -19,9 +20,13 @@ for bench in sorted(root.glob("*/*/new/benchmark.json")):
 
 # One row per encoding x type: "decode/X" and "encode/X" side by side.
 rows = {}
+reads = {}
 for group, sides in rates.items():
     direction, _, name = group.partition("/")
-    rows.setdefault(name, {})[direction] = sides
+    if direction == "read":
+        reads[name] = sides
+    else:
+        rows.setdefault(name, {})[direction] = sides
 
 
 def cells(sides):
@@ -38,3 +43,11 @@ print("|---|---:|---:|---:|---:|---:|---:|")
 for name, directions in sorted(rows.items()):
     line = [name] + cells(directions.get("decode")) + cells(directions.get("encode"))
     print("| " + " | ".join(line) + " |")
+
+# `cargo bench --bench reader_paths`: whole files read into Arrow, rows per second.
+if reads:
+    print()
+    print("| read into Arrow | rows/s pqcodec | rows/s arrow-rs | speedup |")
+    print("|---|---:|---:|---:|")
+    for name, sides in sorted(reads.items()):
+        print("| " + " | ".join([name] + cells(sides)) + " |")

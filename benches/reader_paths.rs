@@ -1,0 +1,142 @@
+//! The reader's paths into the Arrow types engines ask for, pqcodec beside arrow-rs on the same
+//! in-memory file: strings as Utf8View (PLAIN and dictionary-encoded), decimals from INT64 and
+//! FIXED_LEN_BYTE_ARRAY (PLAIN and dictionary-encoded), and pages compressed with SNAPPY and
+//! ZSTD. Each file is written by arrow-rs's `ArrowWriter` (its `ARROW:schema` asks for the
+//! types), 262,144 rows in one row group; each iteration reads it whole in batches of 8192.
+//!
+//! `cargo bench --bench reader_paths`
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arrow_array::{ArrayRef, Decimal128Array, RecordBatch, StringViewArray};
+use bytes::Bytes;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+use pqcodec::file::ReaderBuilder;
+
+const ROWS: usize = 1 << 18;
+const BATCH: usize = 8192;
+
+/// Comments of 10 to 43 characters (as TPC-H's), or one of seven words.
+fn strings(distinct_words: bool) -> ArrayRef {
+    let words = ["RAIL", "SHIP", "AIR", "TRUCK", "MAIL", "FOB", "REG AIR"];
+    let text = "carefully final deposits detect slyly regular ideas. furiously bold accounts";
+    let values = (0..ROWS).map(|i| {
+        if distinct_words {
+            words[i * 7919 % words.len()].to_owned()
+        } else {
+            let start = i * 31 % 30;
+            text[start..start + 10 + i % 34].to_owned()
+        }
+    });
+    Arc::new(StringViewArray::from_iter_values(values))
+}
+
+/// Two-decimal prices: `distinct` of them.
+fn decimals(precision: u8, distinct: i128) -> ArrayRef {
+    let values = (0..ROWS as i128).map(|i| 90_000 + i * 7919 % distinct);
+    Arc::new(
+        Decimal128Array::from_iter_values(values)
+            .with_precision_and_scale(precision, 2)
+            .unwrap(),
+    )
+}
+
+fn file(column: ArrayRef, dictionary: bool, compression: Compression) -> Bytes {
+    let batch = RecordBatch::try_from_iter([("c", column)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(dictionary)
+        .set_compression(compression)
+        .set_max_row_group_size(ROWS)
+        .build();
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    Bytes::from(out)
+}
+
+fn read_pqcodec(data: &Bytes) -> usize {
+    let reader = ReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .with_batch_size(BATCH)
+        .build()
+        .unwrap();
+    reader.map(|b| black_box(b.unwrap()).num_rows()).sum()
+}
+
+fn read_arrow_rs(data: &Bytes) -> usize {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .with_batch_size(BATCH)
+        .build()
+        .unwrap();
+    reader.map(|b| black_box(b.unwrap()).num_rows()).sum()
+}
+
+fn paths(c: &mut Criterion) {
+    let zstd = Compression::ZSTD(ZstdLevel::default());
+    let cases = [
+        (
+            "Utf8View PLAIN",
+            file(strings(false), false, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Utf8View dictionary",
+            file(strings(true), true, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Decimal128 from INT64 PLAIN",
+            file(decimals(15, 1 << 20), false, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Decimal128 from INT64 dictionary",
+            file(decimals(15, 100), true, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Decimal128 from FLBA(9) PLAIN",
+            file(decimals(20, 1 << 20), false, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Decimal128 from FLBA(9) dictionary",
+            file(decimals(20, 100), true, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Utf8View PLAIN SNAPPY",
+            file(strings(false), false, Compression::SNAPPY),
+        ),
+        ("Utf8View PLAIN ZSTD", file(strings(false), false, zstd)),
+        (
+            "Decimal128 from INT64 PLAIN ZSTD",
+            file(decimals(15, 1 << 20), false, zstd),
+        ),
+    ];
+    for (name, data) in &cases {
+        assert_eq!(read_pqcodec(data), ROWS);
+        assert_eq!(read_arrow_rs(data), ROWS);
+        let mut g = c.benchmark_group(format!("read/{name}"));
+        g.throughput(Throughput::Elements(ROWS as u64));
+        g.bench_function("pqcodec", |b| b.iter(|| read_pqcodec(data)));
+        g.bench_function("arrow-rs", |b| b.iter(|| read_arrow_rs(data)));
+        g.finish();
+    }
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500))
+        .sample_size(10)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = paths
+}
+criterion_main!(benches);

@@ -52,7 +52,7 @@ fn file(column: ArrayRef, dictionary: bool, compression: Compression) -> Bytes {
     let props = WriterProperties::builder()
         .set_dictionary_enabled(dictionary)
         .set_compression(compression)
-        .set_max_row_group_size(ROWS)
+        .set_max_row_group_row_count(Some(ROWS))
         .build();
     let mut out = Vec::new();
     let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();

@@ -68,6 +68,75 @@ fn short_view(value: &[u8]) -> u128 {
     u128::from_le_bytes(bytes)
 }
 
+/// The views of PLAIN byte arrays, and what reading them found.
+struct PlainViews {
+    /// The bytes the values take, lengths included.
+    bytes: usize,
+    /// Whether a value is longer than 12 bytes (its view points into the data).
+    long: bool,
+    /// Whether every length is under 128: the lengths' bytes are then ASCII, and the values
+    /// are UTF-8 exactly when their bytes with the lengths among them are.
+    short_lengths: bool,
+}
+
+/// Appends to `out` the views of the `n` byte arrays at the start of `data`, each after its
+/// 4-byte length (PLAIN's layout), long ones pointing into block 0 at their offset plus `base`
+/// (which the caller keeps under 4 GiB with `data`). If `data` does not hold `n` of them, the
+/// error is how many it holds, and `out` is left as it was.
+fn plain_views(
+    data: &[u8],
+    n: usize,
+    base: usize,
+    out: &mut Vec<u128>,
+) -> Result<PlainViews, usize> {
+    let first = out.len();
+    out.reserve(n.min(data.len() / 4));
+    let mut at = 0;
+    let mut lengths = 0;
+    let mut long = false;
+    for _ in 0..n {
+        let Some((start, end)) = prefixed_value(data, at) else {
+            let held = out.len() - first;
+            out.truncate(first);
+            return Err(held);
+        };
+        let value = &data[start..end];
+        lengths |= value.len();
+        out.push(if value.len() <= 12 {
+            short_view(value)
+        } else {
+            long = true;
+            long_view(value.len() as u32, value, 0, (base + start) as u32)
+        });
+        at = end;
+    }
+    Ok(PlainViews {
+        bytes: at,
+        long,
+        short_lengths: lengths < 128,
+    })
+}
+
+/// Moves the long views among `views`, built pointing into block 0, to `block`.
+fn move_to_block(views: &mut [u128], block: u32) {
+    if block != 0 {
+        for v in views {
+            if (*v as u32) > 12 {
+                *v += u128::from(block) << 64;
+            }
+        }
+    }
+}
+
+/// The error for a dictionary value that is not UTF-8.
+fn dictionary_utf8_error(index: usize, at: usize) -> Fault {
+    Fault::corrupt(
+        Encoding::Plain,
+        "dictionary",
+        format!("dictionary value {index} is not valid UTF-8 (invalid byte at offset {at})"),
+    )
+}
+
 impl Views {
     /// A builder of `data_type`, Utf8View or BinaryView.
     pub(crate) fn new(data_type: DataType) -> Self {
@@ -259,39 +328,21 @@ impl Sink<[u8]> for Views {
         let Some(base) = self.in_page(data) else {
             return push_prefixed(self, data, n);
         };
-        let base = base as usize;
         let first = self.views.len();
-        self.views.reserve(n);
-        let mut block = None;
-        let mut at = 0;
-        let mut lengths = 0;
-        for _ in 0..n {
-            let Some((start, end)) = prefixed_value(data, at) else {
-                self.views.truncate(first);
-                return None;
-            };
-            let value = &data[start..end];
-            lengths |= value.len();
-            let view = if value.len() <= 12 {
-                short_view(value)
-            } else {
-                let block = *block.get_or_insert_with(|| self.block_of_page());
-                // Within the page, which `set_page` kept only if under 4 GiB.
-                long_view(value.len() as u32, value, block, (base + start) as u32)
-            };
-            self.views.push(view);
-            at = end;
+        let read = plain_views(data, n, base as usize, &mut self.views).ok()?;
+        if read.long {
+            let block = self.block_of_page();
+            move_to_block(&mut self.views[first..], block);
         }
-        // Lengths under 128 are ASCII bytes: the values are UTF-8 if the bytes they lie among
-        // are, checked at once here rather than view by view at the checkpoint.
+        // Checked at once here rather than view by view at the checkpoint.
         if self.utf8
             && self.checked == first
-            && lengths < 128
-            && std::str::from_utf8(&data[..at]).is_ok()
+            && read.short_lengths
+            && std::str::from_utf8(&data[..read.bytes]).is_ok()
         {
             self.checked = self.views.len();
         }
-        Some(at)
+        Some(read.bytes)
     }
 }
 
@@ -329,40 +380,17 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
             return Ok(false);
         }
         self.dictionary_views.clear();
-        self.dictionary_views
-            .reserve_exact(page.num_values.min(data.len() / 4));
-        let mut at = 0;
-        let mut lengths = 0;
-        for _ in 0..page.num_values {
-            let Some((start, end)) = prefixed_value(data, at) else {
-                let got = self.dictionary_views.len();
-                return Err(short(Encoding::Plain, "dictionary", got, page.num_values));
-            };
-            let value = &data[start..end];
-            lengths |= value.len();
-            self.dictionary_views.push(if value.len() <= 12 {
-                short_view(value)
-            } else {
-                // Within the page, of at most 4 GiB.
-                long_view(value.len() as u32, value, 0, start as u32)
-            });
-            at = end;
-        }
-        if self.utf8 && !(lengths < 128 && std::str::from_utf8(&data[..at]).is_ok()) {
+        let read = plain_views(data, page.num_values, 0, &mut self.dictionary_views)
+            .map_err(|got| short(Encoding::Plain, "dictionary", got, page.num_values))?;
+        let at_once = || read.short_lengths && std::str::from_utf8(&data[..read.bytes]).is_ok();
+        if self.utf8 && !at_once() {
             let mut at = 0;
             for index in 0..page.num_values {
                 let Some((start, end)) = prefixed_value(data, at) else {
                     break;
                 };
                 if let Err(e) = std::str::from_utf8(&data[start..end]) {
-                    let at = e.valid_up_to();
-                    return Err(Fault::corrupt(
-                        Encoding::Plain,
-                        "dictionary",
-                        format!(
-                            "dictionary value {index} is not valid UTF-8 (invalid byte at offset {at})"
-                        ),
-                    ));
+                    return Err(dictionary_utf8_error(index, e.valid_up_to()));
                 }
                 at = end;
             }
@@ -385,28 +413,14 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         };
         let start = self.views.len();
         let got = indices.gather(&self.dictionary_views, &mut self.views, n)?;
-        if block != 0 {
-            // The dictionary's long views were built pointing into block 0.
-            for v in &mut self.views[start..] {
-                if (*v as u32) > 12 {
-                    *v += u128::from(block) << 64;
-                }
-            }
-        }
+        move_to_block(&mut self.views[start..], block);
         Ok(got)
     }
 
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
-            validate_utf8(dictionary.offsets(), dictionary.data(), |o| o).map_err(|(index, at)| {
-                Fault::corrupt(
-                    Encoding::Plain,
-                    "dictionary",
-                    format!(
-                        "dictionary value {index} is not valid UTF-8 (invalid byte at offset {at})"
-                    ),
-                )
-            })?;
+            validate_utf8(dictionary.offsets(), dictionary.data(), |o| o)
+                .map_err(|(index, at)| dictionary_utf8_error(index, at))?;
         }
         Ok(())
     }

@@ -10,7 +10,6 @@
 //! Run with `cargo bench --bench encodings` (optionally a filter, e.g. `-- decode/PLAIN`).
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -30,6 +29,8 @@ use pqcodec::encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
 use pqcodec::encodings::dynamic::DynamicType;
 use pqcodec::encodings::plain::decode_plain_page;
 use pqcodec::encodings::rle::{RleDecoder, RleEncoder};
+
+mod common;
 
 /// Values per page.
 const N: usize = 64 * 1024;
@@ -723,16 +724,9 @@ fn hybrid(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500))
-        .sample_size(10)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::config();
     targets = booleans, hybrid, int32, int64, int96, float, double, alp_float, alp_double, byte_array, fixed_len_byte_array
 }
 criterion_main!(benches);

@@ -8,7 +8,6 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::Duration;
 
 use arrow_array::{ArrayRef, Decimal128Array, RecordBatch, StringViewArray};
 use bytes::Bytes;
@@ -18,6 +17,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use pqcodec::file::ReaderBuilder;
+
+mod common;
 
 const ROWS: usize = 1 << 18;
 const BATCH: usize = 8192;
@@ -127,16 +128,9 @@ fn paths(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500))
-        .sample_size(10)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::config();
     targets = paths
 }
 criterion_main!(benches);

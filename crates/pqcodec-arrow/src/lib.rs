@@ -59,6 +59,7 @@ mod schema;
 #[cfg(test)]
 mod tests;
 mod values;
+pub mod write;
 
 pub use decoder::{ArrayDecoder, Column, RecordBatchDecoder};
 pub use error::{Error, Location, Result, SourceError};

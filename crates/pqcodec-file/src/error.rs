@@ -49,6 +49,9 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// Writing to the output failed.
+    #[error("writing: {0}")]
+    Io(#[source] std::io::Error),
     /// A page's levels or values could not be decoded into Arrow arrays.
     #[error("row group {row_group}: {source}")]
     Decode {

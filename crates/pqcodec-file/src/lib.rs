@@ -43,6 +43,7 @@ mod selection;
 mod source;
 #[cfg(feature = "object_store")]
 mod stream;
+pub mod writer;
 
 pub use error::{Error, Result};
 pub use metadata::FileMetadata;
@@ -55,3 +56,4 @@ pub use selection::{RowSelection, RowSelector};
 pub use source::{LocalFile, RangeRead};
 #[cfg(feature = "object_store")]
 pub use stream::{AsyncRangeRead, ObjectStoreSource, ParquetRecordBatchStream};
+pub use writer::{ColumnSettings, Compression, FileWriter, PageVersion, WriterOptions};

@@ -384,13 +384,7 @@ impl FileMetadata {
             .schema_descr()
             .columns()
             .iter()
-            .map(|c| ColumnDesc {
-                path: c.path().string(),
-                physical: physical(c.physical_type()),
-                type_length: usize::try_from(c.type_length()).unwrap_or(0),
-                max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
-                max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
-            })
+            .map(|c| column_desc(c))
             .collect();
         Ok(FileMetadata {
             schema: Arc::clone(arrow.schema()),
@@ -399,5 +393,16 @@ impl FileMetadata {
             file_size,
             chunk_type_mismatches,
         })
+    }
+}
+
+/// The leaf column `c` as pqcodec describes it.
+pub(crate) fn column_desc(c: &parquet::schema::types::ColumnDescriptor) -> ColumnDesc {
+    ColumnDesc {
+        path: c.path().string(),
+        physical: physical(c.physical_type()),
+        type_length: usize::try_from(c.type_length()).unwrap_or(0),
+        max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
+        max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
     }
 }

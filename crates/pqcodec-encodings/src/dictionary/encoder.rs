@@ -119,6 +119,11 @@ impl<T: PlainType> DictionaryEncoder<T> {
         self.interner.len()
     }
 
+    /// Size in bytes of the dictionary page as it stands (before BOOLEAN's bit packing).
+    pub fn dictionary_bytes(&self) -> usize {
+        self.interner.keys().len()
+    }
+
     /// Whether the encoder has fallen back to PLAIN.
     pub fn has_fallen_back(&self) -> bool {
         self.plain.is_some()

@@ -1,0 +1,365 @@
+//! Statistics of what a page or a column chunk holds: the least and greatest value in the
+//! column's sort order, and the number of nulls.
+//!
+//! The Parquet rules: integers compare signed or unsigned as the logical type says; bytes
+//! unsigned, byte by byte, except decimals (big-endian two's complement, signed) and Float16
+//! (as numbers); NaN is never a bound, and a zero bound is written as `-0.0` for the least and
+//! `+0.0` for the greatest, so that either zero passes a filter; a column of undefined order
+//! (INT96, intervals) has no bounds.
+
+use std::cmp::Ordering;
+
+use arrow_buffer::i256;
+use half::f16;
+
+/// How a column's values are ordered, from its logical type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortOrder {
+    /// Signed comparison (integers, floats, decimals).
+    Signed,
+    /// Unsigned comparison (unsigned integers; strings and bytes, lexicographically).
+    Unsigned,
+    /// No order: no bounds are kept.
+    Undefined,
+}
+
+/// A least or greatest value, as its physical type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Bound {
+    /// BOOLEAN.
+    Boolean(bool),
+    /// INT32.
+    Int32(i32),
+    /// INT64.
+    Int64(i64),
+    /// FLOAT.
+    Float(f32),
+    /// DOUBLE.
+    Double(f64),
+    /// BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY.
+    Bytes(Vec<u8>),
+}
+
+impl Bound {
+    /// The value's PLAIN bytes (a byte array's without its length), as statistics and the
+    /// column index store it.
+    pub fn to_plain_bytes(&self) -> Vec<u8> {
+        match self {
+            Bound::Boolean(v) => vec![u8::from(*v)],
+            Bound::Int32(v) => v.to_le_bytes().to_vec(),
+            Bound::Int64(v) => v.to_le_bytes().to_vec(),
+            Bound::Float(v) => v.to_le_bytes().to_vec(),
+            Bound::Double(v) => v.to_le_bytes().to_vec(),
+            Bound::Bytes(v) => v.clone(),
+        }
+    }
+}
+
+/// The statistics of a page or a column chunk.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Statistics {
+    /// The least value, if the order is defined and a value other than NaN was seen.
+    pub min: Option<Bound>,
+    /// The greatest value, likewise.
+    pub max: Option<Bound>,
+    /// Nulls (levels below the maximum definition level, at the leaf).
+    pub null_count: u64,
+}
+
+/// How byte values compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BytesOrder {
+    /// Byte by byte, unsigned.
+    Lexical,
+    /// Big-endian two's complement numbers (decimals).
+    SignedBigEndian,
+    /// Little-endian IEEE half floats.
+    Float16,
+}
+
+/// Running least and greatest values of one physical type.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Bounds {
+    /// No order, or no value yet of a kept type.
+    None,
+    Boolean(Option<(bool, bool)>),
+    Int32(Option<(i32, i32)>, bool),
+    Int64(Option<(i64, i64)>, bool),
+    Float(Option<(f32, f32)>),
+    Double(Option<(f64, f64)>),
+    Bytes(Option<(Vec<u8>, Vec<u8>)>, BytesOrder),
+}
+
+fn widen<T: Copy>(acc: &mut Option<(T, T)>, min: T, max: T, less: impl Fn(T, T) -> bool) {
+    match acc {
+        None => *acc = Some((min, max)),
+        Some((lo, hi)) => {
+            if less(min, *lo) {
+                *lo = min;
+            }
+            if less(*hi, max) {
+                *hi = max;
+            }
+        }
+    }
+}
+
+fn min_max<T: Copy>(values: &[T], less: impl Fn(T, T) -> bool) -> Option<(T, T)> {
+    let (&first, rest) = values.split_first()?;
+    let (mut lo, mut hi) = (first, first);
+    for &v in rest {
+        if less(v, lo) {
+            lo = v;
+        }
+        if less(hi, v) {
+            hi = v;
+        }
+    }
+    Some((lo, hi))
+}
+
+fn float_less<T: PartialOrd>(a: T, b: T) -> bool {
+    a < b
+}
+
+impl Bounds {
+    pub(crate) fn update_bool(&mut self, values: &[bool]) {
+        if let Bounds::Boolean(acc) = self
+            && let Some((lo, hi)) = min_max(values, |a, b| !a & b)
+        {
+            widen(acc, lo, hi, |a, b| !a & b);
+        }
+    }
+
+    pub(crate) fn update_i32(&mut self, values: &[i32]) {
+        if let Bounds::Int32(acc, unsigned) = self {
+            let less = if *unsigned {
+                |a: i32, b: i32| (a as u32) < (b as u32)
+            } else {
+                |a: i32, b: i32| a < b
+            };
+            if let Some((lo, hi)) = min_max(values, less) {
+                widen(acc, lo, hi, less);
+            }
+        }
+    }
+
+    pub(crate) fn update_i64(&mut self, values: &[i64]) {
+        if let Bounds::Int64(acc, unsigned) = self {
+            let less = if *unsigned {
+                |a: i64, b: i64| (a as u64) < (b as u64)
+            } else {
+                |a: i64, b: i64| a < b
+            };
+            if let Some((lo, hi)) = min_max(values, less) {
+                widen(acc, lo, hi, less);
+            }
+        }
+    }
+
+    pub(crate) fn update_f32(&mut self, values: &[f32]) {
+        if let Bounds::Float(acc) = self {
+            for &v in values.iter().filter(|v| !v.is_nan()) {
+                widen(acc, v, v, float_less);
+            }
+        }
+    }
+
+    pub(crate) fn update_f64(&mut self, values: &[f64]) {
+        if let Bounds::Double(acc) = self {
+            for &v in values.iter().filter(|v| !v.is_nan()) {
+                widen(acc, v, v, float_less);
+            }
+        }
+    }
+
+    /// Takes one byte value into account.
+    pub(crate) fn update_bytes(&mut self, value: &[u8]) {
+        let Bounds::Bytes(acc, order) = self else {
+            return;
+        };
+        let order = *order;
+        if order == BytesOrder::Float16 && f16_of(value).is_none_or(|v| v.is_nan()) {
+            return;
+        }
+        match acc {
+            None => *acc = Some((value.to_vec(), value.to_vec())),
+            Some((lo, hi)) => {
+                if compare_bytes(order, value, lo) == Ordering::Less {
+                    lo.clear();
+                    lo.extend_from_slice(value);
+                }
+                if compare_bytes(order, hi, value) == Ordering::Less {
+                    hi.clear();
+                    hi.extend_from_slice(value);
+                }
+            }
+        }
+    }
+
+    /// Widens these bounds by `other`'s (of the same column).
+    pub(crate) fn merge(&mut self, other: &Bounds) {
+        match (self, other) {
+            (Bounds::Boolean(acc), Bounds::Boolean(Some((lo, hi)))) => {
+                widen(acc, *lo, *hi, |a, b| !a & b)
+            }
+            (Bounds::Int32(acc, u), Bounds::Int32(Some((lo, hi)), _)) => {
+                let (lo, hi) = (*lo, *hi);
+                if *u {
+                    widen(acc, lo, hi, |a, b| (a as u32) < (b as u32))
+                } else {
+                    widen(acc, lo, hi, |a, b| a < b)
+                }
+            }
+            (Bounds::Int64(acc, u), Bounds::Int64(Some((lo, hi)), _)) => {
+                let (lo, hi) = (*lo, *hi);
+                if *u {
+                    widen(acc, lo, hi, |a, b| (a as u64) < (b as u64))
+                } else {
+                    widen(acc, lo, hi, |a, b| a < b)
+                }
+            }
+            (Bounds::Float(acc), Bounds::Float(Some((lo, hi)))) => widen(acc, *lo, *hi, float_less),
+            (Bounds::Double(acc), Bounds::Double(Some((lo, hi)))) => {
+                widen(acc, *lo, *hi, float_less)
+            }
+            (this @ Bounds::Bytes(..), Bounds::Bytes(Some((lo, hi)), _)) => {
+                this.update_bytes(lo);
+                this.update_bytes(hi);
+            }
+            _ => {}
+        }
+    }
+
+    /// The bounds as statistics values, zeros signed as the spec asks.
+    pub(crate) fn finish(&self) -> (Option<Bound>, Option<Bound>) {
+        let pair = |lo, hi| (Some(lo), Some(hi));
+        match self {
+            Bounds::Boolean(Some((lo, hi))) => pair(Bound::Boolean(*lo), Bound::Boolean(*hi)),
+            Bounds::Int32(Some((lo, hi)), _) => pair(Bound::Int32(*lo), Bound::Int32(*hi)),
+            Bounds::Int64(Some((lo, hi)), _) => pair(Bound::Int64(*lo), Bound::Int64(*hi)),
+            Bounds::Float(Some((lo, hi))) => {
+                let lo = if *lo == 0.0 { -0.0 } else { *lo };
+                let hi = if *hi == 0.0 { 0.0 } else { *hi };
+                pair(Bound::Float(lo), Bound::Float(hi))
+            }
+            Bounds::Double(Some((lo, hi))) => {
+                let lo = if *lo == 0.0 { -0.0 } else { *lo };
+                let hi = if *hi == 0.0 { 0.0 } else { *hi };
+                pair(Bound::Double(lo), Bound::Double(hi))
+            }
+            Bounds::Bytes(Some((lo, hi)), order) => {
+                let (mut lo, mut hi) = (lo.clone(), hi.clone());
+                if *order == BytesOrder::Float16 {
+                    if f16_of(&lo) == Some(f16::ZERO) {
+                        lo = f16::NEG_ZERO.to_le_bytes().to_vec();
+                    }
+                    if f16_of(&hi) == Some(f16::ZERO) {
+                        hi = f16::ZERO.to_le_bytes().to_vec();
+                    }
+                }
+                pair(Bound::Bytes(lo), Bound::Bytes(hi))
+            }
+            _ => (None, None),
+        }
+    }
+
+    /// Empty bounds of the same kind.
+    pub(crate) fn cleared(&self) -> Bounds {
+        match self {
+            Bounds::None => Bounds::None,
+            Bounds::Boolean(_) => Bounds::Boolean(None),
+            Bounds::Int32(_, u) => Bounds::Int32(None, *u),
+            Bounds::Int64(_, u) => Bounds::Int64(None, *u),
+            Bounds::Float(_) => Bounds::Float(None),
+            Bounds::Double(_) => Bounds::Double(None),
+            Bounds::Bytes(_, o) => Bounds::Bytes(None, *o),
+        }
+    }
+}
+
+fn f16_of(bytes: &[u8]) -> Option<f16> {
+    Some(f16::from_le_bytes(bytes.try_into().ok()?))
+}
+
+fn compare_bytes(order: BytesOrder, a: &[u8], b: &[u8]) -> Ordering {
+    match order {
+        BytesOrder::Lexical => a.cmp(b),
+        BytesOrder::Float16 => match (f16_of(a), f16_of(b)) {
+            (Some(a), Some(b)) => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
+            _ => a.cmp(b),
+        },
+        BytesOrder::SignedBigEndian => compare_signed_be(a, b),
+    }
+}
+
+/// Compares two big-endian two's complement numbers of any widths.
+fn compare_signed_be(a: &[u8], b: &[u8]) -> Ordering {
+    if a.len() <= 32 && b.len() <= 32 {
+        return i256_of(a).cmp(&i256_of(b));
+    }
+    let neg = |v: &[u8]| v.first().is_some_and(|b| b & 0x80 != 0);
+    match (neg(a), neg(b)) {
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => a.len().cmp(&b.len()).then_with(|| a.cmp(b)),
+    }
+}
+
+fn i256_of(bytes: &[u8]) -> i256 {
+    let fill = if bytes.first().is_some_and(|b| b & 0x80 != 0) {
+        0xff
+    } else {
+        0
+    };
+    let mut be = [fill; 32];
+    be[32 - bytes.len()..].copy_from_slice(bytes);
+    be.reverse();
+    i256::from_le_bytes(be)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_skip_nan_and_sign_zero_bounds() {
+        let mut b = Bounds::Double(None);
+        b.update_f64(&[f64::NAN, 0.0, -0.0, f64::NAN]);
+        let (lo, hi) = b.finish();
+        assert!(matches!(lo, Some(Bound::Double(v)) if v == 0.0 && v.is_sign_negative()));
+        assert!(matches!(hi, Some(Bound::Double(v)) if v == 0.0 && v.is_sign_positive()));
+        let mut only_nan = Bounds::Float(None);
+        only_nan.update_f32(&[f32::NAN]);
+        assert_eq!(only_nan.finish(), (None, None));
+    }
+
+    #[test]
+    fn unsigned_and_decimal_orders() {
+        let mut u = Bounds::Int32(None, true);
+        u.update_i32(&[-1, 5, 0]);
+        assert_eq!(u.finish(), (Some(Bound::Int32(0)), Some(Bound::Int32(-1))));
+        let mut d = Bounds::Bytes(None, BytesOrder::SignedBigEndian);
+        for v in [[0x00, 0x05], [0xff, 0xfe], [0x01, 0x00]] {
+            d.update_bytes(&v);
+        }
+        assert_eq!(
+            d.finish(),
+            (
+                Some(Bound::Bytes(vec![0xff, 0xfe])),
+                Some(Bound::Bytes(vec![0x01, 0x00]))
+            )
+        );
+        let mut s = Bounds::Bytes(None, BytesOrder::Lexical);
+        for v in [&b"b"[..], b"\xff", b"a"] {
+            s.update_bytes(v);
+        }
+        assert_eq!(
+            s.finish(),
+            (
+                Some(Bound::Bytes(b"a".to_vec())),
+                Some(Bound::Bytes(vec![0xff]))
+            )
+        );
+    }
+}

@@ -1,0 +1,427 @@
+//! A leaf column's values into pqcodec's encoders: dictionary first if asked, falling back
+//! to the column's own encoding once the dictionary passes its limits.
+
+use arrow_array::{Array, ArrayRef};
+use arrow_schema::DataType;
+use pqcodec_core::{
+    BooleanType, ByteArrayType, DoubleType, Encoder, Encoding, FixedLenByteArrayType, FloatType,
+    Int32Type, Int64Type, Int96, Int96Type, PhysicalType,
+};
+use pqcodec_encodings::dictionary::{DictionaryEncoder, DictionaryLimits};
+use pqcodec_encodings::dynamic::DynamicType;
+
+use super::gather;
+use super::shred::PositionsRef;
+use super::stats::{Bounds, BytesOrder, SortOrder};
+use crate::error::{Error, Result};
+use crate::schema::ColumnDesc;
+
+/// The encoder of a column's values: a dictionary's, or the column's own. One lives per
+/// column being written.
+#[allow(clippy::large_enum_variant)]
+enum ValueEncoder<T: DynamicType> {
+    Dictionary(DictionaryEncoder<T>),
+    Direct(T::Encoder),
+}
+
+impl<T: DynamicType> ValueEncoder<T> {
+    fn new(dictionary: bool, encoding: Encoding, type_length: usize) -> pqcodec_core::Result<Self> {
+        Ok(if dictionary {
+            // Limits are the column writer's to apply, between batches of values.
+            let unlimited = DictionaryLimits {
+                max_dictionary_bytes: usize::MAX,
+                max_distinct_values: usize::MAX,
+            };
+            ValueEncoder::Dictionary(DictionaryEncoder::new(type_length, unlimited))
+        } else {
+            ValueEncoder::Direct(T::encoder(encoding, type_length)?)
+        })
+    }
+
+    fn encoder(&mut self) -> &mut dyn EncoderObj<T> {
+        match self {
+            ValueEncoder::Dictionary(e) => e,
+            ValueEncoder::Direct(e) => e,
+        }
+    }
+}
+
+/// What the column writer needs of an encoder, whatever its type.
+trait EncoderObj<T: DynamicType> {
+    fn estimated_size(&self) -> usize;
+    fn flush_into(&mut self, out: &mut Vec<u8>) -> pqcodec_core::Result<()>;
+}
+
+impl<T: DynamicType, E: Encoder<T>> EncoderObj<T> for E {
+    fn estimated_size(&self) -> usize {
+        Encoder::estimated_size(self)
+    }
+    fn flush_into(&mut self, out: &mut Vec<u8>) -> pqcodec_core::Result<()> {
+        Encoder::flush_into(self, out)
+    }
+}
+
+/// A column's values of one physical type: the encoder, the dictionary page of a chunk that
+/// fell back, and scratch room for converted values.
+struct Typed<T: DynamicType, S> {
+    encoder: ValueEncoder<T>,
+    /// A fallen-back chunk's dictionary page and its number of values.
+    fallen_back: Option<(Vec<u8>, usize)>,
+    /// Whether a dictionary-encoded page was written in this chunk.
+    dictionary_pages: bool,
+    scratch: S,
+}
+
+impl<T: DynamicType, S: Default> Typed<T, S> {
+    fn new(dictionary: bool, encoding: Encoding, type_length: usize) -> pqcodec_core::Result<Self> {
+        Ok(Typed {
+            encoder: ValueEncoder::new(dictionary, encoding, type_length)?,
+            fallen_back: None,
+            dictionary_pages: false,
+            scratch: S::default(),
+        })
+    }
+}
+
+macro_rules! each_type {
+    ($self:expr, $t:ident => $body:expr) => {
+        match $self {
+            Values::Boolean($t) => $body,
+            Values::Int32($t) => $body,
+            Values::Int64($t) => $body,
+            Values::Int96($t) => $body,
+            Values::Float($t) => $body,
+            Values::Double($t) => $body,
+            Values::Bytes($t) => $body,
+            Values::Fixed($t) => $body,
+        }
+    };
+}
+
+/// A column's values, by physical type.
+enum Values {
+    Boolean(Typed<BooleanType, Vec<bool>>),
+    Int32(Typed<Int32Type, Vec<i32>>),
+    Int64(Typed<Int64Type, Vec<i64>>),
+    Int96(Typed<Int96Type, Vec<Int96>>),
+    Float(Typed<FloatType, Vec<f32>>),
+    Double(Typed<DoubleType, Vec<f64>>),
+    Bytes(Typed<ByteArrayType, Vec<u8>>),
+    Fixed(Typed<FixedLenByteArrayType, Vec<u8>>),
+}
+
+/// A leaf column's value encoder and its running bounds.
+pub(crate) struct ValueWriter {
+    values: Values,
+    path: String,
+    type_length: usize,
+    encoding: Encoding,
+    dictionary: Option<DictionaryLimits>,
+    /// Bounds of the values put since the last page.
+    pub(crate) bounds: Bounds,
+}
+
+impl ValueWriter {
+    /// A writer of `desc`'s values from Arrow arrays of `data_type`, dictionary-encoded first
+    /// if `dictionary` is given, else (and after a fallback) in `encoding`.
+    pub(crate) fn try_new(
+        desc: &ColumnDesc,
+        data_type: &DataType,
+        order: SortOrder,
+        encoding: Encoding,
+        dictionary: Option<DictionaryLimits>,
+        statistics: bool,
+    ) -> Result<Self> {
+        let codec = |source| Error::Schema(format!("column {:?}: {source}", desc.path));
+        let dict = dictionary.is_some();
+        let tl = desc.type_length;
+        // Check the fallback encoding applies even when the dictionary comes first.
+        let values = match desc.physical {
+            PhysicalType::Boolean => {
+                Values::Boolean(Typed::new(dict, encoding, tl).map_err(codec)?)
+            }
+            PhysicalType::Int32 => Values::Int32(Typed::new(dict, encoding, tl).map_err(codec)?),
+            PhysicalType::Int64 => Values::Int64(Typed::new(dict, encoding, tl).map_err(codec)?),
+            PhysicalType::Int96 => Values::Int96(Typed::new(dict, encoding, tl).map_err(codec)?),
+            PhysicalType::Float => Values::Float(Typed::new(dict, encoding, tl).map_err(codec)?),
+            PhysicalType::Double => Values::Double(Typed::new(dict, encoding, tl).map_err(codec)?),
+            PhysicalType::ByteArray => {
+                Values::Bytes(Typed::new(dict, encoding, tl).map_err(codec)?)
+            }
+            PhysicalType::FixedLenByteArray => {
+                Values::Fixed(Typed::new(dict, encoding, tl).map_err(codec)?)
+            }
+        };
+        if dict {
+            let check: pqcodec_core::Result<()> = match desc.physical {
+                PhysicalType::Boolean => BooleanType::encoder(encoding, tl).map(drop),
+                PhysicalType::Int32 => Int32Type::encoder(encoding, tl).map(drop),
+                PhysicalType::Int64 => Int64Type::encoder(encoding, tl).map(drop),
+                PhysicalType::Int96 => Int96Type::encoder(encoding, tl).map(drop),
+                PhysicalType::Float => FloatType::encoder(encoding, tl).map(drop),
+                PhysicalType::Double => DoubleType::encoder(encoding, tl).map(drop),
+                PhysicalType::ByteArray => ByteArrayType::encoder(encoding, tl).map(drop),
+                PhysicalType::FixedLenByteArray => {
+                    FixedLenByteArrayType::encoder(encoding, tl).map(drop)
+                }
+            };
+            check.map_err(codec)?;
+        }
+        let value_type = match data_type {
+            DataType::Dictionary(_, v) => v.as_ref(),
+            other => other,
+        };
+        check_type(desc, value_type)?;
+        let bounds = if statistics {
+            bounds_for(desc.physical, value_type, order)
+        } else {
+            Bounds::None
+        };
+        Ok(ValueWriter {
+            values,
+            path: desc.path.clone(),
+            type_length: tl,
+            encoding,
+            dictionary,
+            bounds,
+        })
+    }
+
+    /// Puts the values of `array` at `positions`.
+    pub(crate) fn put(&mut self, array: &ArrayRef, positions: PositionsRef<'_>) -> Result<()> {
+        let resolved = gather::resolve_dictionary(&self.path, array, positions.clone())?;
+        let (array, positions) = match &resolved {
+            Some((values, keys)) => (values.as_ref(), PositionsRef::Indices(keys)),
+            None => (array.as_ref(), positions),
+        };
+        let path = &self.path;
+        let bounds = &mut self.bounds;
+        let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
+        macro_rules! fixed {
+            ($t:ident, $gather:path, $update:ident) => {{
+                $t.scratch.clear();
+                $gather(path, array, &positions, &mut $t.scratch)?;
+                bounds.$update(&$t.scratch);
+                match &mut $t.encoder {
+                    ValueEncoder::Dictionary(e) => e.put_slice(&$t.scratch),
+                    ValueEncoder::Direct(e) => e.put_slice(&$t.scratch),
+                }
+                .map_err(codec)
+            }};
+        }
+        match &mut self.values {
+            Values::Boolean(t) => fixed!(t, gather::boolean, update_bool),
+            Values::Int32(t) => fixed!(t, gather::int32, update_i32),
+            Values::Int64(t) => fixed!(t, gather::int64, update_i64),
+            Values::Int96(t) => {
+                t.scratch.clear();
+                gather::int96(path, array, &positions, &mut t.scratch)?;
+                match &mut t.encoder {
+                    ValueEncoder::Dictionary(e) => e.put_slice(&t.scratch),
+                    ValueEncoder::Direct(e) => e.put_slice(&t.scratch),
+                }
+                .map_err(codec)
+            }
+            Values::Float(t) => fixed!(t, gather::float, update_f32),
+            Values::Double(t) => fixed!(t, gather::double, update_f64),
+            Values::Bytes(t) => put_bytes(path, array, &positions, None, t, bounds),
+            Values::Fixed(t) => {
+                put_bytes(path, array, &positions, Some(self.type_length), t, bounds)
+            }
+        }
+    }
+
+    /// About the size of the next page's values.
+    pub(crate) fn estimated_size(&mut self) -> usize {
+        each_type!(&mut self.values, t => t.encoder.encoder().estimated_size())
+    }
+
+    /// Whether the dictionary has passed its limits: the page so far should be written, then
+    /// [`ValueWriter::fall_back`].
+    pub(crate) fn past_dictionary_limits(&self) -> bool {
+        let Some(limits) = self.dictionary else {
+            return false;
+        };
+        each_type!(&self.values, t => match &t.encoder {
+            ValueEncoder::Dictionary(e) => {
+                e.dictionary_len() > limits.max_distinct_values
+                    || e.dictionary_bytes() > limits.max_dictionary_bytes
+            }
+            ValueEncoder::Direct(_) => false,
+        })
+    }
+
+    /// Keeps the dictionary page of this chunk and writes the rest of it in the column's own
+    /// encoding. Call with no values pending.
+    pub(crate) fn fall_back(&mut self) -> Result<()> {
+        let (encoding, tl, path) = (self.encoding, self.type_length, &self.path);
+        each_type!(&mut self.values, t => {
+            if let ValueEncoder::Dictionary(e) = &t.encoder {
+                let page = e.dictionary_page().map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
+                t.fallen_back = Some((page, e.dictionary_len()));
+            }
+            t.encoder = ValueEncoder::new(false, encoding, tl)
+                .map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
+        });
+        Ok(())
+    }
+
+    /// Appends the pending values' page to `out`; returns its encoding.
+    pub(crate) fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<Encoding> {
+        let (encoding, path) = (self.encoding, &self.path);
+        each_type!(&mut self.values, t => {
+            let page_encoding = match &t.encoder {
+                ValueEncoder::Dictionary(_) => {
+                    t.dictionary_pages = true;
+                    Encoding::RleDictionary
+                }
+                ValueEncoder::Direct(_) => encoding,
+            };
+            t.encoder.encoder().flush_into(out).map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
+            Ok(page_encoding)
+        })
+    }
+
+    /// Ends the column chunk: its dictionary page (PLAIN bytes, number of values) if its
+    /// pages use one. The next chunk starts with a new dictionary.
+    pub(crate) fn finish_chunk(&mut self) -> Result<Option<(Vec<u8>, usize)>> {
+        let (encoding, tl, path) = (self.encoding, self.type_length, &self.path);
+        let dictionary = self.dictionary.is_some();
+        each_type!(&mut self.values, t => {
+            let page = match (&t.encoder, t.fallen_back.take()) {
+                (_, Some(page)) => Some(page),
+                (ValueEncoder::Dictionary(e), None) if t.dictionary_pages => Some((
+                    e.dictionary_page().map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?,
+                    e.dictionary_len(),
+                )),
+                _ => None,
+            };
+            t.dictionary_pages = false;
+            t.encoder = ValueEncoder::new(dictionary, encoding, tl)
+                .map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
+            Ok(page)
+        })
+    }
+}
+
+/// Puts byte values: as the array holds them, or made for the column (fixed width `width`).
+fn put_bytes<T: DynamicType<Value = [u8]>>(
+    path: &str,
+    array: &dyn Array,
+    positions: &PositionsRef<'_>,
+    width: Option<usize>,
+    t: &mut Typed<T, Vec<u8>>,
+    bounds: &mut Bounds,
+) -> Result<()> {
+    let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
+    if gather::is_bytes(array.data_type()) {
+        let mut values: Vec<&[u8]> = Vec::with_capacity(positions.len());
+        gather::byte_array(path, array, positions, |v| values.push(v))?;
+        if !matches!(bounds, Bounds::None) {
+            values.iter().for_each(|v| bounds.update_bytes(v));
+        }
+        return match &mut t.encoder {
+            ValueEncoder::Dictionary(e) => e.put(values.iter().copied()),
+            ValueEncoder::Direct(e) => e.put(values.iter().copied()),
+        }
+        .map_err(codec);
+    }
+    let width = width.unwrap_or(match array.data_type() {
+        DataType::Decimal256(..) => 32,
+        _ => 16,
+    });
+    t.scratch.clear();
+    gather::made_bytes(path, array, positions, width, &mut t.scratch)?;
+    let values = t.scratch.chunks_exact(width.max(1));
+    if !matches!(bounds, Bounds::None) {
+        values.clone().for_each(|v| bounds.update_bytes(v));
+    }
+    match &mut t.encoder {
+        ValueEncoder::Dictionary(e) => e.put(values),
+        ValueEncoder::Direct(e) => e.put(values),
+    }
+    .map_err(codec)
+}
+
+/// Refuses arrays of a type the column cannot hold, before anything is written.
+fn check_type(desc: &ColumnDesc, data_type: &DataType) -> Result<()> {
+    let ok = match desc.physical {
+        PhysicalType::Boolean => matches!(data_type, DataType::Boolean),
+        PhysicalType::Int32 | PhysicalType::Int64 => {
+            data_type.is_integer()
+                || matches!(
+                    data_type,
+                    DataType::Date32
+                        | DataType::Date64
+                        | DataType::Time32(_)
+                        | DataType::Time64(_)
+                        | DataType::Timestamp(..)
+                        | DataType::Duration(_)
+                        | DataType::Decimal32(..)
+                        | DataType::Decimal64(..)
+                        | DataType::Decimal128(..)
+                        | DataType::Decimal256(..)
+                        | DataType::Null
+                )
+        }
+        PhysicalType::Int96 => matches!(data_type, DataType::Timestamp(..)),
+        PhysicalType::Float => matches!(data_type, DataType::Float32 | DataType::Float16),
+        PhysicalType::Double => matches!(data_type, DataType::Float64 | DataType::Float32),
+        PhysicalType::ByteArray => {
+            gather::is_bytes(data_type)
+                || matches!(
+                    data_type,
+                    DataType::Decimal128(..) | DataType::Decimal256(..)
+                )
+        }
+        PhysicalType::FixedLenByteArray => {
+            matches!(data_type, DataType::FixedSizeBinary(n) if *n as usize == desc.type_length)
+                || matches!(
+                    data_type,
+                    DataType::Decimal32(..)
+                        | DataType::Decimal64(..)
+                        | DataType::Decimal128(..)
+                        | DataType::Decimal256(..)
+                        | DataType::Float16
+                        | DataType::Interval(_)
+                )
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(gather::unsupported(
+            &desc.path,
+            desc.physical.name(),
+            data_type,
+        ))
+    }
+}
+
+/// Empty bounds of the column's order.
+fn bounds_for(physical: PhysicalType, data_type: &DataType, order: SortOrder) -> Bounds {
+    if order == SortOrder::Undefined {
+        return Bounds::None;
+    }
+    let unsigned = order == SortOrder::Unsigned;
+    match physical {
+        PhysicalType::Boolean => Bounds::Boolean(None),
+        PhysicalType::Int32 => Bounds::Int32(None, unsigned),
+        PhysicalType::Int64 => Bounds::Int64(None, unsigned),
+        PhysicalType::Int96 => Bounds::None,
+        PhysicalType::Float => Bounds::Float(None),
+        PhysicalType::Double => Bounds::Double(None),
+        PhysicalType::ByteArray | PhysicalType::FixedLenByteArray => {
+            let bytes_order = match data_type {
+                DataType::Float16 => BytesOrder::Float16,
+                _ if !unsigned => BytesOrder::SignedBigEndian,
+                _ => BytesOrder::Lexical,
+            };
+            if matches!(data_type, DataType::Interval(_)) {
+                Bounds::None
+            } else {
+                Bounds::Bytes(None, bytes_order)
+            }
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! Writing Parquet files: RecordBatches in, a file out, every level and value encoded by
+//! pqcodec ([`pqcodec_arrow::write`]); page headers and the footer framed by the parquet crate.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+//! use bytes::Bytes;
+//! use pqcodec_file::{Compression, FileWriter, ReaderBuilder, WriterOptions};
+//!
+//! let batch = RecordBatch::try_from_iter([
+//!     ("id", Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef),
+//!     ("name", Arc::new(StringArray::from(vec![Some("a"), None, Some("c")])) as ArrayRef),
+//! ])?;
+//! let options = WriterOptions::new().with_compression(Compression::Zstd(3));
+//! let mut writer = FileWriter::try_new(Vec::new(), batch.schema(), options)?;
+//! writer.write(&batch)?;
+//! let file = Bytes::from(writer.into_inner()?);
+//!
+//! let read: Vec<_> = ReaderBuilder::try_new(file)?.build()?.collect::<Result<_, _>>()?;
+//! assert_eq!(read, [batch]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod chunk;
+mod compress;
+mod options;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::{ArrowSchemaConverter, encode_arrow_schema};
+use parquet::basic::SortOrder as PqSortOrder;
+use parquet::file::metadata::{KeyValue, ParquetMetaData};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::{ColumnDescriptor, SchemaDescPtr, SchemaDescriptor};
+use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, SortOrder};
+use pqcodec_core::{Encoding, PhysicalType};
+
+pub use options::{ColumnSettings, Compression, WriterOptions};
+pub use pqcodec_arrow::write::PageVersion;
+
+use crate::error::{Error, Result};
+use crate::metadata::column_desc;
+
+/// Writes RecordBatches as a Parquet file to any [`Write`], shaped like arrow-rs's
+/// `ArrowWriter`: [`FileWriter::write`] batches, [`FileWriter::flush`] to end a row group
+/// early, [`FileWriter::close`] to write the footer.
+///
+/// A row group's column chunks are held in memory, encoded and compressed, until the row
+/// group ends. Nothing that looks like a complete file exists before `close()`: a writer
+/// dropped or failed before it leaves no footer. A batch that cannot be written (a schema
+/// other than the writer's, a null in a non-nullable field, a dictionary key out of range, a
+/// list offset past its child) is refused before any of it is encoded; after an I/O error the
+/// writer refuses every call.
+pub struct FileWriter<W: Write + Send> {
+    inner: SerializedFileWriter<W>,
+    schema: SchemaRef,
+    descr: SchemaDescPtr,
+    fields: Vec<FieldEncoder>,
+    /// Each leaf column's codec.
+    codecs: Vec<Compression>,
+    rows_in_group: usize,
+    max_group_rows: usize,
+    /// Why the writer refuses further calls.
+    failed: Option<String>,
+}
+
+impl<W: Write + Send> std::fmt::Debug for FileWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileWriter")
+            .field("schema", &self.schema)
+            .field("rows_in_group", &self.rows_in_group)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send> FileWriter<W> {
+    /// A writer of batches of `schema` to `out`, the Parquet schema made from it as arrow-rs
+    /// makes it, `ARROW:schema` embedded so that Arrow types read back as written.
+    pub fn try_new(out: W, schema: SchemaRef, options: WriterOptions) -> Result<Self> {
+        let descr = ArrowSchemaConverter::new()
+            .convert(&schema)
+            .map_err(|e| Error::Request(format!("the schema has no Parquet form: {e}")))?;
+        Self::try_new_with_parquet_schema(out, schema, Arc::new(descr), options)
+    }
+
+    /// A writer of batches of `schema` to `out` as columns of the given Parquet schema (a
+    /// file's own, when rewriting it: names, repetition, logical and converted types and field
+    /// ids kept). Fails if the schemas' columns do not line up or an encoding does not apply
+    /// to a column's type.
+    pub fn try_new_with_parquet_schema(
+        out: W,
+        schema: SchemaRef,
+        descr: SchemaDescPtr,
+        options: WriterOptions,
+    ) -> Result<Self> {
+        let mut fields = Vec::with_capacity(schema.fields().len());
+        let mut codecs = Vec::with_capacity(descr.num_columns());
+        let mut next = 0;
+        for field in schema.fields() {
+            let n = pqcodec_arrow::leaf_count(field);
+            let leaves = descr.columns().get(next..next + n).ok_or_else(|| {
+                Error::Request(format!(
+                    "field {:?} needs {n} Parquet columns from column {next}; the schema has {}",
+                    field.name(),
+                    descr.num_columns()
+                ))
+            })?;
+            next += n;
+            let mut columns = Vec::with_capacity(n);
+            for leaf in leaves {
+                let desc = column_desc(leaf);
+                let (column_options, codec) = column_options(&options, leaf, &desc.path);
+                codecs.push(codec);
+                chunk::parquet_encoding(&desc.path, column_options.encoding)?;
+                columns.push((desc, column_options));
+            }
+            fields.push(
+                FieldEncoder::try_new(field.clone(), columns)
+                    .map_err(|e| Error::Request(e.to_string()))?,
+            );
+        }
+        if next != descr.num_columns() {
+            return Err(Error::Request(format!(
+                "the Arrow schema has {next} leaf columns but the Parquet schema {}",
+                descr.num_columns()
+            )));
+        }
+        let properties = WriterProperties::builder()
+            .set_created_by(concat!("pqcodec version ", env!("CARGO_PKG_VERSION")).into())
+            .build();
+        let mut inner =
+            SerializedFileWriter::new(out, descr.root_schema_ptr(), Arc::new(properties))
+                .map_err(|e| chunk::frame_error("(file)", e))?;
+        inner.append_key_value_metadata(KeyValue::new(
+            "ARROW:schema".into(),
+            encode_arrow_schema(&schema),
+        ));
+        for (k, v) in &options.key_value_metadata {
+            inner.append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
+        }
+        Ok(FileWriter {
+            inner,
+            schema,
+            descr,
+            fields,
+            codecs,
+            rows_in_group: 0,
+            max_group_rows: options.row_group_rows,
+            failed: None,
+        })
+    }
+
+    /// The Arrow schema batches must have.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// The Parquet schema written.
+    pub fn parquet_schema(&self) -> &SchemaDescriptor {
+        &self.descr
+    }
+
+    /// Rows in the row group not yet written out.
+    pub fn in_progress_rows(&self) -> usize {
+        self.rows_in_group
+    }
+
+    /// Bytes written to the output so far.
+    pub fn bytes_written(&self) -> usize {
+        self.inner.bytes_written()
+    }
+
+    /// The output.
+    pub fn inner(&self) -> &W {
+        self.inner.inner()
+    }
+
+    fn usable(&self) -> Result<()> {
+        match &self.failed {
+            Some(why) => Err(Error::Request(format!("the writer failed earlier: {why}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// Marks the writer failed if `result` is an error.
+    fn guard<T>(&mut self, result: Result<T>) -> Result<T> {
+        if let Err(e) = &result {
+            self.failed = Some(e.to_string());
+        }
+        result
+    }
+
+    /// Writes `batch`, ending row groups as they fill.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.usable()?;
+        if batch.schema().fields() != self.schema.fields() {
+            return Err(Error::Request(format!(
+                "the batch's schema {:?} is not the writer's {:?}",
+                batch.schema().fields(),
+                self.schema.fields()
+            )));
+        }
+        let mut offset = 0;
+        while offset < batch.num_rows() {
+            let room = self.max_group_rows - self.rows_in_group;
+            let n = room.min(batch.num_rows() - offset);
+            let part = batch.slice(offset, n);
+            let mut prepared = Vec::with_capacity(self.fields.len());
+            for (field, column) in self.fields.iter().zip(part.columns()) {
+                prepared.push(
+                    field
+                        .prepare(column)
+                        .map_err(|e| Error::Request(e.to_string()))?,
+                );
+            }
+            let written = self
+                .fields
+                .iter_mut()
+                .zip(prepared)
+                .try_for_each(|(field, p)| field.write_prepared(p))
+                .map_err(|e| Error::Request(e.to_string()));
+            self.guard(written)?;
+            self.rows_in_group += n;
+            offset += n;
+            if self.rows_in_group >= self.max_group_rows {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the row group being written, if it has rows.
+    pub fn flush(&mut self) -> Result<()> {
+        self.usable()?;
+        if self.rows_in_group == 0 {
+            return Ok(());
+        }
+        let result = self.write_row_group();
+        self.guard(result)
+    }
+
+    fn write_row_group(&mut self) -> Result<()> {
+        let rows = self.rows_in_group as u64;
+        let mut group = self
+            .inner
+            .next_row_group()
+            .map_err(|e| chunk::frame_error("(row group)", e))?;
+        let mut leaf = 0;
+        for field in &mut self.fields {
+            let chunks = field
+                .finish_chunks()
+                .map_err(|e| Error::Request(e.to_string()))?;
+            for encoded in chunks {
+                let descr = self.descr.column(leaf);
+                let framed = chunk::frame(encoded, descr, self.codecs[leaf], rows)?;
+                group
+                    .append_column(&framed.bytes, framed.close)
+                    .map_err(|e| chunk::frame_error("(row group)", e))?;
+                leaf += 1;
+            }
+        }
+        group
+            .close()
+            .map_err(|e| chunk::frame_error("(row group)", e))?;
+        self.rows_in_group = 0;
+        Ok(())
+    }
+
+    /// Ends the last row group and writes the footer; returns the file's metadata.
+    pub fn close(mut self) -> Result<ParquetMetaData> {
+        self.flush()?;
+        let metadata = self
+            .inner
+            .finish()
+            .map_err(|e| chunk::frame_error("(footer)", e))?;
+        Ok(metadata)
+    }
+
+    /// Closes the file and gives back the output.
+    pub fn into_inner(mut self) -> Result<W> {
+        self.flush()?;
+        self.inner
+            .into_inner()
+            .map_err(|e| chunk::frame_error("(footer)", e))
+    }
+}
+
+/// Options and codec of the leaf column `leaf` at `path`.
+fn column_options(
+    options: &WriterOptions,
+    leaf: &ColumnDescriptor,
+    path: &str,
+) -> (ColumnOptions, Compression) {
+    let settings = options.columns.get(path).cloned().unwrap_or_default();
+    let boolean = leaf.physical_type() == parquet::basic::Type::BOOLEAN;
+    // An encoding asked for is used from the start, unless the column asks for a dictionary
+    // first too; else a dictionary first (never for booleans unless asked), then PLAIN.
+    let (dictionary, encoding) = match settings.encoding.or(options.encoding) {
+        Some(Encoding::RleDictionary | Encoding::PlainDictionary) => (true, Encoding::Plain),
+        Some(e) => (settings.dictionary == Some(true), e),
+        None => (
+            settings
+                .dictionary
+                .unwrap_or(options.dictionary && !boolean),
+            Encoding::Plain,
+        ),
+    };
+    let sort_order = match leaf.sort_order() {
+        PqSortOrder::SIGNED => SortOrder::Signed,
+        PqSortOrder::UNSIGNED => SortOrder::Unsigned,
+        PqSortOrder::UNDEFINED => SortOrder::Undefined,
+    };
+    let column = ColumnOptions {
+        encoding,
+        dictionary: dictionary.then_some(DictionaryLimits {
+            max_dictionary_bytes: options.dictionary_page_bytes,
+            max_distinct_values: usize::MAX,
+        }),
+        page_version: options.page_version,
+        page_bytes: options.page_bytes,
+        page_rows: options.page_rows,
+        statistics: settings.statistics.unwrap_or(options.statistics)
+            && column_desc(leaf).physical != PhysicalType::Int96,
+        sort_order,
+    };
+    (column, settings.compression.unwrap_or(options.compression))
+}

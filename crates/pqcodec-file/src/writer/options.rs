@@ -1,0 +1,242 @@
+//! How a file is written: per file, and per column by its dotted path.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use pqcodec_arrow::write::PageVersion;
+use pqcodec_core::Encoding;
+
+/// A page compression codec and its level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// No compression.
+    Uncompressed,
+    /// Snappy.
+    Snappy,
+    /// Gzip (deflate), level 0-9 (default 6).
+    Gzip(u32),
+    /// LZ4, raw blocks (`LZ4_RAW`).
+    Lz4Raw,
+    /// Zstandard, level 1-22 (default 1).
+    Zstd(i32),
+    /// Brotli, quality 0-11 (default 1).
+    Brotli(u32),
+}
+
+impl fmt::Display for Compression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Compression::Uncompressed => write!(f, "UNCOMPRESSED"),
+            Compression::Snappy => write!(f, "SNAPPY"),
+            Compression::Gzip(l) => write!(f, "GZIP:{l}"),
+            Compression::Lz4Raw => write!(f, "LZ4_RAW"),
+            Compression::Zstd(l) => write!(f, "ZSTD:{l}"),
+            Compression::Brotli(l) => write!(f, "BROTLI:{l}"),
+        }
+    }
+}
+
+impl FromStr for Compression {
+    type Err = String;
+
+    /// `CODEC` or `CODEC:LEVEL`, case-insensitive: `uncompressed`, `snappy`, `gzip`,
+    /// `lz4_raw` (or `lz4`), `zstd`, `brotli`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (name, level) = match s.split_once(':') {
+            Some((n, l)) => (n, Some(l)),
+            None => (s, None),
+        };
+        let level_of =
+            |default: i64, range: std::ops::RangeInclusive<i64>| -> Result<i64, String> {
+                let Some(l) = level else { return Ok(default) };
+                let l: i64 = l
+                    .parse()
+                    .map_err(|_| format!("compression level {l:?} is not a number"))?;
+                if range.contains(&l) {
+                    Ok(l)
+                } else {
+                    Err(format!(
+                        "{name} level {l} is outside {}..={}",
+                        range.start(),
+                        range.end()
+                    ))
+                }
+            };
+        let no_level = |c| match level {
+            Some(_) => Err(format!("{name} takes no level")),
+            None => Ok(c),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "uncompressed" | "none" => no_level(Compression::Uncompressed),
+            "snappy" => no_level(Compression::Snappy),
+            "lz4_raw" | "lz4" => no_level(Compression::Lz4Raw),
+            "gzip" => Ok(Compression::Gzip(level_of(6, 0..=9)? as u32)),
+            "zstd" => Ok(Compression::Zstd(level_of(1, 1..=22)? as i32)),
+            "brotli" => Ok(Compression::Brotli(level_of(1, 0..=11)? as u32)),
+            _ => Err(format!(
+                "unknown compression {name:?} (expected uncompressed, snappy, gzip, lz4_raw, zstd or brotli)"
+            )),
+        }
+    }
+}
+
+/// Settings of one column, each overriding the file's when set.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ColumnSettings {
+    /// The values' encoding (without a dictionary, or after it falls back).
+    pub encoding: Option<Encoding>,
+    /// Dictionary-encode first.
+    pub dictionary: Option<bool>,
+    /// Page compression.
+    pub compression: Option<Compression>,
+    /// Statistics in the footer and the column index.
+    pub statistics: Option<bool>,
+}
+
+/// How a [`FileWriter`](crate::FileWriter) writes: per file, with per-column overrides.
+///
+/// The defaults, chosen for files any reader takes and most engines read fast: SNAPPY pages
+/// (what pyarrow and DuckDB write), dictionary encoding first (up to 1 MiB of dictionary, then
+/// PLAIN), data page v1 of up to 1 MiB or 20,000 rows, row groups of up to 1,048,576 rows,
+/// statistics in the footer and a page index (column and offset indexes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriterOptions {
+    pub(crate) compression: Compression,
+    pub(crate) encoding: Option<Encoding>,
+    pub(crate) dictionary: bool,
+    pub(crate) dictionary_page_bytes: usize,
+    pub(crate) page_version: PageVersion,
+    pub(crate) page_bytes: usize,
+    pub(crate) page_rows: usize,
+    pub(crate) row_group_rows: usize,
+    pub(crate) statistics: bool,
+    pub(crate) columns: HashMap<String, ColumnSettings>,
+    pub(crate) key_value_metadata: Vec<(String, String)>,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        WriterOptions {
+            compression: Compression::Snappy,
+            encoding: None,
+            dictionary: true,
+            dictionary_page_bytes: 1 << 20,
+            page_version: PageVersion::V1,
+            page_bytes: 1 << 20,
+            page_rows: 20_000,
+            row_group_rows: 1 << 20,
+            statistics: true,
+            columns: HashMap::new(),
+            key_value_metadata: Vec::new(),
+        }
+    }
+}
+
+impl WriterOptions {
+    /// The defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Page compression of every column.
+    pub fn with_compression(mut self, compression: Compression) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// The values' encoding of every column, where no dictionary is used or after it falls
+    /// back (default PLAIN).
+    pub fn with_encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = Some(encoding);
+        self
+    }
+
+    /// Whether columns are dictionary-encoded first (BOOLEAN columns never are by default).
+    pub fn with_dictionary(mut self, dictionary: bool) -> Self {
+        self.dictionary = dictionary;
+        self
+    }
+
+    /// The dictionary's size in bytes past which a column chunk falls back to its encoding.
+    pub fn with_dictionary_page_size_limit(mut self, bytes: usize) -> Self {
+        self.dictionary_page_bytes = bytes.max(1);
+        self
+    }
+
+    /// The data page format.
+    pub fn with_data_page_version(mut self, version: PageVersion) -> Self {
+        self.page_version = version;
+        self
+    }
+
+    /// About how many bytes of levels and values a data page holds before compression.
+    pub fn with_data_page_size_limit(mut self, bytes: usize) -> Self {
+        self.page_bytes = bytes.max(1);
+        self
+    }
+
+    /// At most how many rows a data page holds.
+    pub fn with_data_page_row_count_limit(mut self, rows: usize) -> Self {
+        self.page_rows = rows.max(1);
+        self
+    }
+
+    /// At most how many rows a row group holds.
+    pub fn with_max_row_group_row_count(mut self, rows: usize) -> Self {
+        self.row_group_rows = rows.max(1);
+        self
+    }
+
+    /// Whether statistics are written (the footer's and the column index).
+    pub fn with_statistics(mut self, statistics: bool) -> Self {
+        self.statistics = statistics;
+        self
+    }
+
+    /// Settings for the column at `path` (dotted, as `pqcodec inspect` shows it), overriding
+    /// the file's.
+    pub fn with_column(mut self, path: impl Into<String>, settings: ColumnSettings) -> Self {
+        self.columns.insert(path.into(), settings);
+        self
+    }
+
+    /// The column's settings at `path`, to change one of them.
+    pub fn column_mut(&mut self, path: impl Into<String>) -> &mut ColumnSettings {
+        self.columns.entry(path.into()).or_default()
+    }
+
+    /// A key-value pair for the footer, after `ARROW:schema`.
+    pub fn with_key_value(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.key_value_metadata.push((key.into(), value.into()));
+        self
+    }
+
+    /// The largest row group, in rows.
+    pub fn max_row_group_row_count(&self) -> usize {
+        self.row_group_rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compression_parses_with_levels() {
+        assert_eq!("zstd:3".parse(), Ok(Compression::Zstd(3)));
+        assert_eq!("ZSTD".parse(), Ok(Compression::Zstd(1)));
+        assert_eq!("gzip:9".parse(), Ok(Compression::Gzip(9)));
+        assert_eq!("lz4_raw".parse(), Ok(Compression::Lz4Raw));
+        assert!("zstd:23".parse::<Compression>().is_err());
+        assert!("snappy:1".parse::<Compression>().is_err());
+        assert!("lzo".parse::<Compression>().is_err());
+        for c in [
+            Compression::Brotli(4),
+            Compression::Uncompressed,
+            Compression::Snappy,
+        ] {
+            assert_eq!(c.to_string().parse(), Ok(c));
+        }
+    }
+}

@@ -10,6 +10,7 @@ mod codec;
 mod file;
 mod heap;
 mod inspect;
+mod rewrite;
 mod scan;
 #[cfg(feature = "sql")]
 mod sql;
@@ -66,6 +67,9 @@ enum Command {
         /// The Parquet file.
         file: PathBuf,
     },
+    /// Write a Parquet file again with pqcodec's writer: other encodings, codecs or layout,
+    /// the same schema, metadata and values.
+    Rewrite(rewrite::RewriteArgs),
     /// Run SQL over Parquet files with DataFusion, decoded by pqcodec.
     #[cfg(feature = "sql")]
     Sql(sql::SqlArgs),
@@ -155,6 +159,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             ))
         }
         Command::Inspect { file } => print(&inspect::inspect(&file)?),
+        Command::Rewrite(args) => {
+            let s = rewrite::rewrite(&args)?;
+            print(&format!(
+                "rows {} bytes_in {} bytes_out {} seconds {:.3}\n",
+                s.rows, s.bytes_in, s.bytes_out, s.seconds
+            ))
+        }
         #[cfg(feature = "sql")]
         Command::Sql(args) => sql::sql(&args, &mut std::io::stdout().lock()),
     }

@@ -137,9 +137,10 @@ fn shred_leaf(root: &Node, leaf: &Node, array: &ArrayRef) -> Result<Shredded> {
         levels: 0,
     };
     walk.visit(root, array, 0..array.len(), 0, 0)?;
+    // No slot reached the leaf (every list empty or null): no values to take from it.
     let values = walk
         .values
-        .ok_or_else(|| Error::Schema(format!("field {:?} has no leaf array", leaf.field.name())))?;
+        .unwrap_or_else(|| arrow_array::new_empty_array(leaf.field.data_type()));
     Ok(Shredded {
         values,
         def: walk.def,

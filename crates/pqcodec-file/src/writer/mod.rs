@@ -135,10 +135,12 @@ impl<W: Write + Send> FileWriter<W> {
         let mut inner =
             SerializedFileWriter::new(out, descr.root_schema_ptr(), Arc::new(properties))
                 .map_err(|e| chunk::frame_error("(file)", e))?;
-        inner.append_key_value_metadata(KeyValue::new(
-            "ARROW:schema".into(),
-            encode_arrow_schema(&schema),
-        ));
+        if options.arrow_schema {
+            inner.append_key_value_metadata(KeyValue::new(
+                "ARROW:schema".into(),
+                encode_arrow_schema(&schema),
+            ));
+        }
         for (k, v) in &options.key_value_metadata {
             inner.append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
         }

@@ -113,6 +113,7 @@ pub struct WriterOptions {
     pub(crate) statistics: bool,
     pub(crate) columns: HashMap<String, ColumnSettings>,
     pub(crate) key_value_metadata: Vec<(String, String)>,
+    pub(crate) arrow_schema: bool,
 }
 
 impl Default for WriterOptions {
@@ -129,6 +130,7 @@ impl Default for WriterOptions {
             statistics: true,
             columns: HashMap::new(),
             key_value_metadata: Vec::new(),
+            arrow_schema: true,
         }
     }
 }
@@ -209,6 +211,13 @@ impl WriterOptions {
     /// A key-value pair for the footer, after `ARROW:schema`.
     pub fn with_key_value(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.key_value_metadata.push((key.into(), value.into()));
+        self
+    }
+
+    /// Whether the Arrow schema is embedded as `ARROW:schema` (default yes), so that Arrow
+    /// types read back as written.
+    pub fn with_arrow_schema(mut self, embed: bool) -> Self {
+        self.arrow_schema = embed;
         self
     }
 

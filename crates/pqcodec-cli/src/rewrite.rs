@@ -1,0 +1,188 @@
+//! `pqcodec rewrite IN OUT`: a file read by pqcodec's reader and written again by pqcodec's
+//! writer with other encodings, codecs or layout, never another meaning: the input's Parquet
+//! schema (names, repetition, logical and converted types, field ids) and key-value metadata
+//! (`ARROW:schema` included) are kept.
+
+use std::error::Error;
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use arrow_array::RecordBatchReader;
+
+use parquet::schema::types::{SchemaDescriptor, Type};
+use pqcodec_core::Encoding;
+use pqcodec_file::{
+    ColumnSettings, Compression, FileWriter, LocalFile, PageVersion, Projection, ReaderBuilder,
+    WriterOptions,
+};
+
+/// The flags of `pqcodec rewrite`.
+#[derive(clap::Args, Debug)]
+pub struct RewriteArgs {
+    /// The Parquet file to read.
+    pub input: PathBuf,
+    /// The Parquet file to write (replaced if it exists).
+    pub output: PathBuf,
+    /// A column's encoding, `COLUMN=ENCODING` (dotted path; PLAIN, RLE_DICTIONARY,
+    /// DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT,
+    /// RLE for booleans); repeatable. `*=ENCODING` sets every column's.
+    #[arg(long = "encoding", value_parser = parse_encoding)]
+    pub encodings: Vec<(String, Encoding)>,
+    /// Page compression, `CODEC[:LEVEL]`: uncompressed, snappy, gzip, lz4_raw, zstd, brotli.
+    #[arg(long, default_value = "snappy")]
+    pub compression: Compression,
+    /// Rows per row group.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub row_group_size: usize,
+    /// Bytes of levels and values per data page, before compression.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub page_size: usize,
+    /// The data page format: 1 or 2.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub data_page_version: u8,
+    /// Dictionary-encode columns first (`on`, the default) or never (`off`).
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub dictionary: String,
+    /// Keep only these top-level columns, comma-separated, in the input's order.
+    #[arg(long, value_delimiter = ',')]
+    pub columns: Option<Vec<String>>,
+}
+
+fn parse_encoding(s: &str) -> Result<(String, Encoding), String> {
+    let (column, encoding) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?} is not COLUMN=ENCODING"))?;
+    let encoding: Encoding = encoding.parse().map_err(|e| format!("{e}"))?;
+    Ok((column.to_owned(), encoding))
+}
+
+/// What a rewrite did.
+#[derive(Debug)]
+pub struct Summary {
+    /// Rows written.
+    pub rows: u64,
+    /// Size of the input file.
+    pub bytes_in: u64,
+    /// Size of the output file.
+    pub bytes_out: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Rewrites `args.input` into `args.output`.
+pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
+    let start = Instant::now();
+    let at = |path: &Path| {
+        let path = path.display().to_string();
+        move |e: pqcodec_file::Error| format!("{path}: {e}")
+    };
+    let source =
+        LocalFile::open(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let builder = ReaderBuilder::try_new(source).map_err(at(&args.input))?;
+    let metadata = Arc::clone(builder.metadata());
+    let file_metadata = metadata.metadata().file_metadata();
+    let root = file_metadata.schema_descr().root_schema_ptr();
+    let (builder, parquet_root) = match &args.columns {
+        None => (builder, root),
+        Some(names) => {
+            let fields = root.get_fields();
+            let mut keep = Vec::with_capacity(names.len());
+            for name in names {
+                let i = fields
+                    .iter()
+                    .position(|f| f.name() == name)
+                    .ok_or_else(|| {
+                        format!("{}: no top-level column {name:?}", args.input.display())
+                    })?;
+                keep.push(i);
+            }
+            keep.sort_unstable();
+            keep.dedup();
+            let kept = keep.iter().map(|&i| Arc::clone(&fields[i])).collect();
+            let root = Type::group_type_builder(root.name())
+                .with_fields(kept)
+                .build()?;
+            (
+                builder.with_projection(Projection::roots(keep)),
+                Arc::new(root),
+            )
+        }
+    };
+    let reader = builder.build().map_err(at(&args.input))?;
+    let schema = reader.schema();
+    let mut options = WriterOptions::new()
+        .with_compression(args.compression)
+        .with_max_row_group_row_count(args.row_group_size)
+        .with_data_page_size_limit(args.page_size)
+        .with_data_page_version(if args.data_page_version == 2 {
+            PageVersion::V2
+        } else {
+            PageVersion::V1
+        })
+        .with_dictionary(args.dictionary == "on");
+    for (column, encoding) in &args.encodings {
+        if column == "*" {
+            options = options.with_encoding(*encoding);
+        } else {
+            options = options.with_column(
+                column.clone(),
+                ColumnSettings {
+                    encoding: Some(*encoding),
+                    ..Default::default()
+                },
+            );
+        }
+    }
+    // The input's key-value metadata goes through; its Arrow schema too, unless columns were
+    // dropped (then the writer embeds the schema read).
+    let projected = args.columns.is_some();
+    for kv in file_metadata.key_value_metadata().into_iter().flatten() {
+        if kv.key == "ARROW:schema" && projected {
+            continue;
+        }
+        options = options.with_key_value(kv.key.clone(), kv.value.clone().unwrap_or_default());
+    }
+    options = options.with_arrow_schema(projected);
+    let descr = Arc::new(SchemaDescriptor::new(parquet_root));
+    let out = File::create(&args.output).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    let mut writer =
+        FileWriter::try_new_with_parquet_schema(BufWriter::new(out), schema, descr, options)
+            .map_err(at(&args.output))?;
+    let total = u64::try_from(file_metadata.num_rows()).unwrap_or(0);
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} rows {elapsed} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut rows = 0u64;
+    let mut reader = reader;
+    while let Some(batch) = reader.next_batch().map_err(at(&args.input))? {
+        writer.write(&batch).map_err(at(&args.output))?;
+        rows += batch.num_rows() as u64;
+        if let Some(bar) = &progress {
+            bar.set_position(rows);
+        }
+    }
+    let out = writer.into_inner().map_err(at(&args.output))?;
+    out.into_inner()
+        .map_err(|e| format!("{}: {}", args.output.display(), e.error()))?
+        .sync_all()
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    Ok(Summary {
+        rows,
+        bytes_in: metadata.file_size(),
+        bytes_out: std::fs::metadata(&args.output)?.len(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}

@@ -56,4 +56,6 @@ pub use selection::{RowSelection, RowSelector};
 pub use source::{LocalFile, RangeRead};
 #[cfg(feature = "object_store")]
 pub use stream::{AsyncRangeRead, ObjectStoreSource, ParquetRecordBatchStream};
+#[cfg(feature = "object_store")]
+pub use writer::AsyncFileWriter;
 pub use writer::{ColumnSettings, Compression, FileWriter, PageVersion, WriterOptions};

@@ -24,6 +24,8 @@
 mod chunk;
 mod compress;
 mod options;
+#[cfg(feature = "object_store")]
+mod upload;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -41,6 +43,8 @@ use pqcodec_core::{Encoding, PhysicalType};
 
 pub use options::{ColumnSettings, Compression, WriterOptions};
 pub use pqcodec_arrow::write::PageVersion;
+#[cfg(feature = "object_store")]
+pub use upload::AsyncFileWriter;
 
 use crate::error::{Error, Result};
 use crate::metadata::column_desc;

@@ -8,9 +8,11 @@ use std::fs::File;
 use std::io::{BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use arrow_array::RecordBatchReader;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use parquet::arrow::ArrowWriter;
+use parquet::file::properties::{WriterProperties, WriterVersion};
 
 use parquet::schema::types::{SchemaDescriptor, Type};
 use pqcodec_core::Encoding;
@@ -49,6 +51,19 @@ pub struct RewriteArgs {
     /// Keep only these top-level columns, comma-separated, in the input's order.
     #[arg(long, value_delimiter = ',')]
     pub columns: Option<Vec<String>>,
+    /// The writer: pqcodec, or arrow-rs's `ArrowWriter` with the same options, to compare
+    /// (arrow-rs makes its Parquet schema from the Arrow schema).
+    #[arg(long, value_enum, default_value_t = Writer::Pqcodec)]
+    pub writer: Writer,
+}
+
+/// Which writer `rewrite` uses.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer {
+    /// pqcodec's `FileWriter`.
+    Pqcodec,
+    /// arrow-rs's `ArrowWriter`.
+    ArrowRs,
 }
 
 fn parse_encoding(s: &str) -> Result<(String, Encoding), String> {
@@ -70,6 +85,8 @@ pub struct Summary {
     pub bytes_out: u64,
     /// Seconds taken.
     pub seconds: f64,
+    /// Seconds spent in the writer's calls (encoding, compressing, writing out).
+    pub write_seconds: f64,
 }
 
 /// Rewrites `args.input` into `args.output`.
@@ -148,9 +165,17 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
     options = options.with_arrow_schema(projected);
     let descr = Arc::new(SchemaDescriptor::new(parquet_root));
     let out = File::create(&args.output).map_err(|e| format!("{}: {e}", args.output.display()))?;
-    let mut writer =
-        FileWriter::try_new_with_parquet_schema(BufWriter::new(out), schema, descr, options)
-            .map_err(at(&args.output))?;
+    let mut writer = match args.writer {
+        Writer::Pqcodec => Output::Pqcodec(
+            FileWriter::try_new_with_parquet_schema(BufWriter::new(out), schema, descr, options)
+                .map_err(at(&args.output))?,
+        ),
+        Writer::ArrowRs => Output::ArrowRs(ArrowWriter::try_new(
+            BufWriter::new(out),
+            schema,
+            Some(arrow_rs_properties(args)),
+        )?),
+    };
     let total = u64::try_from(file_metadata.num_rows()).unwrap_or(0);
     let progress = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
@@ -163,15 +188,24 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
         bar
     });
     let mut rows = 0u64;
+    let mut writing = Duration::ZERO;
     let mut reader = reader;
     while let Some(batch) = reader.next_batch().map_err(at(&args.input))? {
-        writer.write(&batch).map_err(at(&args.output))?;
+        let started = Instant::now();
+        writer
+            .write(&batch)
+            .map_err(|e| format!("{}: {e}", args.output.display()))?;
+        writing += started.elapsed();
         rows += batch.num_rows() as u64;
         if let Some(bar) = &progress {
             bar.set_position(rows);
         }
     }
-    let out = writer.into_inner().map_err(at(&args.output))?;
+    let started = Instant::now();
+    let out = writer
+        .into_inner()
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    writing += started.elapsed();
     out.into_inner()
         .map_err(|e| format!("{}: {}", args.output.display(), e.error()))?
         .sync_all()
@@ -184,5 +218,73 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
         bytes_in: metadata.file_size(),
         bytes_out: std::fs::metadata(&args.output)?.len(),
         seconds: start.elapsed().as_secs_f64(),
+        write_seconds: writing.as_secs_f64(),
     })
+}
+
+/// The output file, written by either writer.
+enum Output {
+    Pqcodec(FileWriter<BufWriter<File>>),
+    ArrowRs(ArrowWriter<BufWriter<File>>),
+}
+
+impl Output {
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), Box<dyn Error>> {
+        match self {
+            Output::Pqcodec(w) => w.write(batch)?,
+            Output::ArrowRs(w) => w.write(batch)?,
+        }
+        Ok(())
+    }
+
+    fn into_inner(self) -> Result<BufWriter<File>, Box<dyn Error>> {
+        Ok(match self {
+            Output::Pqcodec(w) => w.into_inner()?,
+            Output::ArrowRs(w) => w.into_inner()?,
+        })
+    }
+}
+
+/// arrow-rs's writer properties for the same flags.
+fn arrow_rs_properties(args: &RewriteArgs) -> WriterProperties {
+    use parquet::basic::{BrotliLevel, Compression as C, GzipLevel, ZstdLevel};
+    let compression = match args.compression {
+        Compression::Uncompressed => C::UNCOMPRESSED,
+        Compression::Snappy => C::SNAPPY,
+        Compression::Gzip(l) => C::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
+        Compression::Lz4Raw => C::LZ4_RAW,
+        Compression::Zstd(l) => C::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
+        Compression::Brotli(l) => C::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
+    };
+    let mut props = WriterProperties::builder()
+        .set_compression(compression)
+        .set_max_row_group_row_count(Some(args.row_group_size))
+        .set_data_page_size_limit(args.page_size)
+        .set_dictionary_enabled(args.dictionary == "on")
+        .set_writer_version(if args.data_page_version == 2 {
+            WriterVersion::PARQUET_2_0
+        } else {
+            WriterVersion::PARQUET_1_0
+        });
+    let name = |e: Encoding| e.name().parse::<parquet::basic::Encoding>().ok();
+    for (column, encoding) in &args.encodings {
+        let Some(e) = name(*encoding) else { continue };
+        let dictionary = matches!(
+            *encoding,
+            Encoding::RleDictionary | Encoding::PlainDictionary
+        );
+        if column == "*" {
+            props = props.set_dictionary_enabled(dictionary);
+            if !dictionary {
+                props = props.set_encoding(e);
+            }
+        } else {
+            let path = parquet::schema::types::ColumnPath::from(column.as_str());
+            props = props.set_column_dictionary_enabled(path.clone(), dictionary);
+            if !dictionary {
+                props = props.set_column_encoding(path, e);
+            }
+        }
+    }
+    props.build()
 }

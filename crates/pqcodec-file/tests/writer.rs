@@ -762,3 +762,43 @@ async fn object_stores_get_the_file_only_on_close() {
         );
     }
 }
+
+/// Dictionary arrays go in as keys: batches with their own dictionaries (a chunk's dictionary
+/// merges them), entries no row uses left out of the statistics.
+#[test]
+fn dictionary_arrays_with_different_dictionaries() {
+    let dict = |values: Vec<&str>, keys: Vec<Option<i8>>| -> ArrayRef {
+        let values: ArrayRef = Arc::new(StringArray::from(values));
+        Arc::new(
+            DictionaryArray::<arrow_array::types::Int8Type>::try_new(Int8Array::from(keys), values)
+                .unwrap(),
+        )
+    };
+    let a = batch(vec![(
+        "d",
+        dict(vec!["z", "a", "m"], vec![Some(1), Some(1), None]),
+    )]);
+    let b = batch(vec![(
+        "d",
+        dict(vec!["q", "b"], vec![Some(0), Some(1), Some(0)]),
+    )]);
+    for dictionary in [true, false] {
+        let options = WriterOptions::new().with_dictionary(dictionary);
+        let file = write(&[a.clone(), b.clone()], options);
+        let reader = SerializedFileReader::new(file.clone()).unwrap();
+        let chunk = reader.metadata().row_group(0).column(0).clone();
+        assert_eq!(chunk.dictionary_page_offset().is_some(), dictionary);
+        let stats = chunk.statistics().unwrap();
+        assert_eq!(stats.min_bytes_opt(), Some(&b"a"[..]));
+        assert_eq!(stats.max_bytes_opt(), Some(&b"q"[..]));
+        assert_eq!(stats.null_count_opt(), Some(1));
+        let read = read_arrow_rs(file);
+        let want: Vec<Option<&str>> =
+            vec![Some("a"), Some("a"), None, Some("q"), Some("b"), Some("q")];
+        let got = arrow_cast::cast(read.column(0), &DataType::Utf8).unwrap();
+        assert_eq!(
+            got.as_any().downcast_ref::<StringArray>().unwrap(),
+            &StringArray::from(want)
+        );
+    }
+}

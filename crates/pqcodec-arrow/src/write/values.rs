@@ -1,6 +1,9 @@
 //! A leaf column's values into pqcodec's encoders: dictionary first if asked, falling back
 //! to the column's own encoding once the dictionary passes its limits.
 
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pqcodec_core::{
@@ -119,6 +122,8 @@ pub(crate) struct ValueWriter {
     dictionary: Option<DictionaryLimits>,
     /// Bounds of the values put since the last page.
     pub(crate) bounds: Bounds,
+    /// The last Arrow dictionary put and its values' indices in the chunk's dictionary.
+    remap: Option<(ArrayRef, Vec<u32>)>,
 }
 
 impl ValueWriter {
@@ -184,50 +189,109 @@ impl ValueWriter {
             encoding,
             dictionary,
             bounds,
+            remap: None,
         })
     }
 
-    /// Puts the values of `array` at `positions`.
+    /// Puts the values of `array` at `positions`. A dictionary array's keys go to a dictionary
+    /// encoder as indices: its values are interned once per dictionary, not once per row.
     pub(crate) fn put(&mut self, array: &ArrayRef, positions: PositionsRef<'_>) -> Result<()> {
+        if let Some(dict) = array.as_any_dictionary_opt()
+            && self.dictionary_encoding()
+        {
+            let values = dict.values().clone();
+            let (_, keys) = gather::resolve_dictionary(&self.path, array, positions)?
+                .ok_or_else(|| Error::Schema("not a dictionary".into()))?;
+            return self.put_keys(&values, &keys);
+        }
         let resolved = gather::resolve_dictionary(&self.path, array, positions.clone())?;
         let (array, positions) = match &resolved {
-            Some((values, keys)) => (values.as_ref(), PositionsRef::Indices(keys)),
-            None => (array.as_ref(), positions),
+            Some((values, keys)) => (values, PositionsRef::Indices(keys)),
+            None => (array, positions),
         };
+        self.apply(array, &positions, Op::Put).map(drop)
+    }
+
+    /// Whether values go to a dictionary encoder now.
+    fn dictionary_encoding(&self) -> bool {
+        each_type!(&self.values, t => matches!(t.encoder, ValueEncoder::Dictionary(_)))
+    }
+
+    /// Puts the entries `keys` of the dictionary `values` by their indices in the chunk's
+    /// dictionary, interning `values` first unless they are the last dictionary's.
+    fn put_keys(&mut self, values: &ArrayRef, keys: &[usize]) -> Result<()> {
+        let known = matches!(&self.remap, Some((v, _)) if Arc::ptr_eq(v, values));
+        if !known {
+            let all = PositionsRef::Range(0..values.len());
+            let indices = self.apply(values, &all, Op::Intern)?.unwrap_or_default();
+            self.remap = Some((values.clone(), indices));
+        }
+        let Some((_, remap)) = &self.remap else {
+            return Ok(());
+        };
+        let indices: Vec<u32> = keys.iter().map(|&k| remap[k]).collect();
+        if !matches!(self.bounds, Bounds::None) {
+            let mut used = vec![false; values.len()];
+            keys.iter().for_each(|&k| used[k] = true);
+            let used: Vec<usize> = (0..used.len()).filter(|&i| used[i]).collect();
+            self.apply(values, &PositionsRef::Indices(&used), Op::Bounds)?;
+        }
+        let path = &self.path;
+        each_type!(&mut self.values, t => match &mut t.encoder {
+            ValueEncoder::Dictionary(e) => e
+                .put_indices(&indices)
+                .map_err(|e| Error::Schema(format!("column {path:?}: {e}"))),
+            ValueEncoder::Direct(_) => Err(Error::Schema(format!("column {path:?}: no dictionary"))),
+        })
+    }
+
+    /// Does `op` with the values of `array` at `positions`.
+    fn apply(
+        &mut self,
+        array: &ArrayRef,
+        positions: &PositionsRef<'_>,
+        op: Op,
+    ) -> Result<Option<Vec<u32>>> {
+        let array = array.as_ref();
         let path = &self.path;
         let bounds = &mut self.bounds;
         let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
         macro_rules! fixed {
-            ($t:ident, $gather:path, $update:ident) => {{
+            ($t:ident, $gather:path, $update:expr) => {{
                 $t.scratch.clear();
-                $gather(path, array, &positions, &mut $t.scratch)?;
-                bounds.$update(&$t.scratch);
-                match &mut $t.encoder {
-                    ValueEncoder::Dictionary(e) => e.put_slice(&$t.scratch),
-                    ValueEncoder::Direct(e) => e.put_slice(&$t.scratch),
+                $gather(path, array, positions, &mut $t.scratch)?;
+                if op != Op::Intern {
+                    $update(bounds, &$t.scratch);
+                }
+                match (op, &mut $t.encoder) {
+                    (Op::Bounds, _) => Ok(None),
+                    (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(&$t.scratch).map(Some),
+                    (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
+                    (Op::Put, ValueEncoder::Dictionary(e)) => {
+                        e.put_slice(&$t.scratch).map(|_| None)
+                    }
+                    (Op::Put, ValueEncoder::Direct(e)) => e.put_slice(&$t.scratch).map(|_| None),
                 }
                 .map_err(codec)
             }};
         }
         match &mut self.values {
-            Values::Boolean(t) => fixed!(t, gather::boolean, update_bool),
-            Values::Int32(t) => fixed!(t, gather::int32, update_i32),
-            Values::Int64(t) => fixed!(t, gather::int64, update_i64),
-            Values::Int96(t) => {
-                t.scratch.clear();
-                gather::int96(path, array, &positions, &mut t.scratch)?;
-                match &mut t.encoder {
-                    ValueEncoder::Dictionary(e) => e.put_slice(&t.scratch),
-                    ValueEncoder::Direct(e) => e.put_slice(&t.scratch),
-                }
-                .map_err(codec)
-            }
-            Values::Float(t) => fixed!(t, gather::float, update_f32),
-            Values::Double(t) => fixed!(t, gather::double, update_f64),
-            Values::Bytes(t) => put_bytes(path, array, &positions, None, t, bounds),
-            Values::Fixed(t) => {
-                put_bytes(path, array, &positions, Some(self.type_length), t, bounds)
-            }
+            Values::Boolean(t) => fixed!(t, gather::boolean, Bounds::update_bool),
+            Values::Int32(t) => fixed!(t, gather::int32, Bounds::update_i32),
+            Values::Int64(t) => fixed!(t, gather::int64, Bounds::update_i64),
+            Values::Int96(t) => fixed!(t, gather::int96, |_: &mut Bounds, _: &[Int96]| {}),
+            Values::Float(t) => fixed!(t, gather::float, Bounds::update_f32),
+            Values::Double(t) => fixed!(t, gather::double, Bounds::update_f64),
+            Values::Bytes(t) => put_bytes(path, array, positions, None, t, bounds, op),
+            Values::Fixed(t) => put_bytes(
+                path,
+                array,
+                positions,
+                Some(self.type_length),
+                t,
+                bounds,
+                op,
+            ),
         }
     }
 
@@ -254,6 +318,7 @@ impl ValueWriter {
     /// Keeps the dictionary page of this chunk and writes the rest of it in the column's own
     /// encoding. Call with no values pending.
     pub(crate) fn fall_back(&mut self) -> Result<()> {
+        self.remap = None;
         let (encoding, tl, path) = (self.encoding, self.type_length, &self.path);
         each_type!(&mut self.values, t => {
             if let ValueEncoder::Dictionary(e) = &t.encoder {
@@ -285,6 +350,7 @@ impl ValueWriter {
     /// Ends the column chunk: its dictionary page (PLAIN bytes, number of values) if its
     /// pages use one. The next chunk starts with a new dictionary.
     pub(crate) fn finish_chunk(&mut self) -> Result<Option<(Vec<u8>, usize)>> {
+        self.remap = None;
         let (encoding, tl, path) = (self.encoding, self.type_length, &self.path);
         let dictionary = self.dictionary.is_some();
         each_type!(&mut self.values, t => {
@@ -304,7 +370,8 @@ impl ValueWriter {
     }
 }
 
-/// Puts byte values: as the array holds them, or made for the column (fixed width `width`).
+/// Does `op` with byte values: as the array holds them, or made for the column (fixed width
+/// `width`).
 fn put_bytes<T: DynamicType<Value = [u8]>>(
     path: &str,
     array: &dyn Array,
@@ -312,35 +379,51 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     width: Option<usize>,
     t: &mut Typed<T, Vec<u8>>,
     bounds: &mut Bounds,
-) -> Result<()> {
+    op: Op,
+) -> Result<Option<Vec<u32>>> {
     let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
+    let mut put = |values: &mut dyn Iterator<Item = &[u8]>| {
+        match (op, &mut t.encoder) {
+            (Op::Bounds, _) | (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
+            (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(values).map(Some),
+            (Op::Put, ValueEncoder::Dictionary(e)) => e.put(values).map(|_| None),
+            (Op::Put, ValueEncoder::Direct(e)) => e.put(values).map(|_| None),
+        }
+        .map_err(codec)
+    };
     if gather::is_bytes(array.data_type()) {
         let mut values: Vec<&[u8]> = Vec::with_capacity(positions.len());
         gather::byte_array(path, array, positions, |v| values.push(v))?;
-        if !matches!(bounds, Bounds::None) {
+        if op != Op::Intern && !matches!(bounds, Bounds::None) {
             values.iter().for_each(|v| bounds.update_bytes(v));
         }
-        return match &mut t.encoder {
-            ValueEncoder::Dictionary(e) => e.put(values.iter().copied()),
-            ValueEncoder::Direct(e) => e.put(values.iter().copied()),
-        }
-        .map_err(codec);
+        return put(&mut values.iter().copied());
     }
     let width = width.unwrap_or(match array.data_type() {
         DataType::Decimal256(..) => 32,
         _ => 16,
     });
-    t.scratch.clear();
-    gather::made_bytes(path, array, positions, width, &mut t.scratch)?;
-    let values = t.scratch.chunks_exact(width.max(1));
-    if !matches!(bounds, Bounds::None) {
+    let mut scratch = std::mem::take(&mut t.scratch);
+    scratch.clear();
+    gather::made_bytes(path, array, positions, width, &mut scratch)?;
+    let values = scratch.chunks_exact(width.max(1));
+    if op != Op::Intern && !matches!(bounds, Bounds::None) {
         values.clone().for_each(|v| bounds.update_bytes(v));
     }
-    match &mut t.encoder {
-        ValueEncoder::Dictionary(e) => e.put(values),
-        ValueEncoder::Direct(e) => e.put(values),
-    }
-    .map_err(codec)
+    let result = put(&mut values.clone());
+    t.scratch = scratch;
+    result
+}
+
+/// What [`ValueWriter`] does with values it gathers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// Encode them (and widen the bounds).
+    Put,
+    /// Add them to the dictionary and give their indices.
+    Intern,
+    /// Only widen the bounds.
+    Bounds,
 }
 
 /// Refuses arrays of a type the column cannot hold, before anything is written.

@@ -124,6 +124,52 @@ impl<T: PlainType> DictionaryEncoder<T> {
         self.interner.keys().len()
     }
 
+    /// Adds `values` to the dictionary (those not in it yet) without putting them in a page,
+    /// and returns each one's index: how a writer maps another dictionary (an Arrow
+    /// dictionary's values) onto this one, hashing each of its values once. Fails after a
+    /// fallback, or if a limit is reached.
+    pub fn intern<'v, I>(&mut self, values: I) -> Result<Vec<u32>>
+    where
+        I: IntoIterator<Item = &'v T::Value>,
+        T::Value: 'v,
+    {
+        let before = self.indices.len();
+        if self.plain.is_none() {
+            self.put(values)?;
+        }
+        if self.plain.is_some() {
+            self.indices.truncate(before);
+            return Err(Error::invalid(
+                ENCODING,
+                "dictionary",
+                "the dictionary is past its limits",
+            ));
+        }
+        Ok(self.indices.split_off(before))
+    }
+
+    /// Puts values by their indices in the dictionary (from [`DictionaryEncoder::intern`]).
+    /// Fails, putting nothing, if an index is past the dictionary or after a fallback.
+    pub fn put_indices(&mut self, indices: &[u32]) -> Result<()> {
+        let len = self.interner.len();
+        if self.plain.is_some() {
+            return Err(Error::invalid(
+                ENCODING,
+                "indices",
+                "the encoder has fallen back to PLAIN",
+            ));
+        }
+        if let Some(bad) = indices.iter().find(|&&i| i as usize >= len) {
+            return Err(Error::invalid(
+                ENCODING,
+                "indices",
+                format!("index {bad} is past the dictionary's {len} values"),
+            ));
+        }
+        self.indices.extend_from_slice(indices);
+        Ok(())
+    }
+
     /// Whether the encoder has fallen back to PLAIN.
     pub fn has_fallen_back(&self) -> bool {
         self.plain.is_some()

@@ -819,3 +819,28 @@ fn fixed_width_index_past_the_end_is_reported() {
         Err(Error::DictionaryIndex { len: 0, .. })
     ));
 }
+
+/// Values put by their interned indices (another dictionary's keys mapped onto this one, a
+/// repeated entry merged) decode to the values; indices past the dictionary are refused.
+#[test]
+fn interned_indices_decode_to_their_values() {
+    let dictionary: Vec<&[u8]> = vec![b"red", b"green", b"blue", b"green"];
+    let keys = [2usize, 0, 0, 1, 3, 2, 1];
+    let mut by_index = DictionaryEncoder::<ByteArrayType>::new(0, DictionaryLimits::default());
+    let remap = by_index.intern(dictionary.iter().copied()).unwrap();
+    assert_eq!(remap, [0, 1, 2, 1]);
+    let indices: Vec<u32> = keys.iter().map(|&k| remap[k]).collect();
+    assert!(by_index.put_indices(&[0, 3]).is_err());
+    by_index.put_indices(&indices).unwrap();
+    assert_eq!(by_index.num_values(), keys.len());
+    let (page, dict) = (
+        by_index.flush().unwrap(),
+        by_index.dictionary_page().unwrap(),
+    );
+    let decoded_dict = crate::plain::decode_plain_page::<ByteArrayType>(&dict, 3, 0).unwrap();
+    let mut decoder =
+        DictionaryDecoder::<ByteArrayType>::new(&page, keys.len(), &decoded_dict).unwrap();
+    let values = decoder.read_all().unwrap();
+    let expected: Vec<&[u8]> = keys.iter().map(|&k| dictionary[k]).collect();
+    assert_eq!(values.iter().collect::<Vec<_>>(), expected);
+}

@@ -63,7 +63,8 @@ fn leaf_type(rng: &mut Rng) -> DataType {
 
 fn field(rng: &mut Rng, name: String, depth: usize) -> Field {
     let nullable = rng.chance(60);
-    let data_type = match (depth < 2).then(|| rng.below(8)).unwrap_or(9) {
+    let kind = if depth < 2 { rng.below(8) } else { 9 };
+    let data_type = match kind {
         0 => DataType::List(Arc::new(field(rng, "item".into(), depth + 1))),
         1 => DataType::LargeList(Arc::new(field(rng, "item".into(), depth + 1))),
         2 | 3 => {

@@ -2,7 +2,7 @@
 """The Markdown tables of BENCHMARKS.md from criterion's saved estimates: for every encoding x
 type of `cargo bench --bench encodings`, decoding and encoding, each side's values per second
 (the median time's) and the speedup of pqcodec over arrow-rs; then `--bench reader_paths`'s
-whole-file reads.
+whole-file reads; then `--bench writer`'s writes.
 
 Usage: python3 benches/criterion_table.py [target/criterion]
 """
@@ -21,10 +21,13 @@ for bench in sorted(root.glob("*/*/new/benchmark.json")):
 # One row per encoding x type: "decode/X" and "encode/X" side by side.
 rows = {}
 reads = {}
+writes = {}
 for group, sides in rates.items():
     direction, _, name = group.partition("/")
     if direction == "read":
         reads[name] = sides
+    elif direction == "write":
+        writes[name] = sides
     else:
         rows.setdefault(name, {})[direction] = sides
 
@@ -50,4 +53,12 @@ if reads:
     print("| read into Arrow | rows/s pqcodec | rows/s arrow-rs | speedup |")
     print("|---|---:|---:|---:|")
     for name, sides in sorted(reads.items()):
+        print("| " + " | ".join([name] + cells(sides)) + " |")
+
+# `cargo bench --bench writer`: one column's RecordBatch written to Parquet, rows per second.
+if writes:
+    print()
+    print("| write from Arrow | rows/s pqcodec | rows/s arrow-rs | speedup |")
+    print("|---|---:|---:|---:|")
+    for name, sides in sorted(writes.items()):
         print("| " + " | ".join([name] + cells(sides)) + " |")

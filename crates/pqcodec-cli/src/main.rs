@@ -162,8 +162,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         Command::Rewrite(args) => {
             let s = rewrite::rewrite(&args)?;
             print(&format!(
-                "rows {} bytes_in {} bytes_out {} seconds {:.3} write_seconds {:.3}\n",
-                s.rows, s.bytes_in, s.bytes_out, s.seconds, s.write_seconds
+                "rows {} bytes_in {} bytes_out {} seconds {:.3} write_seconds {:.3} peak_heap_bytes {}\n",
+                s.rows,
+                s.bytes_in,
+                s.bytes_out,
+                s.seconds,
+                s.write_seconds,
+                heap::peak()
             ))
         }
         #[cfg(feature = "sql")]

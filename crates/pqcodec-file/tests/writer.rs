@@ -497,69 +497,110 @@ fn every_encoding_reads_back() {
     }
 }
 
-/// Chunk statistics (min, max, null count) as arrow-rs's ArrowWriter writes them, and a
-/// column index and offset index for every column that has bounds.
+/// Each page's bounds and null count from a column index (empty without one).
+fn page_bounds(
+    ci: &parquet::file::page_index::column_index::ColumnIndexMetaData,
+) -> Vec<(Option<String>, Option<String>, Option<i64>)> {
+    use parquet::file::page_index::column_index::ColumnIndexMetaData as C;
+    macro_rules! pages {
+        ($i:expr) => {
+            (0..$i.num_pages() as usize)
+                .map(|p| {
+                    let (lo, hi) = ($i.min_value(p), $i.max_value(p));
+                    (
+                        lo.map(|v| format!("{v:?}")),
+                        hi.map(|v| format!("{v:?}")),
+                        $i.null_count(p),
+                    )
+                })
+                .collect()
+        };
+    }
+    match ci {
+        C::NONE => Vec::new(),
+        C::BOOLEAN(i) => pages!(i),
+        C::INT32(i) => pages!(i),
+        C::INT64(i) => pages!(i),
+        C::INT96(i) => pages!(i),
+        C::FLOAT(i) => pages!(i),
+        C::DOUBLE(i) => pages!(i),
+        C::BYTE_ARRAY(i) | C::FIXED_LEN_BYTE_ARRAY(i) => pages!(i),
+    }
+}
+
+/// Chunk statistics (min, max, null count) and each page's bounds in the column index as
+/// arrow-rs's ArrowWriter writes them (pages cut at the same rows: 1024 a page), dictionary
+/// encoded or not; an offset index for every column.
 #[test]
 fn statistics_match_arrow_writer() {
     let input = batch(flat_columns());
-    let ours = write(std::slice::from_ref(&input), WriterOptions::new());
-    let mut theirs = Vec::new();
-    let props = WriterProperties::builder().build();
-    let mut writer = ArrowWriter::try_new(&mut theirs, input.schema(), Some(props)).unwrap();
-    writer.write(&input).unwrap();
-    writer.close().unwrap();
-    let ours = parquet::file::metadata::ParquetMetaDataReader::new()
-        .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
-        .parse_and_finish(&ours)
-        .unwrap();
-    let theirs = parquet::file::metadata::ParquetMetaDataReader::new()
-        .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
-        .parse_and_finish(&Bytes::from(theirs))
-        .unwrap();
-    assert_eq!(
-        ours.file_metadata().schema_descr().root_schema(),
-        theirs.file_metadata().schema_descr().root_schema()
-    );
-    let (a, b) = (ours.row_group(0), theirs.row_group(0));
-    for (x, y) in a.columns().iter().zip(b.columns()) {
-        let path = x.column_path().string();
-        let (sx, sy) = (x.statistics(), y.statistics());
+    for dictionary in [true, false] {
+        let options = WriterOptions::new()
+            .with_dictionary(dictionary)
+            .with_compression(Compression::Uncompressed)
+            .with_data_page_row_count_limit(1024);
+        let ours = write(std::slice::from_ref(&input), options);
+        let mut theirs = Vec::new();
+        let props = WriterProperties::builder()
+            .set_dictionary_enabled(dictionary)
+            .set_data_page_row_count_limit(1024)
+            .build();
+        let mut writer = ArrowWriter::try_new(&mut theirs, input.schema(), Some(props)).unwrap();
+        writer.write(&input).unwrap();
+        writer.close().unwrap();
+        let parse = |bytes: &Bytes| {
+            parquet::file::metadata::ParquetMetaDataReader::new()
+                .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
+                .parse_and_finish(bytes)
+                .unwrap()
+        };
+        let (ours, theirs) = (parse(&ours), parse(&Bytes::from(theirs)));
         assert_eq!(
-            sx.and_then(|s| s.null_count_opt()),
-            sy.and_then(|s| s.null_count_opt()),
-            "{path}: null count"
+            ours.file_metadata().schema_descr().root_schema(),
+            theirs.file_metadata().schema_descr().root_schema()
         );
-        assert_eq!(
-            sx.and_then(|s| s.min_bytes_opt()),
-            sy.and_then(|s| s.min_bytes_opt()),
-            "{path}: min"
-        );
-        assert_eq!(
-            sx.and_then(|s| s.max_bytes_opt()),
-            sy.and_then(|s| s.max_bytes_opt()),
-            "{path}: max"
-        );
-        assert_eq!(x.num_values(), y.num_values(), "{path}: values");
+        let (a, b) = (ours.row_group(0), theirs.row_group(0));
+        for (x, y) in a.columns().iter().zip(b.columns()) {
+            let path = format!("{} (dictionary {dictionary})", x.column_path());
+            let (sx, sy) = (x.statistics(), y.statistics());
+            assert_eq!(
+                sx.and_then(|s| s.null_count_opt()),
+                sy.and_then(|s| s.null_count_opt()),
+                "{path}: null count"
+            );
+            assert_eq!(
+                sx.and_then(|s| s.min_bytes_opt()),
+                sy.and_then(|s| s.min_bytes_opt()),
+                "{path}: min"
+            );
+            assert_eq!(
+                sx.and_then(|s| s.max_bytes_opt()),
+                sy.and_then(|s| s.max_bytes_opt()),
+                "{path}: max"
+            );
+            assert_eq!(x.num_values(), y.num_values(), "{path}: values");
+        }
+        let (ci, oi) = (ours.column_index().unwrap(), ours.offset_index().unwrap());
+        let their_ci = theirs.column_index().unwrap();
+        for (col, chunk) in a.columns().iter().enumerate() {
+            let path = chunk.column_path();
+            assert_eq!(oi[0][col].page_locations().len(), 3, "{path}: offset index");
+            let has_bounds = chunk
+                .statistics()
+                .is_some_and(|s| s.min_bytes_opt().is_some());
+            let ours = page_bounds(&ci[0][col]);
+            assert!(!has_bounds || ours.len() == 3, "{path}: column index");
+            let theirs = page_bounds(&their_ci[0][col]);
+            if !theirs.is_empty() && !ours.is_empty() {
+                assert_eq!(
+                    ours, theirs,
+                    "{path} (dictionary {dictionary}): page bounds"
+                );
+            }
+        }
+        let kv = ours.file_metadata().key_value_metadata().unwrap();
+        assert!(kv.iter().any(|kv| kv.key == "ARROW:schema"));
     }
-    let (ci, oi) = (ours.column_index().unwrap(), ours.offset_index().unwrap());
-    for (col, chunk) in a.columns().iter().enumerate() {
-        let rows: i64 = oi[0][col].page_locations().len() as i64;
-        assert!(rows >= 1, "{}: offset index", chunk.column_path());
-        let has_bounds = chunk
-            .statistics()
-            .is_some_and(|s| s.min_bytes_opt().is_some());
-        let indexed = !matches!(
-            ci[0][col],
-            parquet::file::page_index::column_index::ColumnIndexMetaData::NONE
-        );
-        assert!(
-            !has_bounds || indexed,
-            "{}: column index",
-            chunk.column_path()
-        );
-    }
-    let kv = ours.file_metadata().key_value_metadata().unwrap();
-    assert!(kv.iter().any(|kv| kv.key == "ARROW:schema"));
 }
 
 fn one_column(name: &str, array: ArrayRef, nullable: bool) -> (SchemaRef, RecordBatch) {

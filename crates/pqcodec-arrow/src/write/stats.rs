@@ -197,6 +197,43 @@ impl Bounds {
         }
     }
 
+    /// Takes into account one value given by its PLAIN bytes (a byte array's without its
+    /// length; BOOLEAN as one byte).
+    pub(crate) fn update_plain(&mut self, bytes: &[u8]) {
+        fn array<const N: usize>(bytes: &[u8]) -> Option<[u8; N]> {
+            bytes.try_into().ok()
+        }
+        match self {
+            Bounds::None => {}
+            Bounds::Boolean(_) => {
+                if let Some(&b) = bytes.first() {
+                    self.update_bool(&[b != 0]);
+                }
+            }
+            Bounds::Int32(..) => {
+                if let Some(b) = array::<4>(bytes) {
+                    self.update_i32(&[i32::from_le_bytes(b)]);
+                }
+            }
+            Bounds::Int64(..) => {
+                if let Some(b) = array::<8>(bytes) {
+                    self.update_i64(&[i64::from_le_bytes(b)]);
+                }
+            }
+            Bounds::Float(_) => {
+                if let Some(b) = array::<4>(bytes) {
+                    self.update_f32(&[f32::from_le_bytes(b)]);
+                }
+            }
+            Bounds::Double(_) => {
+                if let Some(b) = array::<8>(bytes) {
+                    self.update_f64(&[f64::from_le_bytes(b)]);
+                }
+            }
+            Bounds::Bytes(..) => self.update_bytes(bytes),
+        }
+    }
+
     /// Widens these bounds by `other`'s (of the same column).
     pub(crate) fn merge(&mut self, other: &Bounds) {
         match (self, other) {

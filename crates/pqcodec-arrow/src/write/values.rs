@@ -124,6 +124,8 @@ pub(crate) struct ValueWriter {
     pub(crate) bounds: Bounds,
     /// The last Arrow dictionary put and its values' indices in the chunk's dictionary.
     remap: Option<(ArrayRef, Vec<u32>)>,
+    /// Which dictionary entries a page uses, while its bounds are taken (all false between).
+    seen: Vec<bool>,
 }
 
 impl ValueWriter {
@@ -190,6 +192,7 @@ impl ValueWriter {
             dictionary,
             bounds,
             remap: None,
+            seen: Vec::new(),
         })
     }
 
@@ -230,12 +233,6 @@ impl ValueWriter {
             return Ok(());
         };
         let indices: Vec<u32> = keys.iter().map(|&k| remap[k]).collect();
-        if !matches!(self.bounds, Bounds::None) {
-            let mut used = vec![false; values.len()];
-            keys.iter().for_each(|&k| used[k] = true);
-            let used: Vec<usize> = (0..used.len()).filter(|&i| used[i]).collect();
-            self.apply(values, &PositionsRef::Indices(&used), Op::Bounds)?;
-        }
         let path = &self.path;
         each_type!(&mut self.values, t => match &mut t.encoder {
             ValueEncoder::Dictionary(e) => e
@@ -260,11 +257,10 @@ impl ValueWriter {
             ($t:ident, $gather:path, $update:expr) => {{
                 $t.scratch.clear();
                 $gather(path, array, positions, &mut $t.scratch)?;
-                if op != Op::Intern {
+                if op == Op::Put && matches!($t.encoder, ValueEncoder::Direct(_)) {
                     $update(bounds, &$t.scratch);
                 }
                 match (op, &mut $t.encoder) {
-                    (Op::Bounds, _) => Ok(None),
                     (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(&$t.scratch).map(Some),
                     (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
                     (Op::Put, ValueEncoder::Dictionary(e)) => {
@@ -334,7 +330,13 @@ impl ValueWriter {
     /// Appends the pending values' page to `out`; returns its encoding.
     pub(crate) fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<Encoding> {
         let (encoding, path) = (self.encoding, &self.path);
+        let (bounds, seen) = (&mut self.bounds, &mut self.seen);
         each_type!(&mut self.values, t => {
+            if let ValueEncoder::Dictionary(e) = &t.encoder
+                && !matches!(bounds, Bounds::None)
+            {
+                page_bounds(e, bounds, seen);
+            }
             let page_encoding = match &t.encoder {
                 ValueEncoder::Dictionary(_) => {
                     t.dictionary_pages = true;
@@ -382,9 +384,11 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     op: Op,
 ) -> Result<Option<Vec<u32>>> {
     let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
+    // A dictionary encoder's page takes its bounds from its indices when written.
+    let direct = matches!(t.encoder, ValueEncoder::Direct(_));
     let mut put = |values: &mut dyn Iterator<Item = &[u8]>| {
         match (op, &mut t.encoder) {
-            (Op::Bounds, _) | (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
+            (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
             (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(values).map(Some),
             (Op::Put, ValueEncoder::Dictionary(e)) => e.put(values).map(|_| None),
             (Op::Put, ValueEncoder::Direct(e)) => e.put(values).map(|_| None),
@@ -394,7 +398,7 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     if gather::is_bytes(array.data_type()) {
         let mut values: Vec<&[u8]> = Vec::with_capacity(positions.len());
         gather::byte_array(path, array, positions, |v| values.push(v))?;
-        if op != Op::Intern && !matches!(bounds, Bounds::None) {
+        if op == Op::Put && direct && !matches!(bounds, Bounds::None) {
             values.iter().for_each(|v| bounds.update_bytes(v));
         }
         return put(&mut values.iter().copied());
@@ -407,7 +411,7 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     scratch.clear();
     gather::made_bytes(path, array, positions, width, &mut scratch)?;
     let values = scratch.chunks_exact(width.max(1));
-    if op != Op::Intern && !matches!(bounds, Bounds::None) {
+    if op == Op::Put && direct && !matches!(bounds, Bounds::None) {
         values.clone().for_each(|v| bounds.update_bytes(v));
     }
     let result = put(&mut values.clone());
@@ -415,15 +419,35 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     result
 }
 
+/// Widens `bounds` by the dictionary entries the page `e` is building uses, each once.
+fn page_bounds<T: DynamicType>(
+    e: &DictionaryEncoder<T>,
+    bounds: &mut Bounds,
+    seen: &mut Vec<bool>,
+) {
+    seen.resize(seen.len().max(e.dictionary_len()), false);
+    let mut used = Vec::new();
+    for &i in e.pending_indices() {
+        if let Some(s) = seen.get_mut(i as usize)
+            && !*s
+        {
+            *s = true;
+            used.push(i);
+        }
+    }
+    for &i in &used {
+        bounds.update_plain(e.entry(i));
+        seen[i as usize] = false;
+    }
+}
+
 /// What [`ValueWriter`] does with values it gathers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
-    /// Encode them (and widen the bounds).
+    /// Encode them (and widen the bounds, or leave that to the page's dictionary indices).
     Put,
     /// Add them to the dictionary and give their indices.
     Intern,
-    /// Only widen the bounds.
-    Bounds,
 }
 
 /// Refuses arrays of a type the column cannot hold, before anything is written.

@@ -170,6 +170,23 @@ impl<T: PlainType> DictionaryEncoder<T> {
         Ok(())
     }
 
+    /// The indices of the values in the page being built (none after a fallback's last index
+    /// page is written).
+    pub fn pending_indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// The PLAIN bytes of dictionary entry `index` (a BYTE_ARRAY's without its length; for
+    /// BOOLEAN one byte, 0 or 1); empty past the dictionary.
+    pub fn entry(&self, index: u32) -> &[u8] {
+        let from = if T::TYPE == PhysicalType::ByteArray {
+            4
+        } else {
+            0
+        };
+        self.interner.key(index as usize, from)
+    }
+
     /// Whether the encoder has fallen back to PLAIN.
     pub fn has_fallen_back(&self) -> bool {
         self.plain.is_some()

@@ -12,7 +12,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Type as PhysicalType;
 use pqcodec_core::Encoding;
 use pqcodec_file::{
-    ColumnSettings, Compression, FileWriter, PageVersion, ReaderBuilder, WriterOptions,
+    ColumnSettings, Compression, FileWriter, PageVersion, ReaderBuilder, ReaderOptions,
+    WriterOptions,
 };
 use proptest::prelude::*;
 
@@ -331,12 +332,43 @@ fn run(seed: u64) {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| panic!("{what}: {e}"));
-    let ours: Vec<RecordBatch> = ReaderBuilder::try_new(file)
+    let ours: Vec<RecordBatch> = ReaderBuilder::try_new(file.clone())
         .unwrap()
         .build()
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| panic!("{what}: {e}"));
+    // Through the offset index: pages before the offset are skipped by their locations.
+    let (offset, limit) = (rng.below(rows + 1), rng.below(rows + 1));
+    let selected: Vec<RecordBatch> = ReaderBuilder::try_new_with_options(
+        file.clone(),
+        ReaderOptions::new().with_page_index(true),
+    )
+    .unwrap()
+    .with_offset(offset)
+    .with_limit(limit)
+    .build()
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let take = limit.min(rows - offset);
+    let selected = if selected.is_empty() {
+        RecordBatch::new_empty(schema.clone())
+    } else {
+        concat(&selected)
+    };
+    assert_eq!(
+        selected.num_rows(),
+        take,
+        "selection {offset}+{limit}: {what}"
+    );
+    let expected_slice = want.slice(offset, take);
+    for i in 0..want.num_columns() {
+        assert!(
+            selected.column(i).as_ref() == expected_slice.column(i).as_ref(),
+            "selection {offset}+{limit}: column {i} differs, {what}"
+        );
+    }
     for (name, read) in [("arrow-rs", theirs), ("pqcodec", ours)] {
         let read = if read.is_empty() {
             RecordBatch::new_empty(schema.clone())

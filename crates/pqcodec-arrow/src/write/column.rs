@@ -30,13 +30,13 @@ pub struct EncodedPage {
     pub statistics: Option<Statistics>,
 }
 
-/// A column chunk made by a [`ColumnEncoder`]: its dictionary page, if any, and its data
-/// pages, not yet compressed.
+/// The end of a column chunk made by a [`ColumnEncoder`]: its dictionary page, if any, and
+/// its data pages not yet taken by [`ColumnEncoder::take_pages`], not yet compressed.
 #[derive(Debug, Clone)]
 pub struct EncodedChunk {
     /// The dictionary page, before the data pages.
     pub dictionary: Option<DictionaryPage>,
-    /// The data pages, in order.
+    /// The data pages not taken before, in order.
     pub pages: Vec<EncodedPage>,
     /// The chunk's statistics, if kept.
     pub statistics: Option<Statistics>,
@@ -50,6 +50,10 @@ pub struct ColumnEncoder {
     statistics: bool,
     /// Bounds of the chunk's pages written so far.
     chunk_bounds: Bounds,
+    /// Nulls in the chunk's pages written so far.
+    chunk_nulls: u64,
+    /// Pages written in the chunk so far (taken or not).
+    chunk_pages: usize,
     def: Vec<u16>,
     rep: Vec<u16>,
     page_levels: usize,
@@ -88,6 +92,8 @@ impl ColumnEncoder {
         Ok(ColumnEncoder {
             statistics: options.statistics,
             chunk_bounds: values.bounds.cleared(),
+            chunk_nulls: 0,
+            chunk_pages: 0,
             desc,
             options,
             values,
@@ -197,6 +203,8 @@ impl ColumnEncoder {
             }
         });
         self.chunk_bounds.merge(&self.values.bounds);
+        self.chunk_nulls += self.page_nulls as u64;
+        self.chunk_pages += 1;
         self.values.bounds = self.values.bounds.cleared();
         self.pages.push(EncodedPage {
             page,
@@ -242,10 +250,16 @@ impl ColumnEncoder {
         len
     }
 
-    /// Ends the column chunk: its pages, and a fresh start for the next one.
+    /// The data pages finished so far, to compress and write out while the chunk goes on.
+    pub fn take_pages(&mut self) -> Vec<EncodedPage> {
+        std::mem::take(&mut self.pages)
+    }
+
+    /// Ends the column chunk: its dictionary page and the pages not yet taken, and a fresh
+    /// start for the next one.
     pub fn finish_chunk(&mut self) -> Result<EncodedChunk> {
         self.flush_page()?;
-        if self.pages.is_empty() {
+        if self.chunk_pages == 0 {
             // An empty chunk still has a data page, of no values.
             let mut data = Vec::new();
             let encoding = self.values.flush_into(&mut data)?;
@@ -287,10 +301,12 @@ impl ColumnEncoder {
             Statistics {
                 min,
                 max,
-                null_count: pages.iter().map(|p| p.num_nulls as u64).sum(),
+                null_count: self.chunk_nulls,
             }
         });
         self.chunk_bounds = self.chunk_bounds.cleared();
+        self.chunk_nulls = 0;
+        self.chunk_pages = 0;
         Ok(EncodedChunk {
             dictionary,
             pages,

@@ -131,6 +131,11 @@ impl FieldEncoder {
         &self.columns
     }
 
+    /// The leaf columns' encoders, to take their finished pages.
+    pub fn columns_mut(&mut self) -> &mut [ColumnEncoder] {
+        &mut self.columns
+    }
+
     /// Checks `array` can be written and shreds it into its leaves' levels: its type is the
     /// field's, its offsets fit their children, no non-nullable field holds a null and
     /// dictionary keys are in range. Nothing is encoded until [`FieldEncoder::write_prepared`].

@@ -6,12 +6,16 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
+use pqcodec_core::Decoder;
 use pqcodec_core::{
     BooleanType, ByteArrayType, DoubleType, Encoder, Encoding, FixedLenByteArrayType, FloatType,
     Int32Type, Int64Type, Int96, Int96Type, PhysicalType,
 };
-use pqcodec_encodings::dictionary::{DictionaryEncoder, DictionaryLimits};
+use pqcodec_encodings::dictionary::{
+    DictionaryDecoder, DictionaryEncoder, DictionaryLimits, DictionaryValue,
+};
 use pqcodec_encodings::dynamic::DynamicType;
+use pqcodec_encodings::plain::decode_plain_page;
 
 use super::gather;
 use super::shred::PositionsRef;
@@ -331,12 +335,15 @@ impl ValueWriter {
     pub(crate) fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<Encoding> {
         let (encoding, path) = (self.encoding, &self.path);
         let (bounds, seen) = (&mut self.bounds, &mut self.seen);
+        let type_length = self.type_length;
         each_type!(&mut self.values, t => {
             if let ValueEncoder::Dictionary(e) = &t.encoder
                 && !matches!(bounds, Bounds::None)
             {
                 page_bounds(e, bounds, seen);
             }
+            drop_unpaying_dictionary(t, encoding, type_length)
+                .map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
             let page_encoding = match &t.encoder {
                 ValueEncoder::Dictionary(_) => {
                     t.dictionary_pages = true;
@@ -417,6 +424,42 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     let result = put(&mut values.clone());
     t.scratch = scratch;
     result
+}
+
+/// At a chunk's first page, drops the dictionary if it does not pay (as parquet-java's writer
+/// does): when the dictionary and the page of indices are no smaller than the page's values
+/// in PLAIN, the page's values are encoded in the column's own encoding instead, and the
+/// chunk goes on without a dictionary. High-cardinality columns are then neither hashed any
+/// further nor written twice over.
+fn drop_unpaying_dictionary<T: DynamicType + DictionaryValue, S>(
+    t: &mut Typed<T, S>,
+    encoding: Encoding,
+    type_length: usize,
+) -> pqcodec_core::Result<()> {
+    let ValueEncoder::Dictionary(e) = &mut t.encoder else {
+        return Ok(());
+    };
+    let n = Encoder::num_values(e);
+    if t.dictionary_pages || t.fallen_back.is_some() || n == 0 || T::TYPE == PhysicalType::Boolean {
+        return Ok(());
+    }
+    let indices = e.pending_indices();
+    let plain: usize = match T::TYPE {
+        PhysicalType::ByteArray => indices.iter().map(|&i| e.entry(i).len() + 4).sum(),
+        _ => n * e.entry(0).len(),
+    };
+    if e.dictionary_bytes() + Encoder::estimated_size(e) < plain {
+        return Ok(());
+    }
+    let mut page = Vec::new();
+    Encoder::flush_into(e, &mut page)?;
+    let dictionary =
+        decode_plain_page::<T>(&e.dictionary_page()?, e.dictionary_len(), type_length)?;
+    let values = DictionaryDecoder::<T>::new(&page, n, &dictionary)?.read_all()?;
+    let mut direct = T::encoder(encoding, type_length)?;
+    T::put_buffer(&mut direct, &values)?;
+    t.encoder = ValueEncoder::Direct(direct);
+    Ok(())
 }
 
 /// Widens `bounds` by the dictionary entries the page `e` is building uses, each once.

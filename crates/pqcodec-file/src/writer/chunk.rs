@@ -12,11 +12,11 @@ use parquet::file::metadata::{
 use parquet::file::statistics::Statistics as PqStatistics;
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
-use pqcodec_arrow::Page;
-use pqcodec_arrow::write::{Bound, EncodedChunk, Statistics};
+use pqcodec_arrow::write::{Bound, EncodedPage, Statistics};
+use pqcodec_arrow::{DictionaryPage, Page};
 use pqcodec_core::Encoding;
 
-use super::compress::{compress, parquet_codec};
+use super::compress::{Compressor, parquet_codec};
 use super::options::Compression;
 use crate::error::{Error, Result};
 
@@ -46,97 +46,101 @@ pub(crate) struct Framed {
     pub close: ColumnCloseResult,
 }
 
-/// Compresses and frames `chunk` of column `descr`.
-pub(crate) fn frame(
-    chunk: EncodedChunk,
+/// One leaf column's chunk being framed: data pages compressed and framed as they come (so a
+/// row group is held compressed), the dictionary page put in front when the chunk ends.
+pub(crate) struct ChunkWriter {
     descr: ColumnDescPtr,
+    path: String,
     codec: Compression,
-    rows: u64,
-) -> Result<Framed> {
-    let path = descr.path().string();
-    let pq = |e: parquet::errors::ParquetError| frame_error(&path, e);
-    let mut sink = TrackedWrite::new(Vec::new());
-    let mut writer = SerializedPageWriter::new(&mut sink);
-    let mut uncompressed_total = 0i64;
-    let mut dictionary_offset = None;
-    let mut encoding_stats = Vec::new();
-    let mut encodings = vec![PqEncoding::RLE];
-    let mut scratch = Vec::new();
-    let count = |stats: &mut Vec<PageEncodingStats>, page_type, encoding| match stats
-        .iter_mut()
-        .find(|s: &&mut PageEncodingStats| s.page_type == page_type && s.encoding == encoding)
-    {
-        Some(s) => s.count += 1,
-        None => stats.push(PageEncodingStats {
-            page_type,
-            encoding,
-            count: 1,
-        }),
-    };
-    if let Some(dictionary) = &chunk.dictionary {
-        scratch.clear();
-        compress(codec, &dictionary.data, &mut scratch).map_err(Error::Io)?;
-        let page = PqPage::DictionaryPage {
-            buf: Bytes::copy_from_slice(&scratch),
-            num_values: u32_of(&path, dictionary.num_values)?,
-            encoding: PqEncoding::PLAIN,
-            is_sorted: false,
-        };
-        let spec = writer
-            .write_page(CompressedPage::new(page, dictionary.data.len()))
-            .map_err(pq)?;
-        dictionary_offset = Some(spec.offset as i64);
-        uncompressed_total += spec.uncompressed_size as i64;
-        count(
-            &mut encoding_stats,
-            PageType::DICTIONARY_PAGE,
-            PqEncoding::PLAIN,
-        );
-        encodings.push(PqEncoding::PLAIN);
+    compressor: Compressor,
+    /// The framed data pages.
+    data: TrackedWrite<Vec<u8>>,
+    uncompressed: i64,
+    num_values: i64,
+    encodings: Vec<PqEncoding>,
+    encoding_stats: Vec<PageEncodingStats>,
+    /// Each data page's offset in `data`, framed size and rows.
+    locations: Vec<(i64, i32, i64)>,
+    index: Option<ColumnIndexBuilder>,
+}
+
+impl ChunkWriter {
+    pub(crate) fn new(descr: ColumnDescPtr, codec: Compression) -> Self {
+        ChunkWriter {
+            path: descr.path().string(),
+            descr,
+            codec,
+            compressor: Compressor::new(codec),
+            data: TrackedWrite::new(Vec::new()),
+            uncompressed: 0,
+            num_values: 0,
+            encodings: vec![PqEncoding::RLE],
+            encoding_stats: Vec::new(),
+            locations: Vec::new(),
+            index: None,
+        }
     }
-    let mut offsets = OffsetIndexBuilder::new();
-    let mut index = chunk
-        .statistics
-        .as_ref()
-        .map(|_| ColumnIndexBuilder::new(descr.physical_type()));
-    let mut data_offset = None;
-    let mut num_values = 0i64;
-    for page in &chunk.pages {
+
+    fn pq(&self, e: parquet::errors::ParquetError) -> Error {
+        frame_error(&self.path, e)
+    }
+
+    fn count(&mut self, page_type: PageType, encoding: PqEncoding) {
+        match self
+            .encoding_stats
+            .iter_mut()
+            .find(|s| s.page_type == page_type && s.encoding == encoding)
+        {
+            Some(s) => s.count += 1,
+            None => self.encoding_stats.push(PageEncodingStats {
+                page_type,
+                encoding,
+                count: 1,
+            }),
+        }
+        if !self.encodings.contains(&encoding) {
+            self.encodings.push(encoding);
+        }
+    }
+
+    /// Compresses and frames a data page.
+    pub(crate) fn push(&mut self, page: &EncodedPage) -> Result<()> {
+        let path = &self.path;
         let (pq_page, uncompressed, encoding) = match &page.page {
             Page::DataV1(p) => {
-                scratch.clear();
-                compress(codec, &p.data, &mut scratch).map_err(Error::Io)?;
-                let encoding = parquet_encoding(&path, p.encoding)?;
+                let mut buf = Vec::new();
+                self.compressor
+                    .compress(&p.data, &mut buf)
+                    .map_err(Error::Io)?;
+                let encoding = parquet_encoding(path, p.encoding)?;
                 let page = PqPage::DataPage {
-                    buf: Bytes::copy_from_slice(&scratch),
-                    num_values: u32_of(&path, p.num_values)?,
+                    buf: Bytes::from(buf),
+                    num_values: u32_of(path, p.num_values)?,
                     encoding,
                     def_level_encoding: PqEncoding::RLE,
                     rep_level_encoding: PqEncoding::RLE,
                     statistics: None,
                 };
-                num_values += p.num_values as i64;
                 (page, p.data.len(), encoding)
             }
             Page::DataV2(p) => {
                 let levels = p.rep_levels_byte_len + p.def_levels_byte_len;
-                scratch.clear();
-                scratch.extend_from_slice(&p.data[..levels]);
-                let compressed = codec != Compression::Uncompressed;
-                compress(codec, &p.data[levels..], &mut scratch).map_err(Error::Io)?;
-                let encoding = parquet_encoding(&path, p.encoding)?;
+                let mut buf = p.data[..levels].to_vec();
+                self.compressor
+                    .compress(&p.data[levels..], &mut buf)
+                    .map_err(Error::Io)?;
+                let encoding = parquet_encoding(path, p.encoding)?;
                 let page = PqPage::DataPageV2 {
-                    buf: Bytes::copy_from_slice(&scratch),
-                    num_values: u32_of(&path, p.num_values)?,
+                    buf: Bytes::from(buf),
+                    num_values: u32_of(path, p.num_values)?,
                     encoding,
-                    num_nulls: u32_of(&path, p.num_nulls)?,
-                    num_rows: u32_of(&path, p.num_rows)?,
-                    def_levels_byte_len: u32_of(&path, p.def_levels_byte_len)?,
-                    rep_levels_byte_len: u32_of(&path, p.rep_levels_byte_len)?,
-                    is_compressed: compressed,
+                    num_nulls: u32_of(path, p.num_nulls)?,
+                    num_rows: u32_of(path, p.num_rows)?,
+                    def_levels_byte_len: u32_of(path, p.def_levels_byte_len)?,
+                    rep_levels_byte_len: u32_of(path, p.rep_levels_byte_len)?,
+                    is_compressed: self.codec != Compression::Uncompressed,
                     statistics: None,
                 };
-                num_values += p.num_values as i64;
                 (page, p.data.len(), encoding)
             }
             Page::Dictionary(_) => {
@@ -146,18 +150,21 @@ pub(crate) fn frame(
             }
         };
         let page_type = pq_page.page_type();
-        let spec = writer
+        let spec = SerializedPageWriter::new(&mut self.data)
             .write_page(CompressedPage::new(pq_page, uncompressed))
-            .map_err(pq)?;
-        data_offset.get_or_insert(spec.offset as i64);
-        uncompressed_total += spec.uncompressed_size as i64;
-        count(&mut encoding_stats, page_type, encoding);
-        if !encodings.contains(&encoding) {
-            encodings.push(encoding);
-        }
-        offsets.append_offset_and_size(spec.offset as i64, spec.compressed_size as i32);
-        offsets.append_row_count(page.num_rows as i64);
-        if let (Some(builder), Some(stats)) = (&mut index, &page.statistics) {
+            .map_err(|e| self.pq(e))?;
+        self.uncompressed += spec.uncompressed_size as i64;
+        self.num_values += page.page.num_values() as i64;
+        self.count(page_type, encoding);
+        self.locations.push((
+            spec.offset as i64,
+            spec.compressed_size as i32,
+            page.num_rows as i64,
+        ));
+        if let Some(stats) = &page.statistics {
+            let builder = self
+                .index
+                .get_or_insert_with(|| ColumnIndexBuilder::new(self.descr.physical_type()));
             let values = page.page.num_values() - page.num_nulls;
             match (&stats.min, &stats.max) {
                 (Some(min), Some(max)) => builder.append(
@@ -173,41 +180,86 @@ pub(crate) fn frame(
                 _ => builder.to_invalid(),
             }
         }
+        Ok(())
     }
-    writer.close().map_err(pq)?;
-    let bytes = Bytes::from(sink.into_inner().map_err(pq)?);
-    let data_offset = data_offset.unwrap_or(0);
-    let mut builder = ColumnChunkMetaData::builder(descr.clone())
-        .set_compression(parquet_codec(codec))
-        .set_encodings(encodings)
-        .set_page_encoding_stats(encoding_stats)
-        .set_total_compressed_size(bytes.len() as i64)
-        .set_total_uncompressed_size(uncompressed_total)
-        .set_num_values(num_values)
-        .set_data_page_offset(data_offset)
-        .set_dictionary_page_offset(dictionary_offset);
-    if let Some(stats) = &chunk.statistics {
-        builder = builder.set_statistics(statistics(descr.physical_type(), stats));
-    }
-    let metadata = builder.build().map_err(pq)?;
-    let column_index = match index {
-        Some(mut builder) if builder.valid() => {
-            builder.set_boundary_order(BoundaryOrder::UNORDERED);
-            Some(builder.build().map_err(pq)?)
+
+    /// Ends the chunk: the dictionary page framed in front of the data pages, the chunk's
+    /// metadata and indexes; the writer starts empty for the next chunk.
+    pub(crate) fn finish(
+        &mut self,
+        dictionary: Option<&DictionaryPage>,
+        statistics: Option<&Statistics>,
+        rows: u64,
+    ) -> Result<Framed> {
+        let mut head = TrackedWrite::new(Vec::new());
+        let mut dictionary_offset = None;
+        if let Some(dictionary) = dictionary {
+            let mut buf = Vec::new();
+            self.compressor
+                .compress(&dictionary.data, &mut buf)
+                .map_err(Error::Io)?;
+            let page = PqPage::DictionaryPage {
+                buf: Bytes::from(buf),
+                num_values: u32_of(&self.path, dictionary.num_values)?,
+                encoding: PqEncoding::PLAIN,
+                is_sorted: false,
+            };
+            let spec = SerializedPageWriter::new(&mut head)
+                .write_page(CompressedPage::new(page, dictionary.data.len()))
+                .map_err(|e| self.pq(e))?;
+            dictionary_offset = Some(0);
+            self.uncompressed += spec.uncompressed_size as i64;
+            self.count(PageType::DICTIONARY_PAGE, PqEncoding::PLAIN);
         }
-        _ => None,
-    };
-    Ok(Framed {
-        close: ColumnCloseResult {
-            bytes_written: bytes.len() as u64,
-            rows_written: rows,
-            metadata,
-            bloom_filter: None,
-            column_index,
-            offset_index: Some(offsets.build()),
-        },
-        bytes,
-    })
+        let data = std::mem::replace(&mut self.data, TrackedWrite::new(Vec::new()));
+        let data = data.into_inner().map_err(|e| self.pq(e))?;
+        let mut bytes = head.into_inner().map_err(|e| self.pq(e))?;
+        let shift = bytes.len() as i64;
+        bytes.extend_from_slice(&data);
+        drop(data);
+        let bytes = Bytes::from(bytes);
+
+        let mut offsets = OffsetIndexBuilder::new();
+        for &(offset, size, rows) in &self.locations {
+            offsets.append_offset_and_size(offset + shift, size);
+            offsets.append_row_count(rows);
+        }
+        let mut builder = ColumnChunkMetaData::builder(self.descr.clone())
+            .set_compression(parquet_codec(self.codec))
+            .set_encodings(std::mem::replace(
+                &mut self.encodings,
+                vec![PqEncoding::RLE],
+            ))
+            .set_page_encoding_stats(std::mem::take(&mut self.encoding_stats))
+            .set_total_compressed_size(bytes.len() as i64)
+            .set_total_uncompressed_size(std::mem::take(&mut self.uncompressed))
+            .set_num_values(std::mem::take(&mut self.num_values))
+            .set_data_page_offset(self.locations.first().map_or(shift, |l| l.0 + shift))
+            .set_dictionary_page_offset(dictionary_offset);
+        if let Some(stats) = statistics {
+            builder = builder.set_statistics(parquet_statistics(self.descr.physical_type(), stats));
+        }
+        let metadata = builder.build().map_err(|e| self.pq(e))?;
+        let column_index = match self.index.take() {
+            Some(mut builder) if builder.valid() => {
+                builder.set_boundary_order(BoundaryOrder::UNORDERED);
+                Some(builder.build().map_err(|e| self.pq(e))?)
+            }
+            _ => None,
+        };
+        self.locations.clear();
+        Ok(Framed {
+            close: ColumnCloseResult {
+                bytes_written: bytes.len() as u64,
+                rows_written: rows,
+                metadata,
+                bloom_filter: None,
+                column_index,
+                offset_index: Some(offsets.build()),
+            },
+            bytes,
+        })
+    }
 }
 
 fn u32_of(path: &str, n: usize) -> Result<u32> {
@@ -231,7 +283,7 @@ pub(crate) fn frame_error(path: &str, e: parquet::errors::ParquetError) -> Error
 }
 
 /// The chunk's statistics as the parquet crate holds them.
-fn statistics(physical: PqType, s: &Statistics) -> PqStatistics {
+fn parquet_statistics(physical: PqType, s: &Statistics) -> PqStatistics {
     let nulls = Some(s.null_count);
     macro_rules! typed {
         ($ctor:ident, $variant:ident, $map:expr) => {{

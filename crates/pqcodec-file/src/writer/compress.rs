@@ -5,46 +5,66 @@ use std::io::Write;
 
 use super::options::Compression;
 
-/// Appends `data` compressed by `codec` to `out`.
-pub(crate) fn compress(codec: Compression, data: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
-    match codec {
-        Compression::Uncompressed => out.extend_from_slice(data),
-        Compression::Snappy => {
-            let start = out.len();
-            out.resize(start + snap::raw::max_compress_len(data.len()), 0);
-            let n = snap::raw::Encoder::new()
-                .compress(data, &mut out[start..])
-                .map_err(std::io::Error::other)?;
-            out.truncate(start + n);
-        }
-        Compression::Gzip(level) => {
-            let mut encoder =
-                flate2::write::GzEncoder::new(&mut *out, flate2::Compression::new(level));
-            encoder.write_all(data)?;
-            encoder.finish()?;
-        }
-        Compression::Lz4Raw => {
-            let start = out.len();
-            out.resize(
-                start + lz4_flex::block::get_maximum_output_size(data.len()),
-                0,
-            );
-            let n = lz4_flex::block::compress_into(data, &mut out[start..])
-                .map_err(std::io::Error::other)?;
-            out.truncate(start + n);
-        }
-        Compression::Zstd(level) => {
-            let mut encoder = zstd::stream::Encoder::new(&mut *out, level)?;
-            encoder.write_all(data)?;
-            encoder.finish()?;
-        }
-        Compression::Brotli(quality) => {
-            let mut encoder = brotli::CompressorWriter::new(&mut *out, 4096, quality, 22);
-            encoder.write_all(data)?;
-            encoder.flush()?;
+/// Compresses pages with one codec, reusing its working memory from page to page.
+#[derive(Debug)]
+pub(crate) struct Compressor {
+    codec: Compression,
+    /// Room for the block codecs' output, kept initialised: growing it is the only zeroing.
+    work: Vec<u8>,
+}
+
+impl Compressor {
+    pub(crate) fn new(codec: Compression) -> Self {
+        Compressor {
+            codec,
+            work: Vec::new(),
         }
     }
-    Ok(())
+
+    /// Room for `n` bytes of output at the start of `work`.
+    fn work(&mut self, n: usize) -> &mut [u8] {
+        if self.work.len() < n {
+            self.work.resize(n, 0);
+        }
+        &mut self.work[..n]
+    }
+
+    /// Appends `data` compressed to `out`.
+    pub(crate) fn compress(&mut self, data: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+        match self.codec {
+            Compression::Uncompressed => out.extend_from_slice(data),
+            Compression::Snappy => {
+                let work = self.work(snap::raw::max_compress_len(data.len()));
+                let n = snap::raw::Encoder::new()
+                    .compress(data, work)
+                    .map_err(std::io::Error::other)?;
+                out.extend_from_slice(&self.work[..n]);
+            }
+            Compression::Gzip(level) => {
+                let mut encoder =
+                    flate2::write::GzEncoder::new(&mut *out, flate2::Compression::new(level));
+                encoder.write_all(data)?;
+                encoder.finish()?;
+            }
+            Compression::Lz4Raw => {
+                let work = self.work(lz4_flex::block::get_maximum_output_size(data.len()));
+                let n =
+                    lz4_flex::block::compress_into(data, work).map_err(std::io::Error::other)?;
+                out.extend_from_slice(&self.work[..n]);
+            }
+            Compression::Zstd(level) => {
+                let mut encoder = zstd::stream::Encoder::new(&mut *out, level)?;
+                encoder.write_all(data)?;
+                encoder.finish()?;
+            }
+            Compression::Brotli(quality) => {
+                let mut encoder = brotli::CompressorWriter::new(&mut *out, 4096, quality, 22);
+                encoder.write_all(data)?;
+                encoder.flush()?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The parquet crate's name for `codec`, for the footer.

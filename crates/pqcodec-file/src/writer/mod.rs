@@ -38,7 +38,7 @@ use parquet::file::metadata::{KeyValue, ParquetMetaData};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescriptor, SchemaDescPtr, SchemaDescriptor};
-use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, SortOrder};
+use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, Prepared, SortOrder};
 use pqcodec_core::{Encoding, PhysicalType};
 
 pub use options::{ColumnSettings, Compression, WriterOptions};
@@ -64,8 +64,8 @@ pub struct FileWriter<W: Write + Send> {
     schema: SchemaRef,
     descr: SchemaDescPtr,
     fields: Vec<FieldEncoder>,
-    /// Each leaf column's codec.
-    codecs: Vec<Compression>,
+    /// Each leaf column's chunk being framed.
+    chunks: Vec<chunk::ChunkWriter>,
     rows_in_group: usize,
     max_group_rows: usize,
     /// Why the writer refuses further calls.
@@ -102,7 +102,7 @@ impl<W: Write + Send> FileWriter<W> {
         options: WriterOptions,
     ) -> Result<Self> {
         let mut fields = Vec::with_capacity(schema.fields().len());
-        let mut codecs = Vec::with_capacity(descr.num_columns());
+        let mut chunks = Vec::with_capacity(descr.num_columns());
         let mut next = 0;
         for field in schema.fields() {
             let n = pqcodec_arrow::leaf_count(field);
@@ -118,7 +118,7 @@ impl<W: Write + Send> FileWriter<W> {
             for leaf in leaves {
                 let desc = column_desc(leaf);
                 let (column_options, codec) = column_options(&options, leaf, &desc.path);
-                codecs.push(codec);
+                chunks.push(chunk::ChunkWriter::new(Arc::clone(leaf), codec));
                 chunk::parquet_encoding(&desc.path, column_options.encoding)?;
                 columns.push((desc, column_options));
             }
@@ -153,7 +153,7 @@ impl<W: Write + Send> FileWriter<W> {
             schema,
             descr,
             fields,
-            codecs,
+            chunks,
             rows_in_group: 0,
             max_group_rows: options.row_group_rows,
             failed: None,
@@ -223,12 +223,7 @@ impl<W: Write + Send> FileWriter<W> {
                         .map_err(|e| Error::Request(e.to_string()))?,
                 );
             }
-            let written = self
-                .fields
-                .iter_mut()
-                .zip(prepared)
-                .try_for_each(|(field, p)| field.write_prepared(p))
-                .map_err(|e| Error::Request(e.to_string()));
+            let written = self.write_prepared(prepared);
             self.guard(written)?;
             self.rows_in_group += n;
             offset += n;
@@ -249,6 +244,23 @@ impl<W: Write + Send> FileWriter<W> {
         self.guard(result)
     }
 
+    /// Encodes checked arrays, and compresses and frames the pages they finish.
+    fn write_prepared(&mut self, prepared: Vec<Prepared>) -> Result<()> {
+        let mut leaf = 0;
+        for (field, p) in self.fields.iter_mut().zip(prepared) {
+            field
+                .write_prepared(p)
+                .map_err(|e| Error::Request(e.to_string()))?;
+            for column in field.columns_mut() {
+                for page in column.take_pages() {
+                    self.chunks[leaf].push(&page)?;
+                }
+                leaf += 1;
+            }
+        }
+        Ok(())
+    }
+
     fn write_row_group(&mut self) -> Result<()> {
         let rows = self.rows_in_group as u64;
         let mut group = self
@@ -261,8 +273,15 @@ impl<W: Write + Send> FileWriter<W> {
                 .finish_chunks()
                 .map_err(|e| Error::Request(e.to_string()))?;
             for encoded in chunks {
-                let descr = self.descr.column(leaf);
-                let framed = chunk::frame(encoded, descr, self.codecs[leaf], rows)?;
+                let writer = &mut self.chunks[leaf];
+                for page in &encoded.pages {
+                    writer.push(page)?;
+                }
+                let framed = writer.finish(
+                    encoded.dictionary.as_ref(),
+                    encoded.statistics.as_ref(),
+                    rows,
+                )?;
                 group
                     .append_column(&framed.bytes, framed.close)
                     .map_err(|e| chunk::frame_error("(row group)", e))?;

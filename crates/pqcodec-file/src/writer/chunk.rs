@@ -1,14 +1,18 @@
 //! A column chunk's pages compressed and framed (page headers by the parquet crate), with the
 //! chunk's metadata, column index and offset index.
 
+use std::collections::VecDeque;
+use std::io::Read;
+
 use bytes::Bytes;
 use parquet::basic::{BoundaryOrder, Encoding as PqEncoding, PageType, Type as PqType};
-use parquet::column::page::{CompressedPage, Page as PqPage, PageWriter};
+use parquet::column::page::{CompressedPage, Page as PqPage, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::file::metadata::{
     ColumnChunkMetaData, ColumnIndexBuilder, OffsetIndexBuilder, PageEncodingStats,
 };
+use parquet::file::reader::{ChunkReader, Length};
 use parquet::file::statistics::Statistics as PqStatistics;
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
@@ -40,10 +44,78 @@ pub(crate) fn parquet_encoding(column: &str, e: Encoding) -> Result<PqEncoding> 
     })
 }
 
-/// A framed column chunk: its bytes, from offset 0, and what the row group writer needs.
+/// A framed column chunk: its pages' bytes, from offset 0, and what the row group writer
+/// needs.
 pub(crate) struct Framed {
-    pub bytes: Bytes,
+    pub bytes: FramedPages,
     pub close: ColumnCloseResult,
+}
+
+/// A column chunk's framed pages, each its own buffer, read as one stretch of bytes: the
+/// chunk is never copied into one buffer before it is written out.
+#[derive(Debug, Default)]
+pub(crate) struct FramedPages {
+    pages: Vec<Bytes>,
+    len: u64,
+}
+
+impl FramedPages {
+    fn push(&mut self, page: Vec<u8>) {
+        self.len += page.len() as u64;
+        self.pages.push(Bytes::from(page));
+    }
+}
+
+impl Length for FramedPages {
+    fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+/// Reads [`FramedPages`] from some offset on.
+pub(crate) struct PagesRead(VecDeque<Bytes>);
+
+impl Read for PagesRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while let Some(front) = self.0.front_mut() {
+            if front.is_empty() {
+                self.0.pop_front();
+                continue;
+            }
+            let n = front.len().min(buf.len());
+            buf[..n].copy_from_slice(&front[..n]);
+            bytes::Buf::advance(front, n);
+            return Ok(n);
+        }
+        Ok(0)
+    }
+}
+
+impl ChunkReader for FramedPages {
+    type T = PagesRead;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<PagesRead> {
+        let mut skip = start;
+        let mut out = VecDeque::with_capacity(self.pages.len());
+        for page in &self.pages {
+            let len = page.len() as u64;
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            out.push_back(page.slice(skip as usize..));
+            skip = 0;
+        }
+        Ok(PagesRead(out))
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
+        let mut out = Vec::with_capacity(length);
+        self.get_read(start)?
+            .take(length as u64)
+            .read_to_end(&mut out)?;
+        Ok(Bytes::from(out))
+    }
 }
 
 /// One leaf column's chunk being framed: data pages compressed and framed as they come (so a
@@ -54,7 +126,7 @@ pub(crate) struct ChunkWriter {
     codec: Compression,
     compressor: Compressor,
     /// The framed data pages.
-    data: TrackedWrite<Vec<u8>>,
+    data: FramedPages,
     uncompressed: i64,
     num_values: i64,
     encodings: Vec<PqEncoding>,
@@ -71,7 +143,7 @@ impl ChunkWriter {
             descr,
             codec,
             compressor: Compressor::new(codec),
-            data: TrackedWrite::new(Vec::new()),
+            data: FramedPages::default(),
             uncompressed: 0,
             num_values: 0,
             encodings: vec![PqEncoding::RLE],
@@ -83,6 +155,15 @@ impl ChunkWriter {
 
     fn pq(&self, e: parquet::errors::ParquetError) -> Error {
         frame_error(&self.path, e)
+    }
+
+    /// The page with its header, and what the parquet crate says of it.
+    fn frame(&self, page: CompressedPage) -> Result<(Vec<u8>, PageWriteSpec)> {
+        let mut sink = TrackedWrite::new(Vec::with_capacity(page.data().len() + 64));
+        let spec = SerializedPageWriter::new(&mut sink)
+            .write_page(page)
+            .map_err(|e| self.pq(e))?;
+        Ok((sink.into_inner().map_err(|e| self.pq(e))?, spec))
     }
 
     fn count(&mut self, page_type: PageType, encoding: PqEncoding) {
@@ -150,14 +231,14 @@ impl ChunkWriter {
             }
         };
         let page_type = pq_page.page_type();
-        let spec = SerializedPageWriter::new(&mut self.data)
-            .write_page(CompressedPage::new(pq_page, uncompressed))
-            .map_err(|e| self.pq(e))?;
+        let offset = self.data.len;
+        let (framed, spec) = self.frame(CompressedPage::new(pq_page, uncompressed))?;
+        self.data.push(framed);
         self.uncompressed += spec.uncompressed_size as i64;
         self.num_values += page.page.num_values() as i64;
         self.count(page_type, encoding);
         self.locations.push((
-            spec.offset as i64,
+            offset as i64,
             spec.compressed_size as i32,
             page.num_rows as i64,
         ));
@@ -191,7 +272,7 @@ impl ChunkWriter {
         statistics: Option<&Statistics>,
         rows: u64,
     ) -> Result<Framed> {
-        let mut head = TrackedWrite::new(Vec::new());
+        let mut bytes = FramedPages::default();
         let mut dictionary_offset = None;
         if let Some(dictionary) = dictionary {
             let mut buf = Vec::new();
@@ -204,20 +285,16 @@ impl ChunkWriter {
                 encoding: PqEncoding::PLAIN,
                 is_sorted: false,
             };
-            let spec = SerializedPageWriter::new(&mut head)
-                .write_page(CompressedPage::new(page, dictionary.data.len()))
-                .map_err(|e| self.pq(e))?;
+            let (framed, spec) = self.frame(CompressedPage::new(page, dictionary.data.len()))?;
+            bytes.push(framed);
             dictionary_offset = Some(0);
             self.uncompressed += spec.uncompressed_size as i64;
             self.count(PageType::DICTIONARY_PAGE, PqEncoding::PLAIN);
         }
-        let data = std::mem::replace(&mut self.data, TrackedWrite::new(Vec::new()));
-        let data = data.into_inner().map_err(|e| self.pq(e))?;
-        let mut bytes = head.into_inner().map_err(|e| self.pq(e))?;
-        let shift = bytes.len() as i64;
-        bytes.extend_from_slice(&data);
-        drop(data);
-        let bytes = Bytes::from(bytes);
+        let shift = bytes.len as i64;
+        let data = std::mem::take(&mut self.data);
+        bytes.len += data.len;
+        bytes.pages.extend(data.pages);
 
         let mut offsets = OffsetIndexBuilder::new();
         for &(offset, size, rows) in &self.locations {
@@ -231,7 +308,7 @@ impl ChunkWriter {
                 vec![PqEncoding::RLE],
             ))
             .set_page_encoding_stats(std::mem::take(&mut self.encoding_stats))
-            .set_total_compressed_size(bytes.len() as i64)
+            .set_total_compressed_size(bytes.len as i64)
             .set_total_uncompressed_size(std::mem::take(&mut self.uncompressed))
             .set_num_values(std::mem::take(&mut self.num_values))
             .set_data_page_offset(self.locations.first().map_or(shift, |l| l.0 + shift))
@@ -250,7 +327,7 @@ impl ChunkWriter {
         self.locations.clear();
         Ok(Framed {
             close: ColumnCloseResult {
-                bytes_written: bytes.len() as u64,
+                bytes_written: bytes.len,
                 rows_written: rows,
                 metadata,
                 bloom_filter: None,

@@ -73,6 +73,33 @@ fn raw_values<N: ArrowNativeType>(array: &dyn Array) -> ScalarBuffer<N> {
     ScalarBuffer::new(data.buffers()[0].clone(), data.offset(), data.len())
 }
 
+/// The values at `positions`, a range, of an array that holds the physical type's own values
+/// (Int64, timestamps, Date64... for INT64; Float64 for DOUBLE), as they lie: no conversion
+/// and no copy. `None` for other arrays and positions.
+pub(crate) fn as_is<P: ArrowPrimitiveType>(
+    array: &dyn Array,
+    positions: &PositionsRef<'_>,
+) -> Option<ScalarBuffer<P::Native>> {
+    let PositionsRef::Range(range) = positions else {
+        return None;
+    };
+    let same = match array.data_type() {
+        DataType::Int32 | DataType::Date32 | DataType::Time32(_) | DataType::Decimal32(..) => {
+            P::DATA_TYPE == DataType::Int32
+        }
+        DataType::Int64
+        | DataType::Date64
+        | DataType::Time64(_)
+        | DataType::Timestamp(..)
+        | DataType::Duration(_)
+        | DataType::Decimal64(..) => P::DATA_TYPE == DataType::Int64,
+        DataType::Float32 => P::DATA_TYPE == DataType::Float32,
+        DataType::Float64 => P::DATA_TYPE == DataType::Float64,
+        _ => false,
+    };
+    same.then(|| raw_values::<P::Native>(array).slice(range.start, range.len()))
+}
+
 fn cast_into<P: ArrowPrimitiveType, V>(
     array: &dyn Array,
     positions: &PositionsRef<'_>,

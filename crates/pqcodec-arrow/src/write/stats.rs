@@ -234,6 +234,31 @@ impl Bounds {
         }
     }
 
+    /// Takes many byte values into account: their least and greatest found by reference,
+    /// then copied once.
+    pub(crate) fn update_bytes_all<'a>(&mut self, values: impl IntoIterator<Item = &'a [u8]>) {
+        let Bounds::Bytes(_, order) = self else {
+            return;
+        };
+        let order = *order;
+        let mut values = values
+            .into_iter()
+            .filter(|v| order != BytesOrder::Float16 || f16_of(v).is_some_and(|v| !v.is_nan()));
+        let Some(first) = values.next() else {
+            return;
+        };
+        let (mut lo, mut hi) = (first, first);
+        for v in values {
+            if compare_bytes(order, v, lo) == Ordering::Less {
+                lo = v;
+            } else if compare_bytes(order, hi, v) == Ordering::Less {
+                hi = v;
+            }
+        }
+        self.update_bytes(lo);
+        self.update_bytes(hi);
+    }
+
     /// Widens these bounds by `other`'s (of the same column).
     pub(crate) fn merge(&mut self, other: &Bounds) {
         match (self, other) {
@@ -332,6 +357,9 @@ fn compare_bytes(order: BytesOrder, a: &[u8], b: &[u8]) -> Ordering {
 
 /// Compares two big-endian two's complement numbers of any widths.
 fn compare_signed_be(a: &[u8], b: &[u8]) -> Ordering {
+    if a.len() <= 16 && b.len() <= 16 {
+        return i128_of(a).cmp(&i128_of(b));
+    }
     if a.len() <= 32 && b.len() <= 32 {
         return i256_of(a).cmp(&i256_of(b));
     }
@@ -341,6 +369,17 @@ fn compare_signed_be(a: &[u8], b: &[u8]) -> Ordering {
         (false, true) => Ordering::Greater,
         _ => a.len().cmp(&b.len()).then_with(|| a.cmp(b)),
     }
+}
+
+fn i128_of(bytes: &[u8]) -> i128 {
+    let fill = if bytes.first().is_some_and(|b| b & 0x80 != 0) {
+        0xff
+    } else {
+        0
+    };
+    let mut be = [fill; 16];
+    be[16 - bytes.len()..].copy_from_slice(bytes);
+    i128::from_be_bytes(be)
 }
 
 fn i256_of(bytes: &[u8]) -> i256 {
@@ -369,6 +408,37 @@ mod tests {
         let mut only_nan = Bounds::Float(None);
         only_nan.update_f32(&[f32::NAN]);
         assert_eq!(only_nan.finish(), (None, None));
+    }
+
+    #[test]
+    fn many_byte_values_at_once_match_one_by_one() {
+        let values: Vec<Vec<u8>> = (0..200u32)
+            .map(|i| (i * 7919 % 251).to_be_bytes()[1..].to_vec())
+            .collect();
+        for order in [
+            BytesOrder::Lexical,
+            BytesOrder::SignedBigEndian,
+            BytesOrder::Float16,
+        ] {
+            let mut one = Bounds::Bytes(None, order);
+            let mut all = Bounds::Bytes(None, order);
+            for v in &values {
+                let v = if order == BytesOrder::Float16 {
+                    &v[..2]
+                } else {
+                    &v[..]
+                };
+                one.update_bytes(v);
+            }
+            all.update_bytes_all(values.iter().map(|v| {
+                if order == BytesOrder::Float16 {
+                    &v[..2]
+                } else {
+                    &v[..]
+                }
+            }));
+            assert_eq!(one, all, "{order:?}");
+        }
     }
 
     #[test]

@@ -257,31 +257,69 @@ impl ValueWriter {
         let path = &self.path;
         let bounds = &mut self.bounds;
         let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
+        // Values the array holds as they are go straight from it; others through `scratch`.
         macro_rules! fixed {
-            ($t:ident, $gather:path, $update:expr) => {{
-                $t.scratch.clear();
-                $gather(path, array, positions, &mut $t.scratch)?;
+            ($t:ident, $gather:path, $update:expr, $as_is:expr) => {{
+                let as_is = $as_is(array, positions);
+                let values = match &as_is {
+                    Some(values) => &values[..],
+                    None => {
+                        $t.scratch.clear();
+                        $gather(path, array, positions, &mut $t.scratch)?;
+                        &$t.scratch[..]
+                    }
+                };
                 if op == Op::Put && matches!($t.encoder, ValueEncoder::Direct(_)) {
-                    $update(bounds, &$t.scratch);
+                    $update(bounds, values);
                 }
                 match (op, &mut $t.encoder) {
-                    (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(&$t.scratch).map(Some),
+                    (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(values).map(Some),
                     (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
-                    (Op::Put, ValueEncoder::Dictionary(e)) => {
-                        e.put_slice(&$t.scratch).map(|_| None)
-                    }
-                    (Op::Put, ValueEncoder::Direct(e)) => e.put_slice(&$t.scratch).map(|_| None),
+                    (Op::Put, ValueEncoder::Dictionary(e)) => e.put_slice(values).map(|_| None),
+                    (Op::Put, ValueEncoder::Direct(e)) => e.put_slice(values).map(|_| None),
                 }
                 .map_err(codec)
             }};
         }
         match &mut self.values {
-            Values::Boolean(t) => fixed!(t, gather::boolean, Bounds::update_bool),
-            Values::Int32(t) => fixed!(t, gather::int32, Bounds::update_i32),
-            Values::Int64(t) => fixed!(t, gather::int64, Bounds::update_i64),
-            Values::Int96(t) => fixed!(t, gather::int96, |_: &mut Bounds, _: &[Int96]| {}),
-            Values::Float(t) => fixed!(t, gather::float, Bounds::update_f32),
-            Values::Double(t) => fixed!(t, gather::double, Bounds::update_f64),
+            Values::Boolean(t) => fixed!(
+                t,
+                gather::boolean,
+                Bounds::update_bool,
+                |_: &dyn Array, _: &PositionsRef<'_>| None::<Vec<bool>>
+            ),
+            Values::Int32(t) => fixed!(
+                t,
+                gather::int32,
+                Bounds::update_i32,
+                gather::as_is::<arrow_array::types::Int32Type>
+            ),
+            Values::Int64(t) => fixed!(
+                t,
+                gather::int64,
+                Bounds::update_i64,
+                gather::as_is::<arrow_array::types::Int64Type>
+            ),
+            Values::Int96(t) => fixed!(
+                t,
+                gather::int96,
+                |_: &mut Bounds, _: &[Int96]| {},
+                |_: &dyn Array, _: &PositionsRef<'_>| None::<Vec<Int96>>
+            ),
+            Values::Float(t) => fixed!(
+                t,
+                gather::float,
+                Bounds::update_f32,
+                gather::as_is::<arrow_array::types::Float32Type>
+            ),
+            Values::Double(t) => {
+                fixed!(
+                    t,
+                    gather::double,
+                    Bounds::update_f64,
+                    gather::as_is::<arrow_array::types::Float64Type>
+                )
+            }
             Values::Bytes(t) => put_bytes(path, array, positions, None, t, bounds, op),
             Values::Fixed(t) => put_bytes(
                 path,
@@ -405,8 +443,8 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     if gather::is_bytes(array.data_type()) {
         let mut values: Vec<&[u8]> = Vec::with_capacity(positions.len());
         gather::byte_array(path, array, positions, |v| values.push(v))?;
-        if op == Op::Put && direct && !matches!(bounds, Bounds::None) {
-            values.iter().for_each(|v| bounds.update_bytes(v));
+        if op == Op::Put && direct {
+            bounds.update_bytes_all(values.iter().copied());
         }
         return put(&mut values.iter().copied());
     }
@@ -418,8 +456,8 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     scratch.clear();
     gather::made_bytes(path, array, positions, width, &mut scratch)?;
     let values = scratch.chunks_exact(width.max(1));
-    if op == Op::Put && direct && !matches!(bounds, Bounds::None) {
-        values.clone().for_each(|v| bounds.update_bytes(v));
+    if op == Op::Put && direct {
+        bounds.update_bytes_all(values.clone());
     }
     let result = put(&mut values.clone());
     t.scratch = scratch;

@@ -189,13 +189,19 @@ impl ChunkWriter {
         let path = &self.path;
         let (pq_page, uncompressed, encoding) = match &page.page {
             Page::DataV1(p) => {
-                let mut buf = Vec::new();
-                self.compressor
-                    .compress(&p.data, &mut buf)
-                    .map_err(Error::Io)?;
+                let buf = if self.codec == Compression::Uncompressed {
+                    // The page's own buffer, not a copy.
+                    Bytes::from_owner(Owned(p.data.clone()))
+                } else {
+                    let mut buf = Vec::new();
+                    self.compressor
+                        .compress(&p.data, &mut buf)
+                        .map_err(Error::Io)?;
+                    Bytes::from(buf)
+                };
                 let encoding = parquet_encoding(path, p.encoding)?;
                 let page = PqPage::DataPage {
-                    buf: Bytes::from(buf),
+                    buf,
                     num_values: u32_of(path, p.num_values)?,
                     encoding,
                     def_level_encoding: PqEncoding::RLE,
@@ -336,6 +342,15 @@ impl ChunkWriter {
             },
             bytes,
         })
+    }
+}
+
+/// An Arrow buffer lent to a `Bytes` as it is.
+struct Owned(arrow_buffer::Buffer);
+
+impl AsRef<[u8]> for Owned {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_slice()
     }
 }
 

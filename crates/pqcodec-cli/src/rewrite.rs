@@ -17,8 +17,7 @@ use parquet::file::properties::{WriterProperties, WriterVersion};
 use parquet::schema::types::{SchemaDescriptor, Type};
 use pqcodec_core::Encoding;
 use pqcodec_file::{
-    ColumnSettings, Compression, FileWriter, LocalFile, PageVersion, Projection, ReaderBuilder,
-    WriterOptions,
+    Compression, FileWriter, LocalFile, PageVersion, Projection, ReaderBuilder, WriterOptions,
 };
 
 /// The flags of `pqcodec rewrite`.
@@ -30,7 +29,7 @@ pub struct RewriteArgs {
     pub output: PathBuf,
     /// A column's encoding, `COLUMN=ENCODING` (dotted path; PLAIN, RLE_DICTIONARY,
     /// DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT,
-    /// RLE for booleans); repeatable. `*=ENCODING` sets every column's.
+    /// RLE for booleans); repeatable. `*=ENCODING` sets it for every column it applies to.
     #[arg(long = "encoding", value_parser = parse_encoding)]
     pub encodings: Vec<(String, Encoding)>,
     /// Page compression, `CODEC[:LEVEL]`: uncompressed, snappy, gzip, lz4_raw, zstd, brotli.
@@ -140,18 +139,9 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
             PageVersion::V1
         })
         .with_dictionary(args.dictionary == "on");
-    for (column, encoding) in &args.encodings {
-        if column == "*" {
-            options = options.with_encoding(*encoding);
-        } else {
-            options = options.with_column(
-                column.clone(),
-                ColumnSettings {
-                    encoding: Some(*encoding),
-                    ..Default::default()
-                },
-            );
-        }
+    let encodings = column_encodings(&args.encodings, &parquet_root);
+    for (column, encoding) in &encodings {
+        options.column_mut(column.clone()).encoding = Some(*encoding);
     }
     // The input's key-value metadata goes through; its Arrow schema too, unless columns were
     // dropped (then the writer embeds the schema read).
@@ -173,7 +163,7 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
         Writer::ArrowRs => Output::ArrowRs(ArrowWriter::try_new(
             BufWriter::new(out),
             schema,
-            Some(arrow_rs_properties(args)),
+            Some(arrow_rs_properties(args, &encodings)),
         )?),
     };
     let total = u64::try_from(file_metadata.num_rows()).unwrap_or(0);
@@ -222,6 +212,27 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
     })
 }
 
+/// The `--encoding` flags per leaf column path: `*` for every column the encoding applies to,
+/// a column's own flag over it.
+fn column_encodings(flags: &[(String, Encoding)], root: &Arc<Type>) -> Vec<(String, Encoding)> {
+    let descr = SchemaDescriptor::new(Arc::clone(root));
+    let mut out: Vec<(String, Encoding)> = Vec::new();
+    for (_, encoding) in flags.iter().filter(|(c, _)| c == "*") {
+        for leaf in descr.columns() {
+            let physical = pqcodec_file::framing::physical(leaf.physical_type());
+            if pqcodec_encodings::dynamic::encodes(*encoding, physical) {
+                out.retain(|(c, _)| *c != leaf.path().string());
+                out.push((leaf.path().string(), *encoding));
+            }
+        }
+    }
+    for (column, encoding) in flags.iter().filter(|(c, _)| c != "*") {
+        out.retain(|(c, _)| c != column);
+        out.push((column.clone(), *encoding));
+    }
+    out
+}
+
 /// The output file, written by either writer.
 enum Output {
     Pqcodec(FileWriter<BufWriter<File>>),
@@ -246,7 +257,7 @@ impl Output {
 }
 
 /// arrow-rs's writer properties for the same flags.
-fn arrow_rs_properties(args: &RewriteArgs) -> WriterProperties {
+fn arrow_rs_properties(args: &RewriteArgs, encodings: &[(String, Encoding)]) -> WriterProperties {
     use parquet::basic::{BrotliLevel, Compression as C, GzipLevel, ZstdLevel};
     let compression = match args.compression {
         Compression::Uncompressed => C::UNCOMPRESSED,
@@ -266,24 +277,15 @@ fn arrow_rs_properties(args: &RewriteArgs) -> WriterProperties {
         } else {
             WriterVersion::PARQUET_1_0
         });
-    let name = |e: Encoding| e.name().parse::<parquet::basic::Encoding>().ok();
-    for (column, encoding) in &args.encodings {
-        let Some(e) = name(*encoding) else { continue };
-        let dictionary = matches!(
-            *encoding,
-            Encoding::RleDictionary | Encoding::PlainDictionary
-        );
-        if column == "*" {
-            props = props.set_dictionary_enabled(dictionary);
-            if !dictionary {
-                props = props.set_encoding(e);
-            }
-        } else {
-            let path = parquet::schema::types::ColumnPath::from(column.as_str());
-            props = props.set_column_dictionary_enabled(path.clone(), dictionary);
-            if !dictionary {
-                props = props.set_column_encoding(path, e);
-            }
+    for (column, encoding) in encodings {
+        let Ok(e) = encoding.name().parse::<parquet::basic::Encoding>() else {
+            continue;
+        };
+        let path = parquet::schema::types::ColumnPath::from(column.as_str());
+        let dictionary = encoding.is_dictionary();
+        props = props.set_column_dictionary_enabled(path.clone(), dictionary);
+        if !dictionary {
+            props = props.set_column_encoding(path, e);
         }
     }
     props.build()

@@ -95,7 +95,7 @@ fn check(input: &Path, output: &Path, what: &str) {
 #[test]
 fn the_corpus_rewritten_reads_back_the_same() {
     let dir = out_dir();
-    let flag_sets: [&[&str]; 4] = [
+    let flag_sets: [&[&str]; 6] = [
         &[],
         &[
             "--compression",
@@ -120,6 +120,22 @@ fn the_corpus_rewritten_reads_back_the_same() {
             "*=PLAIN",
             "--row-group-size",
             "999",
+        ],
+        &[
+            "--compression",
+            "brotli",
+            "--encoding",
+            "*=DELTA_BINARY_PACKED",
+            "--encoding",
+            "*=DELTA_BYTE_ARRAY",
+        ],
+        &[
+            "--encoding",
+            "*=BYTE_STREAM_SPLIT",
+            "--encoding",
+            "*=DELTA_LENGTH_BYTE_ARRAY",
+            "--encoding",
+            "*=RLE",
         ],
     ];
     for input in corpus() {

@@ -527,6 +527,11 @@ pub struct EncodedPage {
     pub dictionary: Option<Vec<u8>>,
 }
 
+/// Whether pqcodec encodes values of `physical` in `encoding`.
+pub fn encodes(encoding: Encoding, physical: PhysicalType) -> bool {
+    with_physical!(physical, T => T::encoder(encoding, 1).is_ok())
+}
+
 /// Encodes `values` as one data page in `encoding`.
 pub fn encode(encoding: Encoding, values: &Values, type_length: usize) -> Result<EncodedPage> {
     with_physical!(values.physical_type(), T => {
@@ -592,6 +597,19 @@ mod tests {
         put_buffer_matches_put::<Int96Type>(&int96, &int96[..13].to_vec());
         let bools: Vec<bool> = ints.iter().map(|&v| v % 3 == 0).collect();
         put_buffer_matches_put::<BooleanType>(&bools, &bools[..5].to_vec());
+    }
+
+    #[test]
+    fn encodes_says_which_types_an_encoding_takes() {
+        assert!(encodes(Encoding::DeltaBinaryPacked, PhysicalType::Int64));
+        assert!(!encodes(Encoding::DeltaBinaryPacked, PhysicalType::Double));
+        assert!(encodes(
+            Encoding::ByteStreamSplit,
+            PhysicalType::FixedLenByteArray
+        ));
+        assert!(!encodes(Encoding::ByteStreamSplit, PhysicalType::ByteArray));
+        assert!(encodes(Encoding::Plain, PhysicalType::Boolean));
+        assert!(encodes(Encoding::RleDictionary, PhysicalType::Int96));
     }
 
     /// A page header naming ALP picks it for FLOAT and DOUBLE, and refuses it for the others.

@@ -159,16 +159,27 @@ impl Bounds {
 
     pub(crate) fn update_f32(&mut self, values: &[f32]) {
         if let Bounds::Float(acc) = self {
-            for &v in values.iter().filter(|v| !v.is_nan()) {
-                widen(acc, v, v, float_less);
+            // `min` / `max` pass over NaN: a fold the compiler vectorizes.
+            let (lo, hi) = values
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
+                    (lo.min(v), hi.max(v))
+                });
+            if lo <= hi {
+                widen(acc, lo, hi, float_less);
             }
         }
     }
 
     pub(crate) fn update_f64(&mut self, values: &[f64]) {
         if let Bounds::Double(acc) = self {
-            for &v in values.iter().filter(|v| !v.is_nan()) {
-                widen(acc, v, v, float_less);
+            let (lo, hi) = values
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                    (lo.min(v), hi.max(v))
+                });
+            if lo <= hi {
+                widen(acc, lo, hi, float_less);
             }
         }
     }
@@ -344,9 +355,29 @@ fn f16_of(bytes: &[u8]) -> Option<f16> {
     Some(f16::from_le_bytes(bytes.try_into().ok()?))
 }
 
+/// The first 8 bytes of `v` as a big-endian number, zero-padded: two values whose prefixes
+/// differ compare as their prefixes do.
+#[inline(always)]
+fn prefix(v: &[u8]) -> u64 {
+    match v.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        None => {
+            let mut head = [0u8; 8];
+            for (h, b) in head.iter_mut().zip(v) {
+                *h = *b;
+            }
+            u64::from_be_bytes(head)
+        }
+    }
+}
+
+#[inline]
 fn compare_bytes(order: BytesOrder, a: &[u8], b: &[u8]) -> Ordering {
     match order {
-        BytesOrder::Lexical => a.cmp(b),
+        BytesOrder::Lexical => match prefix(a).cmp(&prefix(b)) {
+            Ordering::Equal => a.cmp(b),
+            decided => decided,
+        },
         BytesOrder::Float16 => match (f16_of(a), f16_of(b)) {
             (Some(a), Some(b)) => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
             _ => a.cmp(b),
@@ -438,6 +469,30 @@ mod tests {
                 }
             }));
             assert_eq!(one, all, "{order:?}");
+        }
+    }
+
+    #[test]
+    fn lexical_order_by_prefix_is_byte_order() {
+        let values: [&[u8]; 9] = [
+            b"",
+            b"\0",
+            b"a",
+            b"a\0",
+            b"a\0b",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefgh\0",
+            b"abcdefghi",
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(
+                    compare_bytes(BytesOrder::Lexical, a, b),
+                    a.cmp(b),
+                    "{a:?} {b:?}"
+                );
+            }
         }
     }
 

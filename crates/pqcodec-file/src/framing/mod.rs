@@ -148,7 +148,7 @@ impl ParquetFile {
 }
 
 /// The physical type as pqcodec names it.
-pub(crate) fn physical(t: PqType) -> PhysicalType {
+pub fn physical(t: PqType) -> PhysicalType {
     match t {
         PqType::BOOLEAN => PhysicalType::Boolean,
         PqType::INT32 => PhysicalType::Int32,

@@ -579,6 +579,28 @@ fn statistics_match_arrow_writer() {
                 "{path}: max"
             );
             assert_eq!(x.num_values(), y.num_values(), "{path}: values");
+            if !dictionary {
+                // Without dictionaries both writers make the same pages: the same encodings
+                // and page encoding stats (each in its own order).
+                let sorted = |mut v: Vec<String>| {
+                    v.sort();
+                    v
+                };
+                let encodings = |c: &parquet::file::metadata::ColumnChunkMetaData| {
+                    sorted(c.encodings().map(|e| e.to_string()).collect())
+                };
+                assert_eq!(encodings(x), encodings(y), "{path}: encodings");
+                let stats = |c: &parquet::file::metadata::ColumnChunkMetaData| {
+                    sorted(
+                        c.page_encoding_stats()
+                            .into_iter()
+                            .flatten()
+                            .map(|s| format!("{:?} {} {}", s.page_type, s.encoding, s.count))
+                            .collect(),
+                    )
+                };
+                assert_eq!(stats(x), stats(y), "{path}: page encoding stats");
+            }
         }
         let (ci, oi) = (ours.column_index().unwrap(), ours.offset_index().unwrap());
         let their_ci = theirs.column_index().unwrap();

@@ -132,28 +132,28 @@ impl Bounds {
     }
 
     pub(crate) fn update_i32(&mut self, values: &[i32]) {
-        if let Bounds::Int32(acc, unsigned) = self {
-            let less = if *unsigned {
-                |a: i32, b: i32| (a as u32) < (b as u32)
-            } else {
-                |a: i32, b: i32| a < b
-            };
-            if let Some((lo, hi)) = min_max(values, less) {
-                widen(acc, lo, hi, less);
-            }
+        if let Bounds::Int32(acc, unsigned) = self
+            && !values.is_empty()
+        {
+            // Unsigned values compare as signed ones with their top bit flipped; a branch-free
+            // fold the compiler vectorizes.
+            let flip = if *unsigned { i32::MIN } else { 0 };
+            let (lo, hi) = values.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &v| {
+                (lo.min(v ^ flip), hi.max(v ^ flip))
+            });
+            widen(acc, lo ^ flip, hi ^ flip, |a, b| (a ^ flip) < (b ^ flip));
         }
     }
 
     pub(crate) fn update_i64(&mut self, values: &[i64]) {
-        if let Bounds::Int64(acc, unsigned) = self {
-            let less = if *unsigned {
-                |a: i64, b: i64| (a as u64) < (b as u64)
-            } else {
-                |a: i64, b: i64| a < b
-            };
-            if let Some((lo, hi)) = min_max(values, less) {
-                widen(acc, lo, hi, less);
-            }
+        if let Bounds::Int64(acc, unsigned) = self
+            && !values.is_empty()
+        {
+            let flip = if *unsigned { i64::MIN } else { 0 };
+            let (lo, hi) = values.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &v| {
+                (lo.min(v ^ flip), hi.max(v ^ flip))
+            });
+            widen(acc, lo ^ flip, hi ^ flip, |a, b| (a ^ flip) < (b ^ flip));
         }
     }
 
@@ -494,6 +494,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn integer_bounds_signed_and_unsigned() {
+        let values = [3i64, -7, i64::MAX, 0, i64::MIN + 1];
+        let mut signed = Bounds::Int64(None, false);
+        signed.update_i64(&values);
+        assert_eq!(
+            signed.finish(),
+            (
+                Some(Bound::Int64(i64::MIN + 1)),
+                Some(Bound::Int64(i64::MAX))
+            )
+        );
+        let mut unsigned = Bounds::Int64(None, true);
+        unsigned.update_i64(&values[..2]);
+        unsigned.update_i64(&values[2..]);
+        assert_eq!(
+            unsigned.finish(),
+            (Some(Bound::Int64(0)), Some(Bound::Int64(-7)))
+        );
+        let mut narrow = Bounds::Int32(None, false);
+        narrow.update_i32(&[5, -2, 9]);
+        assert_eq!(
+            narrow.finish(),
+            (Some(Bound::Int32(-2)), Some(Bound::Int32(9)))
+        );
     }
 
     #[test]

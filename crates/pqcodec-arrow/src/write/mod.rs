@@ -4,9 +4,10 @@
 //! each leaf column's definition and repetition levels (Dremel: from the arrays' validity and
 //! offsets, sliced arrays included) and encodes levels and values with pqcodec's encoders into
 //! pages ([`EncodedPage`]), cut at row boundaries once a page reaches its size in bytes or
-//! rows. [`FieldEncoder::finish_chunks`] ends a row group's column chunks: the dictionary page
-//! if one was used, the data pages and their statistics. Compression and framing are the
-//! caller's (`pqcodec-file`'s writer).
+//! rows; [`ColumnEncoder::take_pages`] hands over the pages finished so far, and
+//! [`FieldEncoder::finish_chunks`] ends a row group's column chunks: the dictionary page if
+//! one was used (it goes first in the file), the remaining data pages, the chunk's statistics.
+//! Compression and framing are the caller's (`pqcodec-file`'s writer).
 //!
 //! ```
 //! use std::sync::Arc;

@@ -281,68 +281,43 @@ impl Walk {
                     )?;
                 }
             }
-            Kind::List { child, .. } => match array.data_type() {
-                DataType::List(_) => {
-                    let list = array.as_list::<i32>();
-                    self.list(
-                        node,
-                        child,
-                        list.value_offsets(),
-                        list.values(),
-                        range,
-                        rep,
-                        rest_rep,
-                        &is_null,
-                    )?
+            Kind::List { child, .. } => {
+                let slots = (range, rep, rest_rep);
+                if let Some(list) = array.as_list_opt::<i32>() {
+                    let offsets = list.value_offsets();
+                    self.list(node, child, offsets, list.values(), slots, &is_null)?
+                } else if let Some(list) = array.as_list_opt::<i64>() {
+                    let offsets = list.value_offsets();
+                    self.list(node, child, offsets, list.values(), slots, &is_null)?
+                } else {
+                    return Err(mismatch(node, array.data_type()));
                 }
-                DataType::LargeList(_) => {
-                    let list = array.as_list::<i64>();
-                    self.list(
-                        node,
-                        child,
-                        list.value_offsets(),
-                        list.values(),
-                        range,
-                        rep,
-                        rest_rep,
-                        &is_null,
-                    )?
-                }
-                other => return Err(mismatch(node, other)),
-            },
+            }
             Kind::Map { entries, .. } => {
                 let Some(map) = array.as_map_opt() else {
                     return Err(mismatch(node, array.data_type()));
                 };
                 let entries_array: ArrayRef = std::sync::Arc::new(map.entries().clone());
-                self.list(
-                    node,
-                    entries,
-                    map.value_offsets(),
-                    &entries_array,
-                    range,
-                    rep,
-                    rest_rep,
-                    &is_null,
-                )?
+                let slots = (range, rep, rest_rep);
+                let offsets = map.value_offsets();
+                self.list(node, entries, offsets, &entries_array, slots, &is_null)?
             }
         }
         Ok(())
     }
 
-    /// The slots `range` of a list (or map) `node` whose elements are `child` in `values`.
-    #[allow(clippy::too_many_arguments)]
+    /// The slots of a list (or map) `node` whose elements are `child` in `values`: `slots` is
+    /// their range, the first one's repetition level and the others'.
     fn list<O: OffsetSizeTrait>(
         &mut self,
         node: &Node,
         child: &Node,
         offsets: &[O],
         values: &ArrayRef,
-        range: Range<usize>,
-        mut rep: u16,
-        rest_rep: u16,
+        slots: (Range<usize>, u16, u16),
         is_null: &dyn Fn(usize) -> bool,
     ) -> Result<()> {
+        let (range, mut rep, rest_rep) = slots;
         for i in range {
             if is_null(i) {
                 self.level(node.def.saturating_sub(1), rep);

@@ -54,6 +54,16 @@ pub trait Encoder<T: Physical> {
         self.put(values)
     }
 
+    /// Appends values held back to back, `width` bytes each (`bytes.len()` a multiple of
+    /// `width`): the page [`Encoder::put`] of the same values gives, copied in bulk where the
+    /// encoding can (FIXED_LEN_BYTE_ARRAY in PLAIN or a dictionary).
+    fn put_fixed_width(&mut self, bytes: &[u8], width: usize) -> Result<()>
+    where
+        T: Physical<Value = [u8]>,
+    {
+        self.put(bytes.chunks_exact(width.max(1)))
+    }
+
     /// Number of values put since the last flush.
     fn num_values(&self) -> usize;
 

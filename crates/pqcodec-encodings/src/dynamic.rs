@@ -86,13 +86,17 @@ fn unlimited() -> DictionaryLimits {
 /// Declares a physical type's decoder and encoder enums and their [`DynamicType`] impl.
 macro_rules! dynamic_type {
     // `slices: yes` for the types whose values are `Sized`: `put_slice` is forwarded to the
-    // encoders and `put_buffer` puts a buffer as a slice.
+    // encoders and `put_buffer` puts a buffer as a slice; `no` forwards `put_fixed_width`.
     (@put_slice yes, $t:ty, [$($ev:ident),*]) => {
         fn put_slice(&mut self, values: &[<$t as Physical>::Value]) -> Result<()> {
             match self { $(Self::$ev(e) => e.put_slice(values)),* }
         }
     };
-    (@put_slice no, $t:ty, [$($ev:ident),*]) => {};
+    (@put_slice no, $t:ty, [$($ev:ident),*]) => {
+        fn put_fixed_width(&mut self, bytes: &[u8], width: usize) -> Result<()> {
+            match self { $(Self::$ev(e) => e.put_fixed_width(bytes, width)),* }
+        }
+    };
     (@put_buffer yes) => {
         fn put_buffer(encoder: &mut Self::Encoder, values: &Self::Buffer) -> Result<()> {
             encoder.put_slice(values)
@@ -580,6 +584,61 @@ mod tests {
                 T::dictionary_page(&by_value).transpose().unwrap(),
                 "{encoding}"
             );
+        }
+    }
+
+    /// Every FIXED_LEN_BYTE_ARRAY encoder writes the same pages whether values come back to
+    /// back ([`Encoder::put_fixed_width`]) or one by one, in two batches; so do BYTE_ARRAY's
+    /// for values of one length.
+    #[test]
+    fn fixed_width_bytes_put_in_bulk_write_the_same_pages() {
+        let width = 5;
+        let bytes: Vec<u8> = (0..400u32)
+            .flat_map(|i| {
+                ((i * 7919) % 53).to_be_bytes()[..]
+                    .to_vec()
+                    .into_iter()
+                    .chain([9])
+            })
+            .collect();
+        let (first, rest) = bytes.split_at(width * 37);
+        for encoding in Encoding::ALL {
+            let Ok(mut bulk) = FixedLenByteArrayType::encoder(encoding, width) else {
+                continue;
+            };
+            let mut one_by_one = FixedLenByteArrayType::encoder(encoding, width).unwrap();
+            let mut strings = ByteArrayType::encoder(encoding, 0).ok();
+            let mut strings_one_by_one = ByteArrayType::encoder(encoding, 0).ok();
+            for batch in [first, rest] {
+                bulk.put_fixed_width(batch, width).unwrap();
+                one_by_one.put(batch.chunks_exact(width)).unwrap();
+                if let (Some(a), Some(b)) = (&mut strings, &mut strings_one_by_one) {
+                    a.put_fixed_width(batch, width).unwrap();
+                    b.put(batch.chunks_exact(width)).unwrap();
+                }
+            }
+            assert_eq!(bulk.num_values(), 400, "{encoding}");
+            assert_eq!(
+                bulk.flush().unwrap(),
+                one_by_one.flush().unwrap(),
+                "{encoding}"
+            );
+            assert_eq!(
+                FixedLenByteArrayType::dictionary_page(&bulk)
+                    .transpose()
+                    .unwrap(),
+                FixedLenByteArrayType::dictionary_page(&one_by_one)
+                    .transpose()
+                    .unwrap(),
+                "{encoding}"
+            );
+            if let (Some(mut a), Some(mut b)) = (strings, strings_one_by_one) {
+                assert_eq!(
+                    a.flush().unwrap(),
+                    b.flush().unwrap(),
+                    "BYTE_ARRAY {encoding}"
+                );
+            }
         }
     }
 

@@ -328,16 +328,21 @@ pub(crate) fn is_bytes(data_type: &DataType) -> bool {
     )
 }
 
+/// The least and greatest of the values [`made_bytes`] made, as their bytes, where the
+/// column orders them as numbers (decimals) and any were made.
+pub(crate) type MadeBounds = Option<(Vec<u8>, Vec<u8>)>;
+
 /// Appends the values of `array` at `positions` as FIXED_LEN_BYTE_ARRAY(`width`) or
 /// BYTE_ARRAY bytes made for the column (big-endian decimals, Float16, intervals), each
-/// `width` bytes, back to back, to `out`.
+/// `width` bytes, back to back, to `out`. Decimals also give their least and greatest value,
+/// found as numbers on the way.
 pub(crate) fn made_bytes(
     path: &str,
     array: &dyn Array,
     positions: &PositionsRef<'_>,
     width: usize,
     out: &mut Vec<u8>,
-) -> Result<()> {
+) -> Result<MadeBounds> {
     let wrong_width = || {
         Error::Schema(format!(
             "column {path:?}: an Arrow {} array cannot be written as FIXED_LEN_BYTE_ARRAY({width})",
@@ -345,38 +350,39 @@ pub(crate) fn made_bytes(
         ))
     };
     out.reserve(positions.len() * width);
-    match array.data_type() {
+    Ok(match array.data_type() {
         DataType::Decimal32(..) => decimal_be(
             array.as_primitive::<Decimal32Type>().values(),
-            |v| i128::from(*v).to_be_bytes(),
+            |v, shift| (i128::from(v) << shift).to_be_bytes(),
             positions,
             width,
             out,
-        )?,
+        ),
         DataType::Decimal64(..) => decimal_be(
             array.as_primitive::<Decimal64Type>().values(),
-            |v| i128::from(*v).to_be_bytes(),
+            |v, shift| (i128::from(v) << shift).to_be_bytes(),
             positions,
             width,
             out,
-        )?,
+        ),
         DataType::Decimal128(..) => decimal_be(
             array.as_primitive::<Decimal128Type>().values(),
-            |v| v.to_be_bytes(),
+            |v, shift| (v << shift).to_be_bytes(),
             positions,
             width,
             out,
-        )?,
+        ),
         DataType::Decimal256(..) => decimal_be(
             array.as_primitive::<Decimal256Type>().values(),
-            |v| v.to_be_bytes(),
+            |v, shift| (v << shift as u8).to_be_bytes(),
             positions,
             width,
             out,
-        )?,
+        ),
         DataType::Float16 if width == 2 => {
             let values = array.as_primitive::<Float16Type>().values();
             positions.for_each(|i| out.extend_from_slice(&values[i].to_le_bytes()));
+            None
         }
         DataType::Interval(IntervalUnit::YearMonth) if width == 12 => {
             let values = array.as_primitive::<IntervalYearMonthType>().values();
@@ -384,6 +390,7 @@ pub(crate) fn made_bytes(
                 out.extend_from_slice(&values[i].to_le_bytes());
                 out.extend_from_slice(&[0; 8]);
             });
+            None
         }
         DataType::Interval(IntervalUnit::DayTime) if width == 12 => {
             let values = array.as_primitive::<IntervalDayTimeType>().values();
@@ -392,29 +399,75 @@ pub(crate) fn made_bytes(
                 out.extend_from_slice(&values[i].days.to_le_bytes());
                 out.extend_from_slice(&values[i].milliseconds.to_le_bytes());
             });
+            None
         }
         _ => return Err(wrong_width()),
-    }
-    Ok(())
+    })
 }
 
-/// Big-endian two's complement values cut to their last `width` bytes (or sign-extended).
-fn decimal_be<V, const N: usize>(
+/// Big-endian two's complement values of `N` bytes cut to their last `width` bytes (or
+/// sign-extended), appended to `out`, and the bytes of the least and greatest value.
+///
+/// `be(v, shift)` is `v << shift` big-endian: with `shift` the bits cut away, the value's
+/// last `width` bytes come first, so that every value is one `N`-byte store whose tail the
+/// next value's store overwrites.
+fn decimal_be<V: Copy + Ord, const N: usize>(
     values: &[V],
-    be: impl Fn(&V) -> [u8; N],
+    be: impl Fn(V, u32) -> [u8; N],
     positions: &PositionsRef<'_>,
     width: usize,
     out: &mut Vec<u8>,
-) -> Result<()> {
-    positions.for_each(|i| {
-        let bytes = be(&values[i]);
-        if width <= N {
-            out.extend_from_slice(&bytes[N - width..]);
-        } else {
-            let fill = if bytes[0] & 0x80 != 0 { 0xff } else { 0 };
-            out.extend(std::iter::repeat_n(fill, width - N));
-            out.extend_from_slice(&bytes);
+) -> MadeBounds {
+    let mut bounds: Option<(V, V)> = None;
+    let mut fold = |v: V| match &mut bounds {
+        None => bounds = Some((v, v)),
+        Some((lo, hi)) => {
+            *lo = (*lo).min(v);
+            *hi = (*hi).max(v);
         }
-    });
-    Ok(())
+    };
+    let bytes = |v: V| -> Vec<u8> {
+        let mut one = Vec::with_capacity(width.max(N));
+        put_be(&be, v, width, &mut one);
+        one
+    };
+    if width <= N && width > 0 {
+        let shift = 8 * (N - width) as u32;
+        let start = out.len();
+        let n = positions.len();
+        out.resize(start + n * width + N, 0);
+        let mut at = start;
+        positions.for_each(|i| {
+            let v = values[i];
+            fold(v);
+            if let Some(slot) = out.get_mut(at..at + N) {
+                slot.copy_from_slice(&be(v, shift));
+            }
+            at += width;
+        });
+        out.truncate(start + n * width);
+    } else {
+        positions.for_each(|i| {
+            fold(values[i]);
+            put_be(&be, values[i], width, out);
+        });
+    }
+    bounds.map(|(lo, hi)| (bytes(lo), bytes(hi)))
+}
+
+/// One value of [`decimal_be`], appended to `out` by the general path.
+fn put_be<V: Copy, const N: usize>(
+    be: &impl Fn(V, u32) -> [u8; N],
+    v: V,
+    width: usize,
+    out: &mut Vec<u8>,
+) {
+    let bytes = be(v, 0);
+    if width <= N {
+        out.extend_from_slice(&bytes[N - width..]);
+    } else {
+        let fill = if bytes[0] & 0x80 != 0 { 0xff } else { 0 };
+        out.extend(std::iter::repeat_n(fill, width - N));
+        out.extend_from_slice(&bytes);
+    }
 }

@@ -431,22 +431,13 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     let codec = |e: pqcodec_core::Error| Error::Schema(format!("column {path:?}: {e}"));
     // A dictionary encoder's page takes its bounds from its indices when written.
     let direct = matches!(t.encoder, ValueEncoder::Direct(_));
-    let mut put = |values: &mut dyn Iterator<Item = &[u8]>| {
-        match (op, &mut t.encoder) {
-            (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
-            (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(values).map(Some),
-            (Op::Put, ValueEncoder::Dictionary(e)) => e.put(values).map(|_| None),
-            (Op::Put, ValueEncoder::Direct(e)) => e.put(values).map(|_| None),
-        }
-        .map_err(codec)
-    };
     if gather::is_bytes(array.data_type()) {
         let mut values: Vec<&[u8]> = Vec::with_capacity(positions.len());
         gather::byte_array(path, array, positions, |v| values.push(v))?;
         if op == Op::Put && direct {
             bounds.update_bytes_all(values.iter().copied());
         }
-        return put(&mut values.iter().copied());
+        return put_each(&mut t.encoder, op, values.iter().copied()).map_err(codec);
     }
     let width = width.unwrap_or(match array.data_type() {
         DataType::Decimal256(..) => 32,
@@ -454,14 +445,43 @@ fn put_bytes<T: DynamicType<Value = [u8]>>(
     });
     let mut scratch = std::mem::take(&mut t.scratch);
     scratch.clear();
-    gather::made_bytes(path, array, positions, width, &mut scratch)?;
+    let made = gather::made_bytes(path, array, positions, width, &mut scratch)?;
     let values = scratch.chunks_exact(width.max(1));
     if op == Op::Put && direct {
-        bounds.update_bytes_all(values.clone());
+        match made {
+            Some((lo, hi)) => {
+                bounds.update_bytes(&lo);
+                bounds.update_bytes(&hi);
+            }
+            None => bounds.update_bytes_all(values.clone()),
+        }
     }
-    let result = put(&mut values.clone());
+    let result = match op {
+        // The made bytes are the values back to back: put in bulk.
+        Op::Put => match &mut t.encoder {
+            ValueEncoder::Dictionary(e) => e.put_fixed_width(&scratch, width),
+            ValueEncoder::Direct(e) => e.put_fixed_width(&scratch, width),
+        }
+        .map(|_| None)
+        .map_err(codec),
+        Op::Intern => put_each(&mut t.encoder, op, values).map_err(codec),
+    };
     t.scratch = scratch;
     result
+}
+
+/// Does `op` with byte values one by one.
+fn put_each<'a, T: DynamicType<Value = [u8]>>(
+    encoder: &mut ValueEncoder<T>,
+    op: Op,
+    values: impl Iterator<Item = &'a [u8]>,
+) -> pqcodec_core::Result<Option<Vec<u32>>> {
+    match (op, encoder) {
+        (Op::Intern, ValueEncoder::Direct(_)) => Ok(None),
+        (Op::Intern, ValueEncoder::Dictionary(e)) => e.intern(values).map(Some),
+        (Op::Put, ValueEncoder::Dictionary(e)) => e.put(values).map(|_| None),
+        (Op::Put, ValueEncoder::Direct(e)) => e.put(values).map(|_| None),
+    }
 }
 
 /// At a chunk's first page, drops the dictionary if it does not pay (as parquet-java's writer

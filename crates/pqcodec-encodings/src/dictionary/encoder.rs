@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use pqcodec_core::{Encoder, Encoding, Error, PhysicalType, Result};
+use pqcodec_core::{Encoder, Encoding, Error, Physical, PhysicalType, Result};
 
 use super::MAX_INDEX_BIT_WIDTH;
 use super::interner::Interner;
@@ -371,6 +371,24 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
         self.append(borrowed, |buf, start, encoding| {
             T::put_plain_slice(buf, start, type_length, encoding, values)
         })
+    }
+
+    fn put_fixed_width(&mut self, bytes: &[u8], width: usize) -> Result<()>
+    where
+        T: Physical<Value = [u8]>,
+    {
+        if T::TYPE != PhysicalType::FixedLenByteArray || width != self.type_length || width == 0 {
+            return self.put(bytes.chunks_exact(width.max(1)));
+        }
+        // The bytes are the values' PLAIN bytes already.
+        let whole = &bytes[..bytes.len() / width * width];
+        let type_length = self.type_length;
+        self.append(
+            Some((whole, whole.len() / width)),
+            |buf, start, encoding| {
+                T::put_plain(buf, start, type_length, encoding, whole.chunks_exact(width))
+            },
+        )
     }
 
     /// Values in the page the next flush writes: pending indices, or after those the values

@@ -313,12 +313,19 @@ impl Interner {
     ) -> Option<(usize, usize)> {
         let mut slots = S::take(&mut self.table);
         let mut result = None;
+        // The previous key and its index: a run of equal keys (sorted or clustered columns)
+        // is looked up once. No key is `u128::MAX` (keys have at most 96 bits).
+        let mut last = (u128::MAX, 0);
         for (i, chunk) in bytes.chunks_exact(N).enumerate() {
             let key = if N == 12 {
                 u128::from(le::<8>(chunk, 0)) | (u128::from(le::<4>(chunk, 8)) << 64)
             } else {
                 u128::from(le::<N>(chunk, 0))
             };
+            if key == last.0 {
+                indices.push(last.1);
+                continue;
+            }
             if slots.is_empty() {
                 slots = vec![S::EMPTY; MIN_SLOTS];
             }
@@ -351,6 +358,7 @@ impl Interner {
                 }
             };
             indices.push(index);
+            last = (key, index);
         }
         S::store(&mut self.table, slots);
         result
@@ -465,7 +473,16 @@ fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     if n < 8 {
-        return a == b;
+        // Short keys without a call to `memcmp`: two overlapping words, or the first, middle
+        // and last byte (all of a key of up to three).
+        if n >= 4 {
+            return le::<4>(a, 0) == le::<4>(b, 0) && le::<4>(a, n - 4) == le::<4>(b, n - 4);
+        }
+        let at = |v: &[u8], i: usize| v.get(i).copied();
+        return n == 0
+            || (at(a, 0) == at(b, 0)
+                && at(a, n / 2) == at(b, n / 2)
+                && at(a, n - 1) == at(b, n - 1));
     }
     // Words at 0, 8, ..., then the last 8 bytes (overlapping).
     let mut at = 0;
@@ -509,6 +526,20 @@ mod tests {
                 Table::Bytes(s) => s.len(),
             };
             assert_eq!(len, slots, "{width}-byte keys");
+        }
+    }
+
+    #[test]
+    fn bytes_eq_is_equality_at_every_short_length() {
+        for n in 0..=20usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert!(bytes_eq(&a, &a.clone()), "{n} bytes");
+            assert!(!bytes_eq(&a, &a[..n.saturating_sub(1)]) || n == 0);
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x40;
+                assert!(!bytes_eq(&a, &b), "{n} bytes, byte {i} differs");
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use pqcodec_core::{Encoder, Encoding, Error, NativeType, Result};
+use pqcodec_core::{Encoder, Encoding, Error, NativeType, Physical, PhysicalType, Result};
 
 use super::PlainType;
 use crate::kernels::bitpack::pack_bools;
@@ -77,6 +77,19 @@ impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
     {
         let (start, type_length) = (self.num_values, self.type_length);
         self.append(|buf| T::put_plain_slice(buf, start, type_length, Encoding::Plain, values))
+    }
+
+    fn put_fixed_width(&mut self, bytes: &[u8], width: usize) -> Result<()>
+    where
+        T: Physical<Value = [u8]>,
+    {
+        if T::TYPE != PhysicalType::FixedLenByteArray || width != self.type_length || width == 0 {
+            return self.put(bytes.chunks_exact(width.max(1)));
+        }
+        let whole = bytes.len() / width * width;
+        self.buf.extend_from_slice(&bytes[..whole]);
+        self.num_values += whole / width;
+        Ok(())
     }
 
     fn num_values(&self) -> usize {

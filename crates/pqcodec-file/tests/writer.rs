@@ -618,11 +618,79 @@ fn statistics_match_arrow_writer() {
                     ours, theirs,
                     "{path} (dictionary {dictionary}): page bounds"
                 );
+                assert_eq!(
+                    ci[0][col].get_boundary_order(),
+                    their_ci[0][col].get_boundary_order(),
+                    "{path} (dictionary {dictionary}): boundary order"
+                );
             }
         }
         let kv = ours.file_metadata().key_value_metadata().unwrap();
         assert!(kv.iter().any(|kv| kv.key == "ARROW:schema"));
     }
+}
+
+/// Strings and bytes longer than 64 bytes: their bounds cut as arrow-rs's ArrowWriter cuts
+/// them under the defaults of both (64 bytes), in the chunk statistics, with whether each is
+/// exact, and in the column index.
+#[test]
+fn long_bounds_are_cut_as_arrow_writer_cuts_them() {
+    let chars = ['a', '\u{e9}', '\u{7f}', '\u{fff0}', 'z'];
+    let text: ArrayRef = Arc::new(StringArray::from_iter_values((0..ROWS).map(|i| {
+        let c = chars[i % chars.len()].to_string();
+        format!("{}{i}{}", c.repeat(70 + i % 50), "tail".repeat(i % 7))
+    })));
+    let bytes: ArrayRef = Arc::new(BinaryArray::from_iter_values((0..ROWS).map(|i| {
+        let mut v = vec![0xffu8; 70 + i % 10];
+        v.extend_from_slice(&(i as u32).to_be_bytes());
+        if i % 3 == 0 {
+            v[0] = (i % 256) as u8;
+        }
+        v
+    })));
+    let input = batch(vec![("text", text), ("bytes", bytes)]);
+    let ours = write(
+        std::slice::from_ref(&input),
+        WriterOptions::new().with_data_page_row_count_limit(1024),
+    );
+    let mut theirs = Vec::new();
+    let props = WriterProperties::builder()
+        .set_data_page_row_count_limit(1024)
+        .build();
+    let mut writer = ArrowWriter::try_new(&mut theirs, input.schema(), Some(props)).unwrap();
+    writer.write(&input).unwrap();
+    writer.close().unwrap();
+    let parse = |bytes: &Bytes| {
+        parquet::file::metadata::ParquetMetaDataReader::new()
+            .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
+            .parse_and_finish(bytes)
+            .unwrap()
+    };
+    let (ours, theirs) = (parse(&ours), parse(&Bytes::from(theirs)));
+    let mut inexact = 0;
+    for col in 0..2 {
+        let (x, y) = (
+            ours.row_group(0).column(col),
+            theirs.row_group(0).column(col),
+        );
+        let path = x.column_path().string();
+        let (sx, sy) = (x.statistics().unwrap(), y.statistics().unwrap());
+        assert_eq!(sx.min_bytes_opt(), sy.min_bytes_opt(), "{path}: min");
+        assert_eq!(sx.max_bytes_opt(), sy.max_bytes_opt(), "{path}: max");
+        assert_eq!(sx.min_is_exact(), sy.min_is_exact(), "{path}: min exact");
+        assert_eq!(sx.max_is_exact(), sy.max_is_exact(), "{path}: max exact");
+        // A cut bound is at most 64 bytes; a greatest value of 0xff bytes cannot be cut.
+        assert!(sx.min_is_exact() || sx.min_bytes_opt().unwrap().len() <= 64);
+        assert!(sx.max_is_exact() || sx.max_bytes_opt().unwrap().len() <= 64);
+        inexact += usize::from(!sx.min_is_exact()) + usize::from(!sx.max_is_exact());
+        let (ci, their_ci) = (ours.column_index().unwrap(), theirs.column_index().unwrap());
+        assert_eq!(
+            page_bounds(&ci[0][col]),
+            page_bounds(&their_ci[0][col]),
+            "{path}: page bounds"
+        );
+    }
+    assert_eq!(inexact, 3, "bounds cut");
 }
 
 fn one_column(name: &str, array: ArrayRef, nullable: bool) -> (SchemaRef, RecordBatch) {

@@ -7,7 +7,7 @@ use pqcodec_core::Encoding;
 use pqcodec_encodings::rle::RleEncoder;
 
 use super::shred::Shredded;
-use super::stats::{Bounds, Statistics};
+use super::stats::{BoundaryOrder, Bounds, PageOrder, Statistics};
 use super::values::ValueWriter;
 use super::{ColumnOptions, PageVersion};
 use crate::error::Result;
@@ -40,6 +40,8 @@ pub struct EncodedChunk {
     pub pages: Vec<EncodedPage>,
     /// The chunk's statistics, if kept.
     pub statistics: Option<Statistics>,
+    /// How its pages' bounds follow each other (unordered without statistics).
+    pub boundary_order: BoundaryOrder,
 }
 
 /// Encodes one leaf column's levels and values into pages.
@@ -54,6 +56,8 @@ pub struct ColumnEncoder {
     chunk_nulls: u64,
     /// Pages written in the chunk so far (taken or not).
     chunk_pages: usize,
+    /// The order of their bounds.
+    page_order: PageOrder,
     def: Vec<u16>,
     rep: Vec<u16>,
     page_levels: usize,
@@ -94,6 +98,7 @@ impl ColumnEncoder {
             chunk_bounds: values.bounds.cleared(),
             chunk_nulls: 0,
             chunk_pages: 0,
+            page_order: PageOrder::default(),
             desc,
             options,
             values,
@@ -196,6 +201,10 @@ impl ColumnEncoder {
         };
         let statistics = self.statistics.then(|| {
             let (min, max) = self.values.bounds.finish();
+            if let (Some(lo), Some(hi)) = (&min, &max) {
+                self.page_order
+                    .push(&self.chunk_bounds, lo.clone(), hi.clone());
+            }
             Statistics {
                 min,
                 max,
@@ -304,6 +313,10 @@ impl ColumnEncoder {
                 null_count: self.chunk_nulls,
             }
         });
+        let boundary_order = match statistics {
+            Some(_) => self.page_order.finish(),
+            None => BoundaryOrder::Unordered,
+        };
         self.chunk_bounds = self.chunk_bounds.cleared();
         self.chunk_nulls = 0;
         self.chunk_pages = 0;
@@ -311,6 +324,7 @@ impl ColumnEncoder {
             dictionary,
             pages,
             statistics,
+            boundary_order,
         })
     }
 }

@@ -41,7 +41,7 @@ use pqcodec_core::Encoding;
 pub use pqcodec_encodings::dictionary::DictionaryLimits;
 
 pub use column::{ColumnEncoder, EncodedChunk, EncodedPage};
-pub use stats::{Bound, SortOrder, Statistics};
+pub use stats::{Bound, BoundaryOrder, SortOrder, Statistics};
 
 use crate::error::{Error, Result};
 use crate::schema::{ColumnDesc, Node};

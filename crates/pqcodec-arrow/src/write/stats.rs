@@ -66,6 +66,62 @@ pub struct Statistics {
     pub null_count: u64,
 }
 
+/// How the bounds of a column chunk's pages follow each other, as the column index tells
+/// readers: ascending if no page's least or greatest value is below the page's before it
+/// (pages without values aside), descending the other way round, else unordered. A chunk of
+/// one page is ascending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoundaryOrder {
+    /// Neither ascending nor descending.
+    #[default]
+    Unordered,
+    /// Each page's bounds at or above the previous page's.
+    Ascending,
+    /// Each page's bounds at or below the previous page's.
+    Descending,
+}
+
+/// Follows a chunk's page bounds to tell its [`BoundaryOrder`].
+#[derive(Debug, Clone)]
+pub(crate) struct PageOrder {
+    ascending: bool,
+    descending: bool,
+    last: Option<(Bound, Bound)>,
+}
+
+impl Default for PageOrder {
+    fn default() -> Self {
+        PageOrder {
+            ascending: true,
+            descending: true,
+            last: None,
+        }
+    }
+}
+
+impl PageOrder {
+    /// Takes a page's bounds into account; `order` is the column's (any [`Bounds`] of it).
+    pub(crate) fn push(&mut self, order: &Bounds, min: Bound, max: Bound) {
+        if let Some((lo, hi)) = &self.last {
+            let (by_min, by_max) = (order.compare(&min, lo), order.compare(&max, hi));
+            self.ascending &= by_min.is_ge() && by_max.is_ge();
+            self.descending &= by_min.is_le() && by_max.is_le();
+        }
+        self.last = Some((min, max));
+    }
+
+    /// The order of the pages pushed so far; starts over.
+    pub(crate) fn finish(&mut self) -> BoundaryOrder {
+        let order = match (self.ascending, self.descending) {
+            (true, _) => BoundaryOrder::Ascending,
+            (false, true) => BoundaryOrder::Descending,
+            (false, false) => BoundaryOrder::Unordered,
+        };
+        *self = PageOrder::default();
+        order
+    }
+}
+
 /// How byte values compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BytesOrder {
@@ -338,6 +394,31 @@ impl Bounds {
     }
 
     /// Empty bounds of the same kind.
+    /// Compares two bounds in the column's order (`Equal` for bounds of another type).
+    pub(crate) fn compare(&self, a: &Bound, b: &Bound) -> Ordering {
+        match (self, a, b) {
+            (Bounds::Boolean(_), Bound::Boolean(a), Bound::Boolean(b)) => a.cmp(b),
+            (Bounds::Int32(_, true), Bound::Int32(a), Bound::Int32(b)) => {
+                (*a as u32).cmp(&(*b as u32))
+            }
+            (Bounds::Int32(..), Bound::Int32(a), Bound::Int32(b)) => a.cmp(b),
+            (Bounds::Int64(_, true), Bound::Int64(a), Bound::Int64(b)) => {
+                (*a as u64).cmp(&(*b as u64))
+            }
+            (Bounds::Int64(..), Bound::Int64(a), Bound::Int64(b)) => a.cmp(b),
+            (Bounds::Float(_), Bound::Float(a), Bound::Float(b)) => {
+                a.partial_cmp(b).unwrap_or(Ordering::Equal)
+            }
+            (Bounds::Double(_), Bound::Double(a), Bound::Double(b)) => {
+                a.partial_cmp(b).unwrap_or(Ordering::Equal)
+            }
+            (Bounds::Bytes(_, order), Bound::Bytes(a), Bound::Bytes(b)) => {
+                compare_bytes(*order, a, b)
+            }
+            _ => Ordering::Equal,
+        }
+    }
+
     pub(crate) fn cleared(&self) -> Bounds {
         match self {
             Bounds::None => Bounds::None,
@@ -550,5 +631,47 @@ mod tests {
                 Some(Bound::Bytes(vec![0xff]))
             )
         );
+    }
+
+    #[test]
+    fn page_order_follows_the_column_order() {
+        let order = |bounds: Bounds, pages: &[(i64, i64)]| {
+            let mut o = PageOrder::default();
+            for &(lo, hi) in pages {
+                o.push(&bounds, Bound::Int64(lo), Bound::Int64(hi));
+            }
+            o.finish()
+        };
+        let signed = Bounds::Int64(None, false);
+        assert_eq!(order(signed.clone(), &[(5, 9)]), BoundaryOrder::Ascending);
+        assert_eq!(
+            order(signed.clone(), &[(1, 3), (1, 3), (2, 8)]),
+            BoundaryOrder::Ascending
+        );
+        assert_eq!(
+            order(signed.clone(), &[(2, 8), (1, 8)]),
+            BoundaryOrder::Descending
+        );
+        assert_eq!(
+            order(signed.clone(), &[(1, 8), (2, 7)]),
+            BoundaryOrder::Unordered
+        );
+        // -1 is the greatest unsigned value.
+        assert_eq!(
+            order(signed, &[(0, 5), (-1, -1)]),
+            BoundaryOrder::Descending
+        );
+        let unsigned = Bounds::Int64(None, true);
+        assert_eq!(
+            order(unsigned, &[(0, 5), (-1, -1)]),
+            BoundaryOrder::Ascending
+        );
+        let unsigned = Bounds::Int64(None, true);
+        assert_eq!(
+            order(unsigned, &[(-1, -1), (0, 5)]),
+            BoundaryOrder::Descending
+        );
+        let signed = Bounds::Int64(None, false);
+        assert_eq!(order(signed, &[(-1, -1), (0, 5)]), BoundaryOrder::Ascending);
     }
 }

@@ -13,15 +13,16 @@ use parquet::file::metadata::{
     ColumnChunkMetaData, ColumnIndexBuilder, OffsetIndexBuilder, PageEncodingStats,
 };
 use parquet::file::reader::{ChunkReader, Length};
-use parquet::file::statistics::Statistics as PqStatistics;
+use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
-use pqcodec_arrow::write::{Bound, EncodedPage, Statistics};
-use pqcodec_arrow::{DictionaryPage, Page};
+use pqcodec_arrow::Page;
+use pqcodec_arrow::write::{Bound, EncodedChunk, EncodedPage, Statistics};
 use pqcodec_core::Encoding;
 
 use super::compress::{Compressor, parquet_codec};
 use super::options::Compression;
+use super::truncate::Truncate;
 use crate::error::{Error, Result};
 
 /// pqcodec's encoding as the parquet crate names it, for page headers; the encodings parquet
@@ -134,11 +135,14 @@ pub(crate) struct ChunkWriter {
     /// Each data page's offset in `data`, framed size and rows.
     locations: Vec<(i64, i32, i64)>,
     index: Option<ColumnIndexBuilder>,
+    /// How long bounds are cut, if they are.
+    truncate: Option<Truncate>,
 }
 
 impl ChunkWriter {
-    pub(crate) fn new(descr: ColumnDescPtr, codec: Compression) -> Self {
+    pub(crate) fn new(descr: ColumnDescPtr, codec: Compression, truncate: Option<usize>) -> Self {
         ChunkWriter {
+            truncate: Truncate::for_column(&descr, truncate),
             path: descr.path().string(),
             descr,
             codec,
@@ -254,12 +258,14 @@ impl ChunkWriter {
                 .get_or_insert_with(|| ColumnIndexBuilder::new(self.descr.physical_type()));
             let values = page.page.num_values() - page.num_nulls;
             match (&stats.min, &stats.max) {
-                (Some(min), Some(max)) => builder.append(
-                    false,
-                    min.to_plain_bytes(),
-                    max.to_plain_bytes(),
-                    page.num_nulls as i64,
-                ),
+                (Some(min), Some(max)) => {
+                    let (min, max) = (min.to_plain_bytes(), max.to_plain_bytes());
+                    let (min, max) = match &self.truncate {
+                        Some(t) => (t.min(&min).unwrap_or(min), t.max(&max).unwrap_or(max)),
+                        None => (min, max),
+                    };
+                    builder.append(false, min, max, page.num_nulls as i64)
+                }
                 _ if values == 0 => {
                     builder.append(true, Vec::new(), Vec::new(), page.num_nulls as i64)
                 }
@@ -270,14 +276,10 @@ impl ChunkWriter {
         Ok(())
     }
 
-    /// Ends the chunk: the dictionary page framed in front of the data pages, the chunk's
-    /// metadata and indexes; the writer starts empty for the next chunk.
-    pub(crate) fn finish(
-        &mut self,
-        dictionary: Option<&DictionaryPage>,
-        statistics: Option<&Statistics>,
-        rows: u64,
-    ) -> Result<Framed> {
+    /// Ends the chunk, whose data pages were pushed: the dictionary page framed in front of
+    /// them, the chunk's metadata and indexes; the writer starts empty for the next chunk.
+    pub(crate) fn finish(&mut self, chunk: &EncodedChunk, rows: u64) -> Result<Framed> {
+        let (dictionary, statistics) = (chunk.dictionary.as_ref(), chunk.statistics.as_ref());
         let mut bytes = FramedPages::default();
         let mut dictionary_offset = None;
         if let Some(dictionary) = dictionary {
@@ -320,12 +322,20 @@ impl ChunkWriter {
             .set_data_page_offset(self.locations.first().map_or(shift, |l| l.0 + shift))
             .set_dictionary_page_offset(dictionary_offset);
         if let Some(stats) = statistics {
-            builder = builder.set_statistics(parquet_statistics(self.descr.physical_type(), stats));
+            builder = builder.set_statistics(parquet_statistics(
+                self.descr.physical_type(),
+                stats,
+                self.truncate.as_ref(),
+            ));
         }
         let metadata = builder.build().map_err(|e| self.pq(e))?;
         let column_index = match self.index.take() {
             Some(mut builder) if builder.valid() => {
-                builder.set_boundary_order(BoundaryOrder::UNORDERED);
+                builder.set_boundary_order(match chunk.boundary_order {
+                    pqcodec_arrow::write::BoundaryOrder::Unordered => BoundaryOrder::UNORDERED,
+                    pqcodec_arrow::write::BoundaryOrder::Ascending => BoundaryOrder::ASCENDING,
+                    pqcodec_arrow::write::BoundaryOrder::Descending => BoundaryOrder::DESCENDING,
+                });
                 Some(builder.build().map_err(|e| self.pq(e))?)
             }
             _ => None,
@@ -374,9 +384,23 @@ pub(crate) fn frame_error(path: &str, e: parquet::errors::ParquetError) -> Error
     }
 }
 
-/// The chunk's statistics as the parquet crate holds them.
-fn parquet_statistics(physical: PqType, s: &Statistics) -> PqStatistics {
+/// The chunk's statistics as the parquet crate holds them, byte bounds cut by `truncate`.
+fn parquet_statistics(
+    physical: PqType,
+    s: &Statistics,
+    truncate: Option<&Truncate>,
+) -> PqStatistics {
     let nulls = Some(s.null_count);
+    // Byte bounds, cut if they are too long, and whether each is the value itself.
+    let bytes = |b: &Option<Bound>, cut: fn(&Truncate, &[u8]) -> Option<Vec<u8>>| match b {
+        Some(Bound::Bytes(v)) => match truncate.and_then(|t| cut(t, v)) {
+            Some(shorter) => (Some(shorter), false),
+            None => (Some(v.clone()), true),
+        },
+        _ => (None, true),
+    };
+    let ((min, min_exact), (max, max_exact)) =
+        (bytes(&s.min, Truncate::min), bytes(&s.max, Truncate::max));
     macro_rules! typed {
         ($ctor:ident, $variant:ident, $map:expr) => {{
             let get = |b: &Option<Bound>| match b {
@@ -393,11 +417,24 @@ fn parquet_statistics(physical: PqType, s: &Statistics) -> PqStatistics {
         PqType::INT96 => PqStatistics::int96(None, None, None, nulls, false),
         PqType::FLOAT => typed!(float, Float, |v: &f32| *v),
         PqType::DOUBLE => typed!(double, Double, |v: &f64| *v),
-        PqType::BYTE_ARRAY => {
-            typed!(byte_array, Bytes, |v: &Vec<u8>| ByteArray::from(v.clone()))
+        PqType::BYTE_ARRAY => PqStatistics::ByteArray(
+            ValueStatistics::new(
+                min.map(ByteArray::from),
+                max.map(ByteArray::from),
+                None,
+                nulls,
+                false,
+            )
+            .with_min_is_exact(min_exact)
+            .with_max_is_exact(max_exact),
+        ),
+        PqType::FIXED_LEN_BYTE_ARRAY => {
+            let flba = |v: Vec<u8>| FixedLenByteArray::from(ByteArray::from(v));
+            PqStatistics::FixedLenByteArray(
+                ValueStatistics::new(min.map(flba), max.map(flba), None, nulls, false)
+                    .with_min_is_exact(min_exact)
+                    .with_max_is_exact(max_exact),
+            )
         }
-        PqType::FIXED_LEN_BYTE_ARRAY => typed!(fixed_len_byte_array, Bytes, |v: &Vec<u8>| {
-            FixedLenByteArray::from(ByteArray::from(v.clone()))
-        }),
     }
 }

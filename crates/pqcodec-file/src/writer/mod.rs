@@ -24,6 +24,7 @@
 mod chunk;
 mod compress;
 mod options;
+mod truncate;
 #[cfg(feature = "object_store")]
 mod upload;
 
@@ -118,7 +119,11 @@ impl<W: Write + Send> FileWriter<W> {
             for leaf in leaves {
                 let desc = column_desc(leaf);
                 let (column_options, codec) = column_options(&options, leaf, &desc.path);
-                chunks.push(chunk::ChunkWriter::new(Arc::clone(leaf), codec));
+                chunks.push(chunk::ChunkWriter::new(
+                    Arc::clone(leaf),
+                    codec,
+                    options.truncate_bounds,
+                ));
                 chunk::parquet_encoding(&desc.path, column_options.encoding)?;
                 columns.push((desc, column_options));
             }
@@ -277,11 +282,7 @@ impl<W: Write + Send> FileWriter<W> {
                 for page in &encoded.pages {
                     writer.push(page)?;
                 }
-                let framed = writer.finish(
-                    encoded.dictionary.as_ref(),
-                    encoded.statistics.as_ref(),
-                    rows,
-                )?;
+                let framed = writer.finish(&encoded, rows)?;
                 group
                     .append_column(&framed.bytes, framed.close)
                     .map_err(|e| chunk::frame_error("(row group)", e))?;

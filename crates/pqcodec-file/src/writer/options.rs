@@ -99,7 +99,8 @@ pub struct ColumnSettings {
 /// The defaults, chosen for files any reader takes and most engines read fast: SNAPPY pages
 /// (what pyarrow and DuckDB write), dictionary encoding first (up to 1 MiB of dictionary, then
 /// PLAIN), data page v1 of up to 1 MiB or 20,000 rows, row groups of up to 1,048,576 rows,
-/// statistics in the footer and a page index (column and offset indexes).
+/// statistics in the footer and a page index (column and offset indexes), string and binary
+/// bounds cut to 64 bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriterOptions {
     pub(crate) compression: Compression,
@@ -111,6 +112,7 @@ pub struct WriterOptions {
     pub(crate) page_rows: usize,
     pub(crate) row_group_rows: usize,
     pub(crate) statistics: bool,
+    pub(crate) truncate_bounds: Option<usize>,
     pub(crate) columns: HashMap<String, ColumnSettings>,
     pub(crate) key_value_metadata: Vec<(String, String)>,
     pub(crate) arrow_schema: bool,
@@ -128,6 +130,7 @@ impl Default for WriterOptions {
             page_rows: 20_000,
             row_group_rows: 1 << 20,
             statistics: true,
+            truncate_bounds: Some(64),
             columns: HashMap::new(),
             key_value_metadata: Vec::new(),
             arrow_schema: true,
@@ -193,6 +196,16 @@ impl WriterOptions {
     /// Whether statistics are written (the footer's and the column index).
     pub fn with_statistics(mut self, statistics: bool) -> Self {
         self.statistics = statistics;
+        self
+    }
+
+    /// At most how many bytes a string or binary bound keeps, in the footer's statistics
+    /// and the column index (`None`: whole values). A longer least value is cut (at a
+    /// character boundary for strings) and a longer greatest value cut and incremented, so
+    /// that both still bound the values; the statistics then say they are not exact. Bounds
+    /// of decimals and Float16 are never cut.
+    pub fn with_statistics_truncate_length(mut self, bytes: Option<usize>) -> Self {
+        self.truncate_bounds = bytes;
         self
     }
 

@@ -79,6 +79,11 @@ struct Typed<T: DynamicType, S> {
     scratch: S,
 }
 
+/// The physical type of a [`Typed`].
+fn physical<T: DynamicType, S>(_: &Typed<T, S>) -> PhysicalType {
+    T::TYPE
+}
+
 impl<T: DynamicType, S: Default> Typed<T, S> {
     fn new(dictionary: bool, encoding: Encoding, type_length: usize) -> pqcodec_core::Result<Self> {
         Ok(Typed {
@@ -130,6 +135,9 @@ pub(crate) struct ValueWriter {
     remap: Option<(ArrayRef, Vec<u32>)>,
     /// Which dictionary entries a page uses, while its bounds are taken (all false between).
     seen: Vec<bool>,
+    /// Whether the page has values put by their dictionary indices (from Arrow dictionary
+    /// arrays): its bounds are then taken from the indices, whatever the type.
+    by_index: bool,
 }
 
 impl ValueWriter {
@@ -197,6 +205,7 @@ impl ValueWriter {
             bounds,
             remap: None,
             seen: Vec::new(),
+            by_index: false,
         })
     }
 
@@ -236,6 +245,7 @@ impl ValueWriter {
         let Some((_, remap)) = &self.remap else {
             return Ok(());
         };
+        self.by_index = true;
         let indices: Vec<u32> = keys.iter().map(|&k| remap[k]).collect();
         let path = &self.path;
         each_type!(&mut self.values, t => match &mut t.encoder {
@@ -269,7 +279,9 @@ impl ValueWriter {
                         &$t.scratch[..]
                     }
                 };
-                if op == Op::Put && matches!($t.encoder, ValueEncoder::Direct(_)) {
+                // Numbers are folded as they are put, dictionary or not: a branch-free pass
+                // beats looking up each page's dictionary entries.
+                if op == Op::Put {
                     $update(bounds, values);
                 }
                 match (op, &mut $t.encoder) {
@@ -374,9 +386,14 @@ impl ValueWriter {
         let (encoding, path) = (self.encoding, &self.path);
         let (bounds, seen) = (&mut self.bounds, &mut self.seen);
         let type_length = self.type_length;
+        let by_index = std::mem::take(&mut self.by_index);
         each_type!(&mut self.values, t => {
+            // Bytes compare dearly: a dictionary page's bounds are taken from the entries it
+            // uses, each once.
+            let bytes = matches!(physical(t), PhysicalType::ByteArray | PhysicalType::FixedLenByteArray);
             if let ValueEncoder::Dictionary(e) = &t.encoder
                 && !matches!(bounds, Bounds::None)
+                && (bytes || by_index)
             {
                 page_bounds(e, bounds, seen);
             }

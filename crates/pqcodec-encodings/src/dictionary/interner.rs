@@ -13,6 +13,9 @@ use std::hash::BuildHasher;
 /// Most entries: indices are 32-bit and an index of `u32::MAX` marks an empty slot.
 const MAX_ENTRIES: usize = u32::MAX as usize;
 
+/// Keys whose first slots are read together, ahead of their probes, in a large table.
+const TOUCH_AHEAD: usize = 16;
+
 /// Slots of a table before its first growth.
 const MIN_SLOTS: usize = 64;
 
@@ -313,52 +316,77 @@ impl Interner {
     ) -> Option<(usize, usize)> {
         let mut slots = S::take(&mut self.table);
         let mut result = None;
-        // The previous key and its index: a run of equal keys (sorted or clustered columns)
-        // is looked up once. No key is `u128::MAX` (keys have at most 96 bits).
-        let mut last = (u128::MAX, 0);
-        for (i, chunk) in bytes.chunks_exact(N).enumerate() {
-            let key = if N == 12 {
+        let key_of = |chunk: &[u8]| {
+            if N == 12 {
                 u128::from(le::<8>(chunk, 0)) | (u128::from(le::<4>(chunk, 8)) << 64)
             } else {
                 u128::from(le::<N>(chunk, 0))
-            };
-            if key == last.0 {
-                indices.push(last.1);
-                continue;
             }
-            if slots.is_empty() {
-                slots = vec![S::EMPTY; MIN_SLOTS];
+        };
+        // The previous key and its index: a run of equal keys (sorted or clustered columns)
+        // is looked up once. No key is `u128::MAX` (keys have at most 96 bits).
+        let mut last = (u128::MAX, 0);
+        let mut hashes = [0u64; TOUCH_AHEAD];
+        'groups: for (g, group) in bytes.chunks(N * TOUCH_AHEAD).enumerate() {
+            let keys = group.chunks_exact(N);
+            let touched = slots.len() * size_of::<S>() > SPARSE_BYTES;
+            if touched {
+                // A table past the first caches: each key's first slot is read before any is
+                // probed. The reads do not wait for each other, so their cache misses overlap
+                // instead of coming one after another; the probes then find the slots cached.
+                let mask = slots.len() - 1;
+                let mut touch = 0;
+                for (h, chunk) in hashes.iter_mut().zip(keys.clone()) {
+                    *h = hash_inline(key_of(chunk), self.seed);
+                    touch ^= slots.get(*h as usize & mask).map_or(0, |s| s.index());
+                }
+                std::hint::black_box(touch);
             }
-            let hash = hash_inline(key, self.seed);
-            let mask = slots.len() - 1;
-            let mut pos = hash as usize & mask;
-            let found = loop {
-                match slots.get(pos) {
-                    Some(&s) if s == S::EMPTY => break None,
-                    Some(&s) if s.key() == key => break Some(s.index()),
-                    Some(_) => pos = (pos + 1) & mask,
-                    None => break None,
+            for (j, chunk) in keys.enumerate() {
+                let i = g * TOUCH_AHEAD + j;
+                let key = key_of(chunk);
+                if key == last.0 {
+                    indices.push(last.1);
+                    continue;
                 }
-            };
-            let index = match found {
-                Some(index) => index,
-                None => {
-                    if !Self::fits(&self.store, self.max_len, self.max_bytes, N) {
-                        result = Some((i, i * N));
-                        break;
-                    }
-                    let index = self.store.push(&[], chunk);
-                    if let Some(s) = slots.get_mut(pos) {
-                        *s = S::pack(key, index);
-                    }
-                    if too_full(self.store.len, slots.len(), size_of::<S>()) {
-                        slots = self.grow_inline(&slots);
-                    }
-                    index
+                if slots.is_empty() {
+                    slots = vec![S::EMPTY; MIN_SLOTS];
                 }
-            };
-            indices.push(index);
-            last = (key, index);
+                let hash = if touched {
+                    hashes[j]
+                } else {
+                    hash_inline(key, self.seed)
+                };
+                let mask = slots.len() - 1;
+                let mut pos = hash as usize & mask;
+                let found = loop {
+                    match slots.get(pos) {
+                        Some(&s) if s == S::EMPTY => break None,
+                        Some(&s) if s.key() == key => break Some(s.index()),
+                        Some(_) => pos = (pos + 1) & mask,
+                        None => break None,
+                    }
+                };
+                let index = match found {
+                    Some(index) => index,
+                    None => {
+                        if !Self::fits(&self.store, self.max_len, self.max_bytes, N) {
+                            result = Some((i, i * N));
+                            break 'groups;
+                        }
+                        let index = self.store.push(&[], chunk);
+                        if let Some(s) = slots.get_mut(pos) {
+                            *s = S::pack(key, index);
+                        }
+                        if too_full(self.store.len, slots.len(), size_of::<S>()) {
+                            slots = self.grow_inline(&slots);
+                        }
+                        index
+                    }
+                };
+                indices.push(index);
+                last = (key, index);
+            }
         }
         S::store(&mut self.table, slots);
         result

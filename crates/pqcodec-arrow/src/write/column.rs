@@ -241,10 +241,15 @@ impl ColumnEncoder {
             return 0;
         }
         let mut encoder = RleEncoder::new(u16::BITS - max.leading_zeros());
-        for chunk in levels.chunks(4096) {
-            self.scratch.clear();
-            self.scratch.extend(chunk.iter().map(|&l| u32::from(l)));
-            encoder.put_slice(&self.scratch);
+        if def && self.page_nulls == 0 {
+            // No nulls: every definition level is the greatest, one run.
+            encoder.put_repeated(u32::from(max), levels.len());
+        } else {
+            for chunk in levels.chunks(4096) {
+                self.scratch.clear();
+                self.scratch.extend(chunk.iter().map(|&l| u32::from(l)));
+                encoder.put_slice(&self.scratch);
+            }
         }
         let prefixed = self.options.page_version == PageVersion::V1;
         let start = out.len();

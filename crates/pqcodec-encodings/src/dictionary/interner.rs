@@ -2,11 +2,12 @@
 //! next index.
 //!
 //! Open addressing with linear probing, kept at most an eighth full while small, a quarter
-//! beyond and half when large ([`too_full`]) so that probe sequences stay short and predictable. Keys of 4 bytes
-//! live in the slots themselves (`key << 32 | index` in a `u64`), and so do keys of 8 or 12
-//! bytes (in a `u128`): a lookup reads one slot and compares integers. Other keys
-//! (BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY lengths, BOOLEAN) keep 32 bits of their hash in the
-//! slot next to their index and are compared as bytes when those match.
+//! beyond and half when large ([`too_full`]) so that probe sequences stay short and
+//! predictable. Keys of up to 4 bytes live in the slots themselves (`key << 32 | index` in a
+//! `u64`), and so do keys of 5 to 8 or 12 bytes (in a `u128`): a lookup reads one slot and
+//! compares integers. Other keys (BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY lengths, BOOLEAN)
+//! keep 32 bits of their hash in the slot next to their index and are compared as bytes when
+//! those match.
 
 use std::hash::BuildHasher;
 
@@ -236,8 +237,8 @@ impl Interner {
     /// `max_len` keys of `max_bytes` bytes in all.
     pub(super) fn new(stride: usize, max_len: usize, max_bytes: usize) -> Self {
         let table = match stride {
-            4 => Table::Narrow(Vec::new()),
-            8 | 12 => Table::Wide(Vec::new()),
+            1..=4 => Table::Narrow(Vec::new()),
+            5..=8 | 12 => Table::Wide(Vec::new()),
             _ => Table::Bytes(Vec::new()),
         };
         Interner {
@@ -291,7 +292,13 @@ impl Interner {
     ) -> Option<(usize, usize)> {
         indices.reserve(count);
         match self.store.stride {
+            1 => self.intern_inline::<u64, 1>(bytes, indices),
+            2 => self.intern_inline::<u64, 2>(bytes, indices),
+            3 => self.intern_inline::<u64, 3>(bytes, indices),
             4 => self.intern_inline::<u64, 4>(bytes, indices),
+            5 => self.intern_inline::<u128, 5>(bytes, indices),
+            6 => self.intern_inline::<u128, 6>(bytes, indices),
+            7 => self.intern_inline::<u128, 7>(bytes, indices),
             8 => self.intern_inline::<u128, 8>(bytes, indices),
             12 => self.intern_inline::<u128, 12>(bytes, indices),
             stride => {
@@ -308,7 +315,7 @@ impl Interner {
         }
     }
 
-    /// [`Interner::intern_all`] for keys of `N` (4, 8 or 12) bytes held inline in `S` slots.
+    /// [`Interner::intern_all`] for keys of `N` (1 to 8, or 12) bytes held inline in `S` slots.
     fn intern_inline<S: Inline, const N: usize>(
         &mut self,
         bytes: &[u8],
@@ -554,6 +561,37 @@ mod tests {
                 Table::Bytes(s) => s.len(),
             };
             assert_eq!(len, slots, "{width}-byte keys");
+        }
+    }
+
+    /// Keys of every width, inline or not, get the indices a map of first sightings gives,
+    /// past several growths of the table.
+    #[test]
+    fn every_key_width_gets_first_sighting_indices() {
+        for width in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16] {
+            let count = 20_000;
+            let keys: Vec<u8> = (0..count as u64)
+                .flat_map(|k| {
+                    let v = (k * 7919 % 5003).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let mut b = v.to_le_bytes().to_vec();
+                    b.extend_from_slice(&v.rotate_left(17).to_le_bytes());
+                    b.truncate(width);
+                    b
+                })
+                .collect();
+            let mut first = std::collections::HashMap::new();
+            let expect: Vec<u32> = keys
+                .chunks_exact(width)
+                .map(|k| {
+                    let next = first.len() as u32;
+                    *first.entry(k.to_vec()).or_insert(next)
+                })
+                .collect();
+            let mut interner = Interner::new(width, usize::MAX, usize::MAX);
+            let mut indices = Vec::new();
+            assert_eq!(interner.intern_all(&keys, count, &mut indices), None);
+            assert_eq!(indices, expect, "{width}-byte keys");
+            assert_eq!(interner.len(), first.len(), "{width}-byte keys");
         }
     }
 

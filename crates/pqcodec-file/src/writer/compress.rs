@@ -11,6 +11,8 @@ pub(crate) struct Compressor {
     codec: Compression,
     /// Room for the block codecs' output, kept initialised: growing it is the only zeroing.
     work: Vec<u8>,
+    /// SNAPPY's encoder, whose hash table is kept from page to page.
+    snappy: snap::raw::Encoder,
 }
 
 impl Compressor {
@@ -18,15 +20,8 @@ impl Compressor {
         Compressor {
             codec,
             work: Vec::new(),
+            snappy: snap::raw::Encoder::new(),
         }
-    }
-
-    /// Room for `n` bytes of output at the start of `work`.
-    fn work(&mut self, n: usize) -> &mut [u8] {
-        if self.work.len() < n {
-            self.work.resize(n, 0);
-        }
-        &mut self.work[..n]
     }
 
     /// Appends `data` compressed to `out`.
@@ -34,8 +29,9 @@ impl Compressor {
         match self.codec {
             Compression::Uncompressed => out.extend_from_slice(data),
             Compression::Snappy => {
-                let work = self.work(snap::raw::max_compress_len(data.len()));
-                let n = snap::raw::Encoder::new()
+                let work = room(&mut self.work, snap::raw::max_compress_len(data.len()));
+                let n = self
+                    .snappy
                     .compress(data, work)
                     .map_err(std::io::Error::other)?;
                 out.extend_from_slice(&self.work[..n]);
@@ -47,7 +43,10 @@ impl Compressor {
                 encoder.finish()?;
             }
             Compression::Lz4Raw => {
-                let work = self.work(lz4_flex::block::get_maximum_output_size(data.len()));
+                let work = room(
+                    &mut self.work,
+                    lz4_flex::block::get_maximum_output_size(data.len()),
+                );
                 let n =
                     lz4_flex::block::compress_into(data, work).map_err(std::io::Error::other)?;
                 out.extend_from_slice(&self.work[..n]);
@@ -65,6 +64,14 @@ impl Compressor {
         }
         Ok(())
     }
+}
+
+/// Room for `n` bytes of output at the start of `work`.
+fn room(work: &mut Vec<u8>, n: usize) -> &mut [u8] {
+    if work.len() < n {
+        work.resize(n, 0);
+    }
+    &mut work[..n]
 }
 
 /// The parquet crate's name for `codec`, for the footer.

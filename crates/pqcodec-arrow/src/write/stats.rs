@@ -11,6 +11,7 @@ use std::cmp::Ordering;
 
 use arrow_buffer::i256;
 use half::f16;
+use pqcodec_encodings::kernels::min_max;
 
 /// How a column's values are ordered, from its logical type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,54 +190,35 @@ impl Bounds {
 
     pub(crate) fn update_i32(&mut self, values: &[i32]) {
         if let Bounds::Int32(acc, unsigned) = self
-            && !values.is_empty()
+            && let Some((lo, hi)) = min_max::min_max_i32(values, *unsigned)
         {
-            // Unsigned values compare as signed ones with their top bit flipped; a branch-free
-            // fold the compiler vectorizes.
             let flip = if *unsigned { i32::MIN } else { 0 };
-            let (lo, hi) = values.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &v| {
-                (lo.min(v ^ flip), hi.max(v ^ flip))
-            });
-            widen(acc, lo ^ flip, hi ^ flip, |a, b| (a ^ flip) < (b ^ flip));
+            widen(acc, lo, hi, |a, b| (a ^ flip) < (b ^ flip));
         }
     }
 
     pub(crate) fn update_i64(&mut self, values: &[i64]) {
         if let Bounds::Int64(acc, unsigned) = self
-            && !values.is_empty()
+            && let Some((lo, hi)) = min_max::min_max_i64(values, *unsigned)
         {
             let flip = if *unsigned { i64::MIN } else { 0 };
-            let (lo, hi) = values.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &v| {
-                (lo.min(v ^ flip), hi.max(v ^ flip))
-            });
-            widen(acc, lo ^ flip, hi ^ flip, |a, b| (a ^ flip) < (b ^ flip));
+            widen(acc, lo, hi, |a, b| (a ^ flip) < (b ^ flip));
         }
     }
 
     pub(crate) fn update_f32(&mut self, values: &[f32]) {
-        if let Bounds::Float(acc) = self {
-            // `min` / `max` pass over NaN: a fold the compiler vectorizes.
-            let (lo, hi) = values
-                .iter()
-                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
-                    (lo.min(v), hi.max(v))
-                });
-            if lo <= hi {
-                widen(acc, lo, hi, float_less);
-            }
+        if let Bounds::Float(acc) = self
+            && let Some((lo, hi)) = min_max::min_max_f32(values)
+        {
+            widen(acc, lo, hi, float_less);
         }
     }
 
     pub(crate) fn update_f64(&mut self, values: &[f64]) {
-        if let Bounds::Double(acc) = self {
-            let (lo, hi) = values
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-                    (lo.min(v), hi.max(v))
-                });
-            if lo <= hi {
-                widen(acc, lo, hi, float_less);
-            }
+        if let Bounds::Double(acc) = self
+            && let Some((lo, hi)) = min_max::min_max_f64(values)
+        {
+            widen(acc, lo, hi, float_less);
         }
     }
 

@@ -1,10 +1,11 @@
 //! Kernels shared by the encodings and the Arrow adapter: bit packing, ULEB128 and zigzag
 //! varints, a checked cursor over page bytes, spreading values over validity, rebuilding
-//! DELTA_BYTE_ARRAY's values from shared prefixes, and a prefetch. The bit unpacking, delta
+//! DELTA_BYTE_ARRAY's values from shared prefixes, least and greatest values, and a prefetch. The bit unpacking, delta
 //! decoding, spreading and prefix-joining kernels have SIMD variants picked at run time.
 
 pub mod bitpack;
 mod bitpack32;
+pub mod min_max;
 mod prefetch;
 mod reader;
 pub mod shared_prefix;

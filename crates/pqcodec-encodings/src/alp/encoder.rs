@@ -101,6 +101,19 @@ fn estimate<F: AlpFloat>(sample: &[F], p: Params, strict: bool) -> Option<u64> {
         min = if ok { min.min(e) } else { min };
         max = if ok { max.max(e) } else { max };
     }
+    if F::BITS == 64 && exceptions > 0 {
+        // Values scaled past the vectorized rounding's range, tried with the wider one as
+        // `encode_vector` will (random doubles need 16 or 17 digits).
+        for &v in sample {
+            if !v.encode(p.exponent, p.factor).1 {
+                let (e, ok) = v.encode_wide(p.exponent, p.factor);
+                if ok {
+                    exceptions -= 1;
+                    (min, max) = (min.min(e), max.max(e));
+                }
+            }
+        }
+    }
     let n = sample.len() as u64;
     if strict && n - exceptions < 2 {
         return None;
@@ -249,10 +262,18 @@ pub(super) fn encode_vector<F: AlpFloat>(
     for &p in positions.iter() {
         encoded[usize::from(p)] = placeholder;
     }
-    let min = encoded.iter().copied().min().unwrap_or(0);
+    let mut min = encoded.iter().copied().min().unwrap_or(0);
     let max = encoded.iter().copied().max().unwrap_or(0);
-    let width = bit_width(max.wrapping_sub(min) as u64);
+    let mut width = bit_width(max.wrapping_sub(min) as u64);
     let size = (F::BITS / 8) as usize;
+    let exception = 8 * size + 16;
+    if n * width as usize + positions.len() * exception > n * exception {
+        // Values so far apart that packing them costs more than keeping each as it is (random
+        // bits): the whole vector is exceptions, packed at width 0.
+        positions.clear();
+        positions.extend(0..n as u16);
+        (min, width) = (0, 0);
+    }
 
     out.extend([p.exponent, p.factor]);
     out.extend((positions.len() as u16).to_le_bytes());

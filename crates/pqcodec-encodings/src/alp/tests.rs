@@ -755,14 +755,13 @@ mod oracle {
         sets
     }
 
-    /// Bytes ours take over arrow-rs's: within 3% (and 16 bytes) on decimal-like values.
+    /// Bytes ours take over arrow-rs's: within 3% (and 16 bytes), on every value set
+    /// (decimal-like, smooth, random bits, specials).
     fn check_size(name: &str, ours: usize, theirs: usize) {
-        if name.starts_with("decimal") || name.starts_with("smooth") {
-            assert!(
-                ours as f64 <= theirs as f64 * 1.03 + 16.0,
-                "{name}: {ours} bytes, arrow-rs {theirs}"
-            );
-        }
+        assert!(
+            ours as f64 <= theirs as f64 * 1.03 + 16.0,
+            "{name}: {ours} bytes, arrow-rs {theirs}"
+        );
     }
 
     #[test]

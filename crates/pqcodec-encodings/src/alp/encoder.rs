@@ -101,19 +101,6 @@ fn estimate<F: AlpFloat>(sample: &[F], p: Params, strict: bool) -> Option<u64> {
         min = if ok { min.min(e) } else { min };
         max = if ok { max.max(e) } else { max };
     }
-    if F::BITS == 64 && exceptions > 0 {
-        // Values scaled past the vectorized rounding's range, tried with the wider one as
-        // `encode_vector` will (random doubles need 16 or 17 digits).
-        for &v in sample {
-            if !v.encode(p.exponent, p.factor).1 {
-                let (e, ok) = v.encode_wide(p.exponent, p.factor);
-                if ok {
-                    exceptions -= 1;
-                    (min, max) = (min.min(e), max.max(e));
-                }
-            }
-        }
-    }
     let n = sample.len() as u64;
     if strict && n - exceptions < 2 {
         return None;

@@ -288,7 +288,7 @@ fn avx2_bias() -> u64 {
 
 /// ALP's unpack + frame of reference + scaling: every variant gives the reference's bits, which
 /// are the formula's, for every width and length, with references that make the sums wrap and
-/// the conversions round (integers past 2^53).
+/// the conversions round (integers past 2^53), or stay within 32 bits.
 #[test]
 fn alp_variants_match_the_reference() {
     let references = [
@@ -304,6 +304,9 @@ fn alp_variants_match_the_reference() {
         (1 - (1i64 << 51)) as u64,
         0xFFFF_FFFF_0000_0001,
         0x1234_5678_9ABC_DEF0,
+        // Around the 32-bit kernel's range.
+        i32::MIN as i64 as u64,
+        i32::MAX as u64 - 1000,
     ];
     let scales = [(1.0, 1.0), (1e3, 1e-7), (1e17, 1e-18), (10.0, 0.1)];
     for width in 0..=64u32 {

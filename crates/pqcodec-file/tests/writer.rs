@@ -528,6 +528,30 @@ fn page_bounds(
     }
 }
 
+/// The metadata, page index included, of `input` written by pqcodec under `options` and by
+/// arrow-rs's ArrowWriter under `props`.
+fn both_metadata(
+    input: &RecordBatch,
+    options: WriterOptions,
+    props: WriterProperties,
+) -> (
+    parquet::file::metadata::ParquetMetaData,
+    parquet::file::metadata::ParquetMetaData,
+) {
+    let ours = write(std::slice::from_ref(input), options);
+    let mut theirs = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut theirs, input.schema(), Some(props)).unwrap();
+    writer.write(input).unwrap();
+    writer.close().unwrap();
+    let parse = |bytes: &Bytes| {
+        parquet::file::metadata::ParquetMetaDataReader::new()
+            .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
+            .parse_and_finish(bytes)
+            .unwrap()
+    };
+    (parse(&ours), parse(&Bytes::from(theirs)))
+}
+
 /// Chunk statistics (min, max, null count) and each page's bounds in the column index as
 /// arrow-rs's ArrowWriter writes them (pages cut at the same rows: 1024 a page), dictionary
 /// encoded or not; an offset index for every column.
@@ -539,22 +563,11 @@ fn statistics_match_arrow_writer() {
             .with_dictionary(dictionary)
             .with_compression(Compression::Uncompressed)
             .with_data_page_row_count_limit(1024);
-        let ours = write(std::slice::from_ref(&input), options);
-        let mut theirs = Vec::new();
         let props = WriterProperties::builder()
             .set_dictionary_enabled(dictionary)
             .set_data_page_row_count_limit(1024)
             .build();
-        let mut writer = ArrowWriter::try_new(&mut theirs, input.schema(), Some(props)).unwrap();
-        writer.write(&input).unwrap();
-        writer.close().unwrap();
-        let parse = |bytes: &Bytes| {
-            parquet::file::metadata::ParquetMetaDataReader::new()
-                .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
-                .parse_and_finish(bytes)
-                .unwrap()
-        };
-        let (ours, theirs) = (parse(&ours), parse(&Bytes::from(theirs)));
+        let (ours, theirs) = both_metadata(&input, options, props);
         assert_eq!(
             ours.file_metadata().schema_descr().root_schema(),
             theirs.file_metadata().schema_descr().root_schema()
@@ -649,24 +662,13 @@ fn long_bounds_are_cut_as_arrow_writer_cuts_them() {
         v
     })));
     let input = batch(vec![("text", text), ("bytes", bytes)]);
-    let ours = write(
-        std::slice::from_ref(&input),
+    let (ours, theirs) = both_metadata(
+        &input,
         WriterOptions::new().with_data_page_row_count_limit(1024),
+        WriterProperties::builder()
+            .set_data_page_row_count_limit(1024)
+            .build(),
     );
-    let mut theirs = Vec::new();
-    let props = WriterProperties::builder()
-        .set_data_page_row_count_limit(1024)
-        .build();
-    let mut writer = ArrowWriter::try_new(&mut theirs, input.schema(), Some(props)).unwrap();
-    writer.write(&input).unwrap();
-    writer.close().unwrap();
-    let parse = |bytes: &Bytes| {
-        parquet::file::metadata::ParquetMetaDataReader::new()
-            .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required)
-            .parse_and_finish(bytes)
-            .unwrap()
-    };
-    let (ours, theirs) = (parse(&ours), parse(&Bytes::from(theirs)));
     let mut inexact = 0;
     for col in 0..2 {
         let (x, y) = (

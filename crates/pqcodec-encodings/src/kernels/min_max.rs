@@ -3,35 +3,37 @@
 
 use super::simd::{Isa, with_avx2};
 
-/// The least and greatest of `values`, compared as unsigned numbers if `unsigned`; `None`
-/// if there are none.
-pub fn min_max_i32(values: &[i32], unsigned: bool) -> Option<(i32, i32)> {
-    if values.is_empty() {
-        return None;
-    }
-    // Unsigned values compare as signed ones with their top bit flipped.
-    let flip = if unsigned { i32::MIN } else { 0 };
-    let (lo, hi) = with_avx2(Isa::best(), || {
-        values.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &v| {
-            (lo.min(v ^ flip), hi.max(v ^ flip))
-        })
-    });
-    Some((lo ^ flip, hi ^ flip))
+/// Declares the least-and-greatest fold of one integer type.
+macro_rules! integers {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
+        $(#[$doc])*
+        pub fn $name(values: &[$t], unsigned: bool) -> Option<($t, $t)> {
+            if values.is_empty() {
+                return None;
+            }
+            // Unsigned values compare as signed ones with their top bit flipped.
+            let flip = if unsigned { <$t>::MIN } else { 0 };
+            let (lo, hi) = with_avx2(Isa::best(), || {
+                values.iter().fold((<$t>::MAX, <$t>::MIN), |(lo, hi), &v| {
+                    (lo.min(v ^ flip), hi.max(v ^ flip))
+                })
+            });
+            Some((lo ^ flip, hi ^ flip))
+        }
+    };
 }
 
-/// [`min_max_i32`] for 64-bit integers.
-pub fn min_max_i64(values: &[i64], unsigned: bool) -> Option<(i64, i64)> {
-    if values.is_empty() {
-        return None;
-    }
-    let flip = if unsigned { i64::MIN } else { 0 };
-    let (lo, hi) = with_avx2(Isa::best(), || {
-        values.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &v| {
-            (lo.min(v ^ flip), hi.max(v ^ flip))
-        })
-    });
-    Some((lo ^ flip, hi ^ flip))
-}
+integers!(
+    /// The least and greatest of `values`, compared as unsigned numbers if `unsigned`; `None`
+    /// if there are none.
+    min_max_i32,
+    i32
+);
+integers!(
+    /// [`min_max_i32`] for 64-bit integers.
+    min_max_i64,
+    i64
+);
 
 /// The least and greatest of `values` other than NaN; `None` if there are none.
 pub fn min_max_f32(values: &[f32]) -> Option<(f32, f32)> {

@@ -17,7 +17,9 @@ use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use pqcodec_arrow::Page;
-use pqcodec_arrow::write::{Bound, EncodedChunk, EncodedPage, Statistics};
+use pqcodec_arrow::write::{
+    Bound, BoundaryOrder as PageOrder, EncodedChunk, EncodedPage, Statistics,
+};
 use pqcodec_core::Encoding;
 
 use super::compress::{Compressor, parquet_codec};
@@ -332,9 +334,9 @@ impl ChunkWriter {
         let column_index = match self.index.take() {
             Some(mut builder) if builder.valid() => {
                 builder.set_boundary_order(match chunk.boundary_order {
-                    pqcodec_arrow::write::BoundaryOrder::Unordered => BoundaryOrder::UNORDERED,
-                    pqcodec_arrow::write::BoundaryOrder::Ascending => BoundaryOrder::ASCENDING,
-                    pqcodec_arrow::write::BoundaryOrder::Descending => BoundaryOrder::DESCENDING,
+                    PageOrder::Unordered => BoundaryOrder::UNORDERED,
+                    PageOrder::Ascending => BoundaryOrder::ASCENDING,
+                    PageOrder::Descending => BoundaryOrder::DESCENDING,
                 });
                 Some(builder.build().map_err(|e| self.pq(e))?)
             }

@@ -30,6 +30,6 @@ pub use physical::{
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
 pub use sink::{
-    ByteValue, Sink, ValueBuffer, prefixed_value, push_deltas, push_prefixed, spans_within,
+    ByteValue, Sink, ValueBuffer, look_up, prefixed_value, push_deltas, push_prefixed, spans_within,
 };
 pub use slice_sink::SliceSink;

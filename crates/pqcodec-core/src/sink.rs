@@ -97,6 +97,26 @@ pub trait Sink<V: ?Sized> {
         None
     }
 
+    /// Appends `dictionary[i]` for each `i` of `indices`, an index past the end of `dictionary`
+    /// (which is not empty) looking up its last value; returns whether any index was past the
+    /// end. One pass, no branch per index. The default writes into [`Sink::grow_slots`] where
+    /// the sink lends them, value by value otherwise.
+    fn extend_from_lookup(&mut self, dictionary: &[V], indices: &[u32]) -> bool
+    where
+        V: NativeType,
+    {
+        if let Some(slots) = self.grow_slots(indices.len()) {
+            return look_up(dictionary, indices, slots);
+        }
+        let last = dictionary.len() - 1;
+        let mut past = false;
+        for &index in indices {
+            past |= index as usize > last;
+            self.push(&dictionary[(index as usize).min(last)]);
+        }
+        past
+    }
+
     /// Appends byte arrays stored back to back in `data`, value `i` being `lengths[i]`
     /// bytes long. Callers pass lengths summing to `data.len()`; a length past the end of
     /// `data` stops the append there.
@@ -183,6 +203,20 @@ pub trait Sink<V: ?Sized> {
             data.get(start..).unwrap_or_default(),
         );
     }
+}
+
+/// Writes `dictionary[i]` for each `i` of `indices` to `slots`, as
+/// [`Sink::extend_from_lookup`] appends them: an index past the end of `dictionary` (not empty)
+/// looks up its last value; returns whether any index was past the end.
+#[inline]
+pub fn look_up<V: Copy>(dictionary: &[V], indices: &[u32], slots: &mut [V]) -> bool {
+    let last = dictionary.len() - 1;
+    let mut past = false;
+    for (slot, &index) in slots.iter_mut().zip(indices) {
+        past |= index as usize > last;
+        *slot = dictionary[(index as usize).min(last)];
+    }
+    past
 }
 
 /// [`Sink::extend_from_deltas`] by [`Sink::push`]es, each value rebuilt in `previous`: what a
@@ -297,6 +331,20 @@ impl<V: Copy> Sink<V> for Vec<V> {
         self.resize(len.checked_add(count)?, V::default());
         Some(&mut self[len..])
     }
+    #[inline]
+    fn extend_from_lookup(&mut self, dictionary: &[V], indices: &[u32]) -> bool
+    where
+        V: NativeType,
+    {
+        // Extending by a mapped slice iterator writes each value once (no zeroed slots first).
+        let last = dictionary.len() - 1;
+        let mut past = false;
+        self.extend(indices.iter().map(|&index| {
+            past |= index as usize > last;
+            dictionary[(index as usize).min(last)]
+        }));
+        past
+    }
 }
 
 impl Sink<[u8]> for Vec<Vec<u8>> {
@@ -344,6 +392,12 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: NativeType,
     {
         (**self).grow_slots(count)
+    }
+    fn extend_from_lookup(&mut self, dictionary: &[V], indices: &[u32]) -> bool
+    where
+        V: NativeType,
+    {
+        (**self).extend_from_lookup(dictionary, indices)
     }
     fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
     where
@@ -417,5 +471,45 @@ impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
     }
     fn clear(&mut self) {
         Vec::clear(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SliceSink;
+
+    /// A sink that neither lends slots nor overrides the look-up: the default, value by value.
+    struct Pushed(Vec<i64>);
+
+    impl Sink<i64> for Pushed {
+        fn push(&mut self, value: &i64) {
+            self.0.push(*value);
+        }
+    }
+
+    #[test]
+    fn look_ups_agree_whatever_the_sink() {
+        let dictionary = [10i64, 20, 30];
+        for (indices, past) in [(&[2u32, 0, 1, 1][..], false), (&[1, 7, 0][..], true)] {
+            let want: Vec<i64> = indices
+                .iter()
+                .map(|&i| dictionary[(i as usize).min(2)])
+                .collect();
+
+            let mut vec = vec![5];
+            assert_eq!(vec.extend_from_lookup(&dictionary, indices), past);
+            assert_eq!(vec[1..], want);
+
+            let mut pushed = Pushed(Vec::new());
+            assert_eq!(pushed.extend_from_lookup(&dictionary, indices), past);
+            assert_eq!(pushed.0, want);
+
+            let mut slots = [0i64; 4];
+            let mut lent = SliceSink::new(&mut slots);
+            assert_eq!(lent.extend_from_lookup(&dictionary, indices), past);
+            assert_eq!(lent.len(), indices.len());
+            assert_eq!(slots[..indices.len()], want);
+        }
     }
 }

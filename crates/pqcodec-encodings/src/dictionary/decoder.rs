@@ -309,21 +309,6 @@ struct GatherFixed<'s, N, S: ?Sized> {
     lends: bool,
 }
 
-/// Writes the value each of `indices` points at in `dictionary` (not empty) to `slots`, an
-/// index past the end looking up the last value; returns whether any index was past the end.
-/// One pass, no branch per index: the check and the look-up share it.
-#[inline]
-fn look_up<N: Copy>(dictionary: &[N], indices: &[u32], slots: &mut [N]) -> bool {
-    let last = dictionary.len() - 1;
-    let mut past = false;
-    for (slot, &index) in slots.iter_mut().zip(indices) {
-        let index = index as usize;
-        past |= index > last;
-        *slot = dictionary[index.min(last)];
-    }
-    past
-}
-
 impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
     #[inline]
     fn run(&mut self, index: u32, count: usize) -> Result<()> {
@@ -346,14 +331,16 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         let dictionary = self.dictionary;
         let past = if dictionary.is_empty() {
             !indices.is_empty()
-        } else if self.lends
-            && let Some(slots) = self.out.grow_slots(indices.len())
-        {
-            look_up(dictionary, indices, slots)
+        } else if self.lends {
+            self.out.extend_from_lookup(dictionary, indices)
         } else {
             let mut past = false;
             for chunk in indices.chunks(STAGE) {
-                past |= look_up(dictionary, chunk, self.stage.slots(self.out, chunk.len()));
+                past |= pqcodec_core::look_up(
+                    dictionary,
+                    chunk,
+                    self.stage.slots(self.out, chunk.len()),
+                );
             }
             if self.lends {
                 // Runs bypass the stage of a lending sink: it must be empty when the next comes.

@@ -66,6 +66,20 @@ impl Isa {
         })
     }
 
+    /// The variant bit unpacking runs with: [`Isa::best`], but the scalar kernels where that is
+    /// AVX2 on a CPU that runs 256-bit operations as two 128-bit halves (AMD Zen 1 and Zen+,
+    /// Hygon Dhyana). There the AVX2 kernel's lane-crossing permutes and variable shifts make it
+    /// slower than the width-specialised scalar ones at every width (BENCHMARKS.md).
+    #[inline]
+    pub(crate) fn for_unpacking() -> Isa {
+        static UNPACKING: OnceLock<Isa> = OnceLock::new();
+        *UNPACKING.get_or_init(|| match Isa::best() {
+            #[cfg(target_arch = "x86_64")]
+            Isa(Kind::Avx2) if splits_256_bit_operations() => Isa::SCALAR,
+            best => best,
+        })
+    }
+
     /// The last of `all` (the widest) whose name is at most `cap` in width, or the last if
     /// `cap` names no variant.
     fn capped(all: &[Isa], cap: Option<&str>) -> Isa {
@@ -102,6 +116,31 @@ impl Isa {
     #[cfg(test)]
     pub(crate) fn name(self) -> &'static str {
         self.0.name()
+    }
+}
+
+/// Whether the CPU runs 256-bit operations as two 128-bit halves: AMD family 17h below model
+/// 30h (Zen 1, Zen+) and Hygon family 18h, from CPUID's vendor and family.
+#[cfg(target_arch = "x86_64")]
+fn splits_256_bit_operations() -> bool {
+    use std::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let name: Vec<u8> = [vendor.ebx, vendor.edx, vendor.ecx]
+        .iter()
+        .flat_map(|r| r.to_le_bytes())
+        .collect();
+    let signature = __cpuid(1).eax;
+    let base_family = (signature >> 8) & 0xF;
+    let family = if base_family == 0xF {
+        base_family + ((signature >> 20) & 0xFF)
+    } else {
+        base_family
+    };
+    let model = ((signature >> 4) & 0xF) | ((signature >> 12) & 0xF0);
+    match name.as_slice() {
+        b"AuthenticAMD" => family == 0x17 && model < 0x30,
+        b"HygonGenuine" => family == 0x18,
+        _ => false,
     }
 }
 

@@ -32,8 +32,16 @@ fn the_machine_has_the_variants_it_claims() {
     assert_eq!(Isa::best(), Isa::capped(&all, cap.as_deref()));
     let names: Vec<_> = all.iter().map(|i| i.name()).collect();
     eprintln!(
-        "kernel variants on this machine: {names:?}, running {}",
-        Isa::best().name()
+        "kernel variants on this machine: {names:?}, running {}, unpacking bits with {}",
+        Isa::best().name(),
+        Isa::for_unpacking().name()
+    );
+    // Unpacking runs the best variant, or the scalar one in place of AVX2 on a CPU that
+    // splits 256-bit operations.
+    let unpacking = Isa::for_unpacking();
+    assert!(
+        unpacking == Isa::best()
+            || (unpacking == Isa::SCALAR && Isa::best().has_avx2() && !Isa::best().has_avx512())
     );
 }
 

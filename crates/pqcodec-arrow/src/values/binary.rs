@@ -205,15 +205,19 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             }
             return;
         }
-        // Room for the values and one wide copy past the last; every offset fits `O`.
-        self.offsets.reserve(count);
+        // Room for the values and one wide copy past the last; every offset fits `O`. The
+        // offsets go in one extend (no capacity check per value), then the values.
         self.grow_data(base + total, count);
         self.data.resize(base + total + WIDEST_COPY, 0);
+        let mut end_of = base;
+        self.offsets.extend(spans.iter().map(|&(start, end)| {
+            end_of += end - start;
+            O::usize_as(end_of)
+        }));
         let mut at = base;
         for &(start, end) in spans {
             copy_value(&mut self.data, at, data, start, end - start);
             at += end - start;
-            self.offsets.push(O::usize_as(at));
         }
         self.data.truncate(at);
     }

@@ -345,7 +345,7 @@ const WIDEST_COPY: usize = 64;
 const _: () = assert!(shared_prefix::SLACK <= WIDEST_COPY);
 
 /// Copies `src[start..start + len]` to `dst[at..]`: a value of at most [`WIDEST_COPY`] bytes
-/// as whole 16-byte words where both sides have the room (the bytes past `len` are overwritten
+/// as `len` rounded up to 16 bytes where both sides have the room (the bytes past `len` are overwritten
 /// by the next value or truncated), others exactly.
 #[inline(always)]
 fn copy_value(dst: &mut [u8], at: usize, src: &[u8], start: usize, len: usize) {
@@ -355,10 +355,12 @@ fn copy_value(dst: &mut [u8], at: usize, src: &[u8], start: usize, len: usize) {
             src.get(start..start + WIDEST_COPY),
         )
     {
-        // Fixed-size chunks: each a register-wide move, never a call to memcpy.
-        let words = d.chunks_exact_mut(16).zip(s.chunks_exact(16));
-        for (d, s) in words.take(len.div_ceil(16)) {
-            d.copy_from_slice(s);
+        // One move of a fixed size (16, 32, 48 or 64 bytes), never a call to memcpy.
+        match len.div_ceil(16) {
+            0 | 1 => d[..16].copy_from_slice(&s[..16]),
+            2 => d[..32].copy_from_slice(&s[..32]),
+            3 => d[..48].copy_from_slice(&s[..48]),
+            _ => d.copy_from_slice(s),
         }
         return;
     }

@@ -403,6 +403,8 @@ struct GatherBytes<'s, S: ?Sized> {
     offsets: &'s [usize],
     data: &'s [u8],
     fits: bool,
+    /// Room for a chunk's spans, made once per gather rather than once per chunk.
+    spans: &'s mut [(usize, usize); CHUNK],
 }
 
 impl<S: Sink<[u8]> + ?Sized> GatherBytes<'_, S> {
@@ -439,19 +441,9 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
         {
             return Err(out_of_range(self.encoding, bad, self.len()));
         }
-        // The values' spans reach the sink in one call per chunk. A small dictionary's data
-        // is first copied with zero padding after it, so that the sink may copy every value
-        // as whole words.
-        let mut padded = [0u8; SMALL_DICTIONARY + 64];
-        let data = match padded.get_mut(..self.data.len()) {
-            Some(head) if self.data.len() <= SMALL_DICTIONARY => {
-                head.copy_from_slice(self.data);
-                &padded[..]
-            }
-            _ => self.data,
-        };
-        let offsets = self.offsets;
-        let mut spans = [(0usize, 0usize); CHUNK];
+        // The values' spans reach the sink in one call per chunk.
+        let (offsets, data) = (self.offsets, self.data);
+        let spans = &mut *self.spans;
         for chunk in indices.chunks(CHUNK) {
             for (span, &index) in spans.iter_mut().zip(chunk) {
                 let index = index as usize;
@@ -482,13 +474,24 @@ macro_rules! binary_dictionary_value {
                 out.reserve(indices.reserve_hint(max));
                 let offsets = dictionary.offsets();
                 let fits = width_fits(indices.bit_width(), offsets.len().saturating_sub(1));
+                // A small dictionary's data is first copied with zero padding after it, so
+                // that the sink may copy every value as whole words.
+                let mut padded = [0u8; SMALL_DICTIONARY + 64];
+                let data = match padded.get_mut(..dictionary.data().len()) {
+                    Some(head) if dictionary.data().len() <= SMALL_DICTIONARY => {
+                        head.copy_from_slice(dictionary.data());
+                        &padded[..]
+                    }
+                    _ => dictionary.data(),
+                };
                 indices.visit(
                     &mut GatherBytes {
                         out,
                         encoding: indices.encoding(),
                         offsets,
-                        data: dictionary.data(),
+                        data,
                         fits,
+                        spans: &mut [(0, 0); CHUNK],
                     },
                     max,
                 )

@@ -6,10 +6,11 @@
 //! block, a word of nulls is zero-filled, a mixed word takes a branch-free slot loop. On
 //! AVX-512 the 4- and 8-byte kernels expand 16 or 8 values per instruction into their slots
 //! (`vpexpandd` / `vpexpandq`); on AVX2, 8 or 4 through a lane permute (`vpermd`) looked up
-//! by the slots' validity bits. Slot `i` only ever reads value `k <= i` (`k` the valid slots
-//! before it), which no slot after `i` has overwritten, so the walk from the end is in place.
+//! by the slots' validity bits (those kernels live in the SIMD tree, `simd::avx512::spread` and
+//! `simd::avx2::spread`). Slot `i` only ever reads value `k <= i` (`k` the valid slots before
+//! it), which no slot after `i` has overwritten, so the walk from the end is in place.
 
-use super::simd::Isa;
+use super::simd::{self, Isa};
 
 /// Spreads the first `dense` values of `values` over its `values.len()` slots: bit `i % 64`
 /// of `validity[i / 64]` says whether slot `i` is valid. Null slots are zeroed (by `T`'s
@@ -50,17 +51,7 @@ pub(crate) fn spread_with<T: Copy + Default + 'static>(
         macro_rules! lanes {
             ($($t:ty => $kernel:ident, $lane:ty);*) => {$(
                 if TypeId::of::<T>() == TypeId::of::<$t>() {
-                    let values = as_lanes::<T, $lane>(values);
-                    // SAFETY: `isa` proves AVX-512 F or AVX2, whichever kernel runs; `words`
-                    // covers every slot and holds `dense` valid bits among them, as the
-                    // kernels require.
-                    unsafe {
-                        if isa.has_avx512() {
-                            x86::$kernel(values, dense, words)
-                        } else {
-                            x86::avx2::$kernel(values, dense, words)
-                        }
-                    };
+                    simd::$kernel(isa, as_lanes::<T, $lane>(values), dense, words);
                     return true;
                 }
             )*};
@@ -70,7 +61,6 @@ pub(crate) fn spread_with<T: Copy + Default + 'static>(
             i64 => spread64, u64; u64 => spread64, u64; f64 => spread64, u64
         );
     }
-    let _ = isa;
     spread_scalar(values, dense, words);
     true
 }
@@ -93,8 +83,9 @@ fn as_lanes<T: 'static, L>(values: &mut [T]) -> &mut [L] {
     unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<L>(), values.len()) }
 }
 
-/// The scalar reference, on checked arguments.
-fn spread_scalar<T: Copy + Default>(values: &mut [T], dense: usize, words: &[u64]) {
+/// The scalar reference, on checked arguments: `words` has a bit per slot of `values`, `dense`
+/// of them set.
+pub(crate) fn spread_scalar<T: Copy + Default>(values: &mut [T], dense: usize, words: &[u64]) {
     let slots = values.len();
     let mut k = dense;
     for (w, &word) in words.iter().enumerate().rev() {
@@ -121,188 +112,6 @@ fn spread_scalar<T: Copy + Default>(values: &mut [T], dense: usize, words: &[u64
             }
         }
         k -= ones;
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! The SIMD kernels: a partial last block slot by slot, then from the last block of `B`
-    //! slots back, the block's valid values moved into their lanes, nulls zeroed, and the
-    //! block stored. AVX-512 expand-loads them (16 4-byte or 8 8-byte lanes); AVX2 loads the
-    //! block's next `B` values and permutes them by a table indexed by the block's validity
-    //! bits (8 4-byte or 4 8-byte lanes).
-
-    use std::arch::x86_64::{
-        _mm512_maskz_expandloadu_epi32, _mm512_maskz_expandloadu_epi64, _mm512_storeu_si512,
-    };
-
-    /// [`super::spread`] of 4-byte values.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 F; `words` has a bit per slot of `values`, `dense` of them set.
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn spread32(values: &mut [u32], dense: usize, words: &[u64]) {
-        // SAFETY: AVX-512 F is enabled; the expand-load reads as many values from `src` as
-        // the block's valid slots (masked-off lanes are not read), the store writes the
-        // block's 16 lanes, as `spread_blocks` allows.
-        unsafe {
-            spread_blocks::<16, u32>(values, dense, words, |bits, src, dst| {
-                let v = _mm512_maskz_expandloadu_epi32(bits as u16, src.cast());
-                _mm512_storeu_si512(dst.cast(), v);
-            })
-        }
-    }
-
-    /// [`super::spread`] of 8-byte values.
-    ///
-    /// # Safety
-    /// As [`spread32`].
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn spread64(values: &mut [u64], dense: usize, words: &[u64]) {
-        // SAFETY: as in `spread32`.
-        unsafe {
-            spread_blocks::<8, u64>(values, dense, words, |bits, src, dst| {
-                let v = _mm512_maskz_expandloadu_epi64(bits as u8, src.cast());
-                _mm512_storeu_si512(dst.cast(), v);
-            })
-        }
-    }
-
-    pub(super) mod avx2 {
-        //! The AVX2 kernels.
-
-        use std::arch::x86_64::*;
-
-        use super::spread_blocks;
-
-        /// For each validity byte of a block of 8 4-byte slots: byte `j` is the lane of the
-        /// block's values that slot `j` takes (the valid slots below it), 0 for a null.
-        static LANES8: [u64; 256] = {
-            let mut t = [0u64; 256];
-            let mut bits = 0;
-            while bits < 256 {
-                let (mut j, mut k) = (0, 0u64);
-                while j < 8 {
-                    if bits >> j & 1 != 0 {
-                        t[bits] |= k << (8 * j);
-                        k += 1;
-                    }
-                    j += 1;
-                }
-                bits += 1;
-            }
-            t
-        };
-
-        /// [`LANES8`] for blocks of 4 8-byte slots, as the dword pairs `vpermd` moves: bytes
-        /// `2j` and `2j + 1` are the dwords of the value slot `j` takes.
-        static LANES4: [u64; 16] = {
-            let mut t = [0u64; 16];
-            let mut bits = 0;
-            while bits < 16 {
-                let (mut j, mut k) = (0, 0u64);
-                while j < 4 {
-                    if bits >> j & 1 != 0 {
-                        t[bits] |= (2 * k) << (16 * j) | (2 * k + 1) << (16 * j + 8);
-                        k += 1;
-                    }
-                    j += 1;
-                }
-                bits += 1;
-            }
-            t
-        };
-
-        /// The `vpermd` indices of `table`'s entry for `bits`, a dword each.
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        fn indices(table: &[u64], bits: u64) -> __m256i {
-            let entry = table.get(bits as usize).copied().unwrap_or(0);
-            _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(entry as i64))
-        }
-
-        /// [`super::super::spread`] of 4-byte values.
-        ///
-        /// # Safety
-        /// The CPU has AVX2; `words` has a bit per slot of `values`, `dense` of them set.
-        #[target_feature(enable = "avx2")]
-        pub(in super::super) unsafe fn spread32(values: &mut [u32], dense: usize, words: &[u64]) {
-            let sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-            // SAFETY: AVX2 is enabled; the load reads the 8 values from `src` and the store
-            // writes the block's 8 lanes, as `spread_blocks` allows.
-            unsafe {
-                spread_blocks::<8, u32>(values, dense, words, |bits, src, dst| {
-                    let v = _mm256_loadu_si256(src.cast());
-                    let v = _mm256_permutevar8x32_epi32(v, indices(&LANES8, bits));
-                    let valid = _mm256_and_si256(_mm256_set1_epi32(bits as i32), sel);
-                    let v = _mm256_and_si256(v, _mm256_cmpeq_epi32(valid, sel));
-                    _mm256_storeu_si256(dst.cast(), v);
-                })
-            }
-        }
-
-        /// [`super::super::spread`] of 8-byte values.
-        ///
-        /// # Safety
-        /// As [`spread32`].
-        #[target_feature(enable = "avx2")]
-        pub(in super::super) unsafe fn spread64(values: &mut [u64], dense: usize, words: &[u64]) {
-            let sel = _mm256_setr_epi64x(1, 2, 4, 8);
-            // SAFETY: as in `spread32`, 4 values.
-            unsafe {
-                spread_blocks::<4, u64>(values, dense, words, |bits, src, dst| {
-                    let v = _mm256_loadu_si256(src.cast());
-                    let v = _mm256_permutevar8x32_epi32(v, indices(&LANES4, bits));
-                    let valid = _mm256_and_si256(_mm256_set1_epi64x(bits as i64), sel);
-                    let v = _mm256_and_si256(v, _mm256_cmpeq_epi64(valid, sel));
-                    _mm256_storeu_si256(dst.cast(), v);
-                })
-            }
-        }
-    }
-
-    /// Spreads blocks of `B` lanes (`B` dividing 64): the slots after the last whole block
-    /// one by one, then each block from the last back with `block(bits, src, dst)`, which
-    /// writes the `B` slots at `dst` from the values at `src`, bit `j` of `bits` saying
-    /// whether slot `j` is valid.
-    ///
-    /// # Safety
-    /// `words` has a bit per slot of `values`, `dense` of them set; `block` may read the `B`
-    /// values from `src` and must write the `B` slots at `dst` and nothing else.
-    #[inline(always)]
-    unsafe fn spread_blocks<const B: usize, T: Copy + Default>(
-        values: &mut [T],
-        dense: usize,
-        words: &[u64],
-        block: impl Fn(u64, *const T, *mut T),
-    ) {
-        let slots = values.len();
-        let whole = slots / B * B;
-        let valid = |slot: usize| (words[slot / 64] >> (slot % 64)) & 1 != 0;
-        // The partial last block first, slot by slot; `k` ends as the valid slots before it.
-        let mut k = dense;
-        for slot in (whole..slots).rev() {
-            let valid = valid(slot);
-            k -= usize::from(valid);
-            values[slot] = std::hint::select_unpredictable(valid, values[k], T::default());
-        }
-        let base = values.as_mut_ptr();
-        let mut start = whole;
-        while start > 0 {
-            start -= B;
-            if k == start + B {
-                // Every slot up to here is valid: the values are in place.
-                return;
-            }
-            let bits = (words[start / 64] >> (start % 64)) & (u64::MAX >> (64 - B));
-            k -= bits.count_ones() as usize;
-            // The block's values are the `k`-th on, and `k <= start`, so the `B` values from
-            // `k` end at most at `start + B <= slots`, and the block's slots from `start` too.
-            // Every value still to be read lies before `k <= start`, so none is overwritten.
-            // SAFETY: both pointers stay within `values`, as said.
-            let (src, dst) = unsafe { (base.add(k).cast_const(), base.add(start)) };
-            block(bits, src, dst);
-        }
     }
 }
 

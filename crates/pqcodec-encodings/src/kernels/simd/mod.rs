@@ -12,6 +12,8 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod spread_blocks;
 mod tables;
 
 use std::sync::OnceLock;
@@ -182,6 +184,35 @@ pub(crate) fn unpack32(isa: Isa, packed: &[u8], width: u32, out: &mut [u32]) {
         // SAFETY: an `Isa` of this kind exists only if the CPU has AVX-512 F, BW and VBMI.
         #[cfg(target_arch = "x86_64")]
         Kind::Avx512 => unsafe { avx512::unpack32(packed, width, out) },
+    }
+}
+
+/// Spreads the first `dense` 4-byte values of `values` over its slots with `isa`'s kernel, as
+/// [`crate::kernels::spread::spread`]; the caller has checked that `words` has a bit per slot,
+/// `dense` of them set.
+pub(crate) fn spread32(isa: Isa, values: &mut [u32], dense: usize, words: &[u64]) {
+    match isa.0 {
+        Kind::Scalar => super::spread::spread_scalar(values, dense, words),
+        // SAFETY: an `Isa` of this kind exists only if the CPU has AVX2 (see `Isa::all`); the
+        // caller checked `words` as the kernel requires.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 => unsafe { avx2::spread::spread32(values, dense, words) },
+        // SAFETY: as for AVX2, the CPU having AVX-512 F.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx512 => unsafe { avx512::spread::spread32(values, dense, words) },
+    }
+}
+
+/// [`spread32`] of 8-byte values.
+pub(crate) fn spread64(isa: Isa, values: &mut [u64], dense: usize, words: &[u64]) {
+    match isa.0 {
+        Kind::Scalar => super::spread::spread_scalar(values, dense, words),
+        // SAFETY: as in `spread32`.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx2 => unsafe { avx2::spread::spread64(values, dense, words) },
+        // SAFETY: as in `spread32`.
+        #[cfg(target_arch = "x86_64")]
+        Kind::Avx512 => unsafe { avx512::spread::spread64(values, dense, words) },
     }
 }
 

@@ -6,7 +6,6 @@
 pub mod bitpack;
 mod bitpack32;
 pub mod min_max;
-mod prefetch;
 mod reader;
 pub mod shared_prefix;
 pub(crate) mod simd;
@@ -14,5 +13,5 @@ pub mod spread;
 pub mod varint;
 
 pub use bitpack32::{Pack8x64, PackGroups, pack_groups_for, pack8x64_for};
-pub use prefetch::prefetch;
 pub use reader::ByteReader;
+pub use simd::prefetch::prefetch;

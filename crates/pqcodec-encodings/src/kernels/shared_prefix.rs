@@ -9,7 +9,7 @@
 //! by the prefix length, stored whole. Longer values, and suffixes too near either end of
 //! the data to load that way, are copied (the scalar reference copies every value).
 
-use super::simd::Isa;
+use super::simd::{self, Isa};
 
 /// How many bytes past the values [`join`] may write: the width of a value in registers.
 pub const SLACK: usize = 64;
@@ -51,35 +51,33 @@ pub(crate) fn join_with(
         before: None,
         from: start,
     };
-    #[cfg(target_arch = "x86_64")]
-    if isa.has_avx2() {
-        // SAFETY: `isa` proves the CPU runs AVX2.
-        unsafe { avx2::join(&mut values, prefixes, lengths) };
-        return;
-    }
-    let _ = isa;
-    for (&prefix, &len) in prefixes.iter().zip(lengths) {
-        values.copy(prefix as usize, len as usize);
-    }
+    simd::join_prefixes(isa, &mut values, prefixes, lengths);
 }
 
 /// The values being written: where the next goes and where its parts come from.
-struct Values<'a> {
-    previous: &'a [u8],
-    data: &'a [u8],
-    out: &'a mut [u8],
+pub(crate) struct Values<'a> {
+    pub(crate) previous: &'a [u8],
+    pub(crate) data: &'a [u8],
+    pub(crate) out: &'a mut [u8],
     /// Where the next value starts in `out`.
-    at: usize,
+    pub(crate) at: usize,
     /// Where the value before it starts in `out`; `None` before the first (`previous`).
-    before: Option<usize>,
+    pub(crate) before: Option<usize>,
     /// Where its suffix starts in `data`.
-    from: usize,
+    pub(crate) from: usize,
 }
 
 impl Values<'_> {
+    /// Writes every value by copies: the scalar reference.
+    pub(crate) fn copy_all(&mut self, prefixes: &[u32], lengths: &[u32]) {
+        for (&prefix, &len) in prefixes.iter().zip(lengths) {
+            self.copy(prefix as usize, len as usize);
+        }
+    }
+
     /// Writes the next value, of `prefix` bytes from the value before and `len` from `data`,
     /// by copies.
-    fn copy(&mut self, prefix: usize, len: usize) {
+    pub(crate) fn copy(&mut self, prefix: usize, len: usize) {
         let (at, out) = (self.at, &mut *self.out);
         let end = at.saturating_add(prefix);
         match self.before {
@@ -108,103 +106,6 @@ impl Values<'_> {
         self.before = Some(self.at);
         self.at = self.at.saturating_add(prefix).saturating_add(len);
         self.from = self.from.saturating_add(len);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    //! The AVX2 kernel: the value before in two 32-byte registers.
-
-    use std::arch::x86_64::*;
-
-    use super::{SLACK, Values};
-
-    /// 64 bytes 0xFF then 64 zero: the 64 bytes from `64 - p` select the first `p`.
-    static MASK: [u8; 2 * SLACK] = {
-        let mut m = [0u8; 2 * SLACK];
-        let mut i = 0;
-        while i < SLACK {
-            m[i] = 0xFF;
-            i += 1;
-        }
-        m
-    };
-
-    /// [`super::join`] on AVX2.
-    ///
-    /// # Safety
-    /// The CPU runs AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn join(values: &mut Values, prefixes: &[u32], lengths: &[u32]) {
-        // The first 64 bytes of the value before (of `previous`, to begin with): all of it
-        // that a value built in registers takes.
-        let mut head = [0u8; SLACK];
-        let n = values.previous.len().min(SLACK);
-        head[..n].copy_from_slice(&values.previous[..n]);
-        // SAFETY: `head` is 64 bytes.
-        let (mut lo, mut hi) = unsafe { load(head.as_ptr()) };
-        let (data, out_len) = (values.data, values.out.len());
-        let mut pairs = prefixes.iter().zip(lengths);
-        loop {
-            // Values built in registers, with no call in the loop to spill them, up to one
-            // that has to be copied.
-            let (out, mut at, mut from) = (values.out.as_mut_ptr(), values.at, values.from);
-            let mut before = values.before;
-            let mut copy = None;
-            for (&prefix, &len) in pairs.by_ref() {
-                let (prefix, len) = (prefix as usize, len as usize);
-                let src = from.wrapping_sub(prefix);
-                let fits = prefix + len <= SLACK
-                    && prefix <= from
-                    && src.saturating_add(SLACK) <= data.len()
-                    && at.saturating_add(SLACK) <= out_len;
-                if !fits {
-                    copy = Some((prefix, len));
-                    break;
-                }
-                // SAFETY: `src + 64` is within `data` and `at + 64` within `out` (`fits`);
-                // `prefix` is at most 64, so the mask's 64 bytes from `64 - prefix` are
-                // within `MASK`.
-                unsafe {
-                    let (suffix_lo, suffix_hi) = load(data.as_ptr().add(src));
-                    let (keep_lo, keep_hi) = load(MASK.as_ptr().add(SLACK - prefix));
-                    lo = _mm256_blendv_epi8(suffix_lo, lo, keep_lo);
-                    hi = _mm256_blendv_epi8(suffix_hi, hi, keep_hi);
-                    _mm256_storeu_si256(out.add(at).cast(), lo);
-                    _mm256_storeu_si256(out.add(at + 32).cast(), hi);
-                }
-                before = Some(at);
-                (at, from) = (at + prefix + len, from + len);
-            }
-            (values.at, values.from, values.before) = (at, from, before);
-            let Some((prefix, len)) = copy else {
-                return;
-            };
-            values.copy(prefix, len);
-            // Its first 64 bytes loaded back, unless no value after it can fit either.
-            if let Some(before) = values.before
-                && values.at.saturating_add(SLACK) <= out_len
-            {
-                // SAFETY: `before` is at most `at`, and `at + 64` is within `out`.
-                (lo, hi) = unsafe { load(values.out.as_ptr().add(before)) };
-            }
-        }
-    }
-
-    /// The 64 bytes at `src`, as two registers.
-    ///
-    /// # Safety
-    /// The CPU runs AVX2; `src` points to 64 readable bytes.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    unsafe fn load(src: *const u8) -> (__m256i, __m256i) {
-        // SAFETY: as the caller promises.
-        unsafe {
-            (
-                _mm256_loadu_si256(src.cast()),
-                _mm256_loadu_si256(src.add(32).cast()),
-            )
-        }
     }
 }
 

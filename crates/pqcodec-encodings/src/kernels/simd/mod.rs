@@ -12,6 +12,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+pub(crate) mod prefetch;
 #[cfg(target_arch = "x86_64")]
 mod spread_blocks;
 mod tables;
@@ -185,6 +186,25 @@ pub(crate) fn unpack32(isa: Isa, packed: &[u8], width: u32, out: &mut [u32]) {
         #[cfg(target_arch = "x86_64")]
         Kind::Avx512 => unsafe { avx512::unpack32(packed, width, out) },
     }
+}
+
+/// Writes DELTA_BYTE_ARRAY's `values` with `isa`'s kernel, as
+/// [`crate::kernels::shared_prefix::join`]: AVX2's where the CPU runs it (AVX-512 has none of
+/// its own), copies otherwise.
+pub(crate) fn join_prefixes(
+    isa: Isa,
+    values: &mut super::shared_prefix::Values,
+    prefixes: &[u32],
+    lengths: &[u32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.has_avx2() {
+        // SAFETY: `isa` proves the CPU runs AVX2.
+        unsafe { avx2::shared_prefix::join(values, prefixes, lengths) };
+        return;
+    }
+    let _ = isa;
+    values.copy_all(prefixes, lengths);
 }
 
 /// Spreads the first `dense` 4-byte values of `values` over its slots with `isa`'s kernel, as

@@ -13,6 +13,7 @@
 //! Callers (the dispatch in the parent module) check the width (1 to 32, or 1 to 64), that
 //! `packed` holds the bytes of `out.len()` values, and that the CPU has AVX2.
 
+pub(super) mod shared_prefix;
 pub(super) mod spread;
 
 use std::arch::x86_64::*;

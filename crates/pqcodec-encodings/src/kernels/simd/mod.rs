@@ -1,7 +1,12 @@
-//! Runtime SIMD dispatch of the bit unpacking and delta decoding kernels.
+//! Every SIMD intrinsic of the codec, and the runtime dispatch of the kernels that use them:
+//! bit unpacking, delta decoding, ALP, spreading over validity, DELTA_BYTE_ARRAY's prefix
+//! joining, BYTE_STREAM_SPLIT's transposition and a prefetch. One module per instruction set
+//! (`avx2`, `avx512`), a file per kernel family in each; the scalar references stay beside
+//! the code that calls them (`bitpack32`, `spread`, `shared_prefix`, `byte_stream_split`). A
+//! NEON variant would be one more such module and an arm in each dispatch.
 //!
-//! Each kernel has a scalar reference and, on x86-64, an AVX2 and an AVX-512 (F, BW, VBMI)
-//! variant. [`Isa::best`] detects once which one the CPU runs best and caches it; an [`Isa`]
+//! Each kernel has a scalar reference and, on x86-64, an AVX2 variant and most an AVX-512
+//! (F, BW, VBMI) one. [`Isa::best`] detects once which one the CPU runs best and caches it; an [`Isa`]
 //! other than [`Isa::SCALAR`] can only be had from detection ([`Isa::best`], [`Isa::all`]), so
 //! holding one proves the CPU has its features. The public functions of
 //! [`bitpack`](super::bitpack) check their arguments and then call the kernels here.
@@ -16,6 +21,8 @@ pub(crate) mod prefetch;
 #[cfg(target_arch = "x86_64")]
 mod spread_blocks;
 mod tables;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod transpose;
 
 use std::sync::OnceLock;
 

@@ -15,6 +15,7 @@
 
 pub(super) mod shared_prefix;
 pub(super) mod spread;
+pub(super) mod transpose;
 
 use std::arch::x86_64::*;
 

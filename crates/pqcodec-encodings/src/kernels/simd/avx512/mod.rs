@@ -8,6 +8,7 @@
 //! `packed` holds the bytes of `out.len()` values, and that the CPU has the features.
 
 pub(super) mod spread;
+pub(super) mod transpose;
 
 use std::arch::x86_64::*;
 

@@ -5,7 +5,7 @@ use arrow_buffer::{ArrowNativeType, i256};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 /// An Arrow native value gathered by dictionary indices.
-pub(crate) trait Gather: ArrowNativeType {
+pub(crate) trait Gather: ArrowNativeType + super::spread::Spread {
     /// Appends `dictionary[i]` for up to `n` indices `i` of `indices` to `out`; returns how many
     /// (fewer at the end of the page). The default looks the indices up one by one.
     fn gather(

@@ -17,11 +17,11 @@ use pqcodec_core::{FixedWidth, Int96, Int96Type, Sink};
 
 use super::Builder;
 use super::borrow::Borrower;
-use super::spread::{check, spread_fixed};
+use super::spread::{Spread, check, spread_fixed};
 use crate::error::Fault;
 
 /// Builds a fixed-width array of `data_type` from `values` over `slots` slots.
-pub(crate) fn fixed_array<N: ArrowNativeType>(
+pub(crate) fn fixed_array<N: ArrowNativeType + Spread>(
     data_type: &DataType,
     mut values: Vec<N>,
     slots: usize,
@@ -220,7 +220,7 @@ where
 impl<T> Builder<T> for Native<T>
 where
     T: FixedWidth,
-    T::Native: ArrowNativeType,
+    T::Native: ArrowNativeType + Spread,
 {
     fn len(&self) -> usize {
         match self.borrower.bytes() {

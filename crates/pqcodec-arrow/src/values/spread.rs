@@ -73,13 +73,51 @@ pub(crate) fn check(
     Ok(())
 }
 
+/// A fixed-width Arrow value that [`spread_fixed`] spreads: 4- and 8-byte numbers as lanes of
+/// bits through the codec's SIMD kernels, the others value by value.
+pub(crate) trait Spread: Copy + Default {
+    /// Spreads the first `dense` of `values` over its slots as
+    /// [`kernels::spread::spread`] does; false, changing nothing, if `validity` disagrees.
+    fn spread(values: &mut [Self], dense: usize, validity: &[u64]) -> bool {
+        kernels::spread::spread(values, dense, validity)
+    }
+}
+
+/// Numbers whose every bit pattern is a value and whose default is all zero bits: moved as
+/// 4- or 8-byte lanes.
+macro_rules! spread_lanes {
+    ($kernel:ident, $lane:ty: $($t:ty),*) => {$(
+        impl Spread for $t {
+            fn spread(values: &mut [Self], dense: usize, validity: &[u64]) -> bool {
+                let lanes: &mut [$lane] = bytemuck::cast_slice_mut(values);
+                kernels::spread::$kernel(lanes, dense, validity)
+            }
+        }
+    )*};
+}
+spread_lanes!(spread32, u32: i32, u32, f32);
+spread_lanes!(spread64, u64: i64, u64, f64);
+
+macro_rules! spread_values {
+    ($($t:ty),*) => {$( impl Spread for $t {} )*};
+}
+spread_values!(
+    i8,
+    u8,
+    i16,
+    u16,
+    i128,
+    u128,
+    arrow_buffer::i256,
+    half::f16,
+    arrow_buffer::IntervalDayTime,
+    arrow_buffer::IntervalMonthDayNano
+);
+
 /// Spreads `values` (one per valid slot) over `validity.len()` slots in place, with the
-/// codec's SIMD spreading kernel; null slots hold the default. The caller has checked the
-/// counts ([`check`]).
-pub(crate) fn spread_fixed<T: Copy + Default + 'static>(
-    values: &mut Vec<T>,
-    validity: &NullBuffer,
-) {
+/// codec's SIMD spreading kernel where `T` has one; null slots hold the default. The caller
+/// has checked the counts ([`check`]).
+pub(crate) fn spread_fixed<T: Spread>(values: &mut Vec<T>, validity: &NullBuffer) {
     let dense = values.len();
     // Exactly the slots: growing by doubling would leave room for twice the dense values.
     values.reserve_exact(validity.len().saturating_sub(dense));
@@ -94,7 +132,7 @@ pub(crate) fn spread_fixed<T: Copy + Default + 'static>(
             &copied
         }
     };
-    let spread = kernels::spread::spread(values, dense, words);
+    let spread = T::spread(values, dense, words);
     debug_assert!(spread, "{dense} values for the valid slots of {validity:?}");
 }
 
@@ -160,6 +198,30 @@ mod tests {
 
     fn nulls(bits: &[bool]) -> NullBuffer {
         NullBuffer::from(bits.to_vec())
+    }
+
+    /// The lanes kernels (4- and 8-byte numbers) spread as the value-by-value reference does.
+    #[test]
+    fn lanes_spread_as_values_do() {
+        fn both<T: Spread + PartialEq + std::fmt::Debug>(make: impl Fn(usize) -> T) {
+            let bits: Vec<bool> = (0..300).map(|i| i % 3 != 0 && i % 7 != 0).collect();
+            let validity = nulls(&bits);
+            let dense = bits.iter().filter(|&&b| b).count();
+            let mut lanes: Vec<T> = (1..=dense).map(&make).collect();
+            spread_fixed(&mut lanes, &validity);
+            let mut reference: Vec<T> = (1..=dense).map(&make).collect();
+            reference.resize(bits.len(), T::default());
+            assert!(kernels::spread::spread(
+                &mut reference,
+                dense,
+                &words(validity.inner())
+            ));
+            assert_eq!(lanes, reference);
+        }
+        both(|i| i as i32 - 100);
+        both(|i| i as f32 * 0.5);
+        both(|i| i as u64 * 0x1_0000_0001);
+        both(|i| -(i as f64));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Spreading dense values over the valid slots of a validity bitmap, in place: value `k` moves
 //! to the `k`-th valid slot. This is how a nullable column's values, decoded back to back,
-//! land in an Arrow buffer with a slot per row.
+//! land in an Arrow buffer with a slot per row. [`spread`] takes any value type, one by one;
+//! [`spread32`] and [`spread64`] move 4- and 8-byte values as bits with the SIMD kernels
+//! (callers cast their numbers to those lanes, so no type is inspected at run time).
 //!
 //! The scalar reference walks 64-slot words from the last: a word of valid slots moves as one
 //! block, a word of nulls is zero-filled, a mixed word takes a branch-free slot loop. On
@@ -18,69 +20,63 @@ use super::simd::{self, Isa};
 ///
 /// Returns false, changing nothing, if `validity` has fewer bits than slots or its valid bits
 /// among them are not `dense`.
-pub fn spread<T: Copy + Default + 'static>(
-    values: &mut [T],
-    dense: usize,
-    validity: &[u64],
-) -> bool {
-    spread_with(Isa::best(), values, dense, validity)
+pub fn spread<T: Copy + Default>(values: &mut [T], dense: usize, validity: &[u64]) -> bool {
+    match checked_words(values.len(), dense, validity) {
+        Some(words) => {
+            spread_scalar(values, dense, words);
+            true
+        }
+        None => false,
+    }
 }
 
-pub(crate) fn spread_with<T: Copy + Default + 'static>(
-    isa: Isa,
-    values: &mut [T],
-    dense: usize,
-    validity: &[u64],
-) -> bool {
-    let slots = values.len();
-    let Some(words) = validity.get(..slots.div_ceil(64)) else {
-        return false;
-    };
+/// [`spread`] of 4-byte values, moved as their bits with the fastest kernel the CPU runs
+/// (AVX-512, AVX2 or the scalar reference); null slots are zeroed.
+pub fn spread32(values: &mut [u32], dense: usize, validity: &[u64]) -> bool {
+    spread32_with(Isa::best(), values, dense, validity)
+}
+
+/// [`spread32`] of 8-byte values.
+pub fn spread64(values: &mut [u64], dense: usize, validity: &[u64]) -> bool {
+    spread64_with(Isa::best(), values, dense, validity)
+}
+
+pub(crate) fn spread32_with(isa: Isa, values: &mut [u32], dense: usize, validity: &[u64]) -> bool {
+    match checked_words(values.len(), dense, validity) {
+        Some(words) => {
+            simd::spread32(isa, values, dense, words);
+            true
+        }
+        None => false,
+    }
+}
+
+pub(crate) fn spread64_with(isa: Isa, values: &mut [u64], dense: usize, validity: &[u64]) -> bool {
+    match checked_words(values.len(), dense, validity) {
+        Some(words) => {
+            simd::spread64(isa, values, dense, words);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The words of `validity` covering `slots` slots, if it has that many bits and `dense` of
+/// them are set.
+fn checked_words(slots: usize, dense: usize, validity: &[u64]) -> Option<&[u64]> {
+    let words = validity.get(..slots.div_ceil(64))?;
     let valid: usize = words
         .iter()
         .enumerate()
         .map(|(w, &word)| (word & low_bits(slots - w * 64)).count_ones() as usize)
         .sum();
-    if valid != dense {
-        return false;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if isa.has_avx2() {
-        use std::any::TypeId;
-        // The value types whose bits the kernels move as 4- or 8-byte lanes.
-        macro_rules! lanes {
-            ($($t:ty => $kernel:ident, $lane:ty);*) => {$(
-                if TypeId::of::<T>() == TypeId::of::<$t>() {
-                    simd::$kernel(isa, as_lanes::<T, $lane>(values), dense, words);
-                    return true;
-                }
-            )*};
-        }
-        lanes!(
-            i32 => spread32, u32; u32 => spread32, u32; f32 => spread32, u32;
-            i64 => spread64, u64; u64 => spread64, u64; f64 => spread64, u64
-        );
-    }
-    spread_scalar(values, dense, words);
-    true
+    (valid == dense).then_some(words)
 }
 
 /// The bits below `n` (all of them from 64 on).
 #[inline]
 fn low_bits(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
-
-/// `values` as lanes of `L`, `T` being one of the plain number types of `L`'s size.
-#[cfg(target_arch = "x86_64")]
-fn as_lanes<T: 'static, L>(values: &mut [T]) -> &mut [L] {
-    const { assert!(size_of::<L>() == 4 || size_of::<L>() == 8) };
-    assert_eq!(size_of::<T>(), size_of::<L>());
-    assert_eq!(align_of::<T>(), align_of::<L>());
-    // SAFETY: `T` is one of i32 / u32 / f32 (for `L` = u32) or i64 / u64 / f64 (for
-    // `L` = u64), checked by the caller through `TypeId`: same size and alignment (asserted),
-    // every bit pattern valid for both, so the slice reinterpreted has the same length.
-    unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<L>(), values.len()) }
 }
 
 /// The scalar reference, on checked arguments: `words` has a bit per slot of `values`, `dense`
@@ -172,18 +168,18 @@ pub(crate) mod tests {
                 for isa in Isa::all() {
                     let mut v64 = dense.clone();
                     v64.resize(slots, 0xEE);
-                    assert!(spread_with(isa, &mut v64, valid, &words));
+                    assert!(spread64_with(isa, &mut v64, valid, &words));
                     assert_eq!(v64, want, "{} u64 slots {slots} seed {seed}", isa.name());
 
                     let mut v32: Vec<u32> = dense.iter().map(|&v| v as u32).collect();
                     v32.resize(slots, 0xEE);
-                    assert!(spread_with(isa, &mut v32, valid, &words));
+                    assert!(spread32_with(isa, &mut v32, valid, &words));
                     let want32: Vec<u32> = want.iter().map(|&v| v as u32).collect();
                     assert_eq!(v32, want32, "{} u32 slots {slots} seed {seed}", isa.name());
 
                     let mut v16: Vec<i16> = dense.iter().map(|&v| v as i16).collect();
                     v16.resize(slots, 0x11);
-                    assert!(spread_with(isa, &mut v16, valid, &words));
+                    assert!(spread(&mut v16, valid, &words));
                     let want16: Vec<i16> = want.iter().map(|&v| v as i16).collect();
                     assert_eq!(v16, want16, "{} i16 slots {slots} seed {seed}", isa.name());
                 }
@@ -196,6 +192,8 @@ pub(crate) mod tests {
         let mut values = vec![1u32, 2, 3, 0];
         assert!(!spread(&mut values, 3, &[0b0011]));
         assert!(!spread(&mut values, 3, &[]));
+        assert!(!spread32(&mut values, 3, &[0b0011]));
+        assert!(!spread64(&mut [1, 2, 3, 0], 3, &[]));
         assert_eq!(values, [1, 2, 3, 0]);
         assert!(spread(&mut values, 3, &[0b1101]));
         assert_eq!(values, [1, 0, 2, 3]);

@@ -215,7 +215,7 @@ pub(crate) fn join_prefixes(
 }
 
 /// Spreads the first `dense` 4-byte values of `values` over its slots with `isa`'s kernel, as
-/// [`crate::kernels::spread::spread`]; the caller has checked that `words` has a bit per slot,
+/// [`crate::kernels::spread::spread32`]; the caller has checked that `words` has a bit per slot,
 /// `dense` of them set.
 pub(crate) fn spread32(isa: Isa, values: &mut [u32], dense: usize, words: &[u64]) {
     match isa.0 {

@@ -51,7 +51,7 @@ fn indices(table: &[u64], bits: u64) -> __m256i {
     _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(entry as i64))
 }
 
-/// [`crate::kernels::spread::spread`] of 4-byte values.
+/// [`crate::kernels::spread::spread32`].
 ///
 /// # Safety
 /// The CPU has AVX2; `words` has a bit per slot of `values`, `dense` of them set.
@@ -71,7 +71,7 @@ pub(in crate::kernels::simd) unsafe fn spread32(values: &mut [u32], dense: usize
     }
 }
 
-/// [`crate::kernels::spread::spread`] of 8-byte values.
+/// [`crate::kernels::spread::spread64`].
 ///
 /// # Safety
 /// As [`spread32`].

@@ -7,7 +7,7 @@ use std::arch::x86_64::{
 
 use super::super::spread_blocks::spread_blocks;
 
-/// [`crate::kernels::spread::spread`] of 4-byte values.
+/// [`crate::kernels::spread::spread32`].
 ///
 /// # Safety
 /// The CPU has AVX-512 F; `words` has a bit per slot of `values`, `dense` of them set.
@@ -24,7 +24,7 @@ pub(in crate::kernels::simd) unsafe fn spread32(values: &mut [u32], dense: usize
     }
 }
 
-/// [`crate::kernels::spread::spread`] of 8-byte values.
+/// [`crate::kernels::spread::spread64`].
 ///
 /// # Safety
 /// As [`spread32`].

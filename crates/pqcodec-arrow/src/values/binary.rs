@@ -345,8 +345,8 @@ const WIDEST_COPY: usize = 64;
 const _: () = assert!(shared_prefix::SLACK <= WIDEST_COPY);
 
 /// Copies `src[start..start + len]` to `dst[at..]`: a value of at most [`WIDEST_COPY`] bytes
-/// as `len` rounded up to 16 bytes where both sides have the room (the bytes past `len` are overwritten
-/// by the next value or truncated), others exactly.
+/// as `len` rounded up to 16 bytes where both sides have the room (the bytes past `len` are
+/// overwritten by the next value or truncated), others exactly.
 #[inline(always)]
 fn copy_value(dst: &mut [u8], at: usize, src: &[u8], start: usize, len: usize) {
     if len <= WIDEST_COPY

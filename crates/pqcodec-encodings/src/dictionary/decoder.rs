@@ -298,8 +298,8 @@ impl DictionaryValue for BooleanType {
     }
 }
 
-/// Looks fixed-width indices up a chunk at a time: straight into the sink's slots where it
-/// lends them ([`Sink::grow_slots`]), else into a [`Staging`] block.
+/// Looks fixed-width indices up a chunk at a time: straight into the sink where it lends its
+/// slots ([`Sink::extend_from_lookup`]), else into a [`Staging`] block.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
     stage: Staging<N>,
@@ -341,10 +341,6 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
                     chunk,
                     self.stage.slots(self.out, chunk.len()),
                 );
-            }
-            if self.lends {
-                // Runs bypass the stage of a lending sink: it must be empty when the next comes.
-                self.stage.flush(self.out);
             }
             past
         };

@@ -1,7 +1,8 @@
 //! Kernels shared by the encodings and the Arrow adapter: bit packing, ULEB128 and zigzag
 //! varints, a checked cursor over page bytes, spreading values over validity, rebuilding
-//! DELTA_BYTE_ARRAY's values from shared prefixes, least and greatest values, and a prefetch. The bit unpacking, delta
-//! decoding, spreading and prefix-joining kernels have SIMD variants picked at run time.
+//! DELTA_BYTE_ARRAY's values from shared prefixes, least and greatest values, and a prefetch.
+//! Every SIMD variant lives in the private `simd` module, picked at run time: bit unpacking,
+//! delta decoding, spreading, prefix joining, ALP and BYTE_STREAM_SPLIT's transposition.
 
 pub mod bitpack;
 mod bitpack32;

@@ -6,9 +6,9 @@
 //! NEON variant would be one more such module and an arm in each dispatch.
 //!
 //! Each kernel has a scalar reference and, on x86-64, an AVX2 variant and most an AVX-512
-//! (F, BW, VBMI) one. [`Isa::best`] detects once which one the CPU runs best and caches it; an [`Isa`]
-//! other than [`Isa::SCALAR`] can only be had from detection ([`Isa::best`], [`Isa::all`]), so
-//! holding one proves the CPU has its features. The public functions of
+//! (F, BW, VBMI) one. [`Isa::best`] detects once which one the CPU runs best and caches it;
+//! an [`Isa`] other than [`Isa::SCALAR`] can only be had from detection ([`Isa::best`],
+//! [`Isa::all`]), so holding one proves the CPU has its features. The public functions of
 //! [`bitpack`](super::bitpack) check their arguments and then call the kernels here.
 //!
 //! Other targets (aarch64 included) run the scalar kernels.

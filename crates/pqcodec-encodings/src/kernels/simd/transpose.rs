@@ -4,9 +4,9 @@
 
 use super::{Isa, avx2, avx512};
 
-/// Joins the leading whole blocks of values `start .. start + n` as [`crate::byte_stream_split`]'s join
-/// does (`K`, a power of two from 2 to 16, is the width) and returns how many values it
-/// wrote; the caller has checked that `data` holds them and `dst` has room.
+/// Joins the leading whole blocks of values `start .. start + n` as
+/// [`crate::byte_stream_split`]'s join does (`K`, a power of two from 2 to 16, is the width)
+/// and returns how many values it wrote; the caller has checked that `data` holds them and `dst` has room.
 pub(crate) fn join<const K: usize>(
     isa: Isa,
     data: &[u8],
@@ -55,7 +55,7 @@ pub(crate) fn join<const K: usize>(
     done
 }
 
-/// Splits the leading whole blocks of the `n` values in `src` as its split does
+/// Splits the leading whole blocks of the `n` values in `src` as the split there does
 /// and returns how many values it wrote.
 pub(crate) fn split<const K: usize>(isa: Isa, src: &[u8], n: usize, dst: &mut [u8]) -> usize {
     if n.checked_mul(K)

@@ -190,7 +190,7 @@ impl LeafReader {
                 &mut leaf.src
             }
         };
-        if let Err(fault) = src.values.end_page() {
+        if let Err(fault) = src.values.release_page() {
             return Err(src.locate(fault));
         }
         src.values.new_chunk();
@@ -256,7 +256,11 @@ impl Source {
     /// `skip` covers it, unread where the source can tell its rows.
     fn fetch(&mut self, skip: Option<Skip>) -> Result<Fetched> {
         loop {
+            // The page before is done: freed before the next is decompressed.
             self.page = None;
+            if let Err(fault) = self.values.release_page() {
+                return Err(self.locate(fault));
+            }
             if let Some(Skip { rows, flat }) = skip
                 && let Some(n) = self.skip_unread_page(rows, flat)?
             {

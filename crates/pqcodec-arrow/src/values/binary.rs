@@ -405,6 +405,10 @@ where
         self.borrower.set_page(page);
     }
 
+    fn release_page(&mut self) {
+        self.borrower.release_page();
+    }
+
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
             validate_utf8(dictionary.offsets(), dictionary.data(), |o| o).map_err(

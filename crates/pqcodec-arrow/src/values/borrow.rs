@@ -17,6 +17,11 @@ impl Borrower {
         self.page = Some(page.clone());
     }
 
+    /// The current page is done: nothing more is borrowed from it (what was stays).
+    pub(crate) fn release_page(&mut self) {
+        self.page = None;
+    }
+
     /// The bytes borrowed, if any.
     pub(crate) fn bytes(&self) -> Option<&[u8]> {
         let (page, start, end) = self.borrowed.as_ref()?;

@@ -367,6 +367,12 @@ where
         Ok(())
     }
 
+    fn release_page(&mut self) -> Result<(), Fault> {
+        self.end_page()?;
+        self.page = None;
+        Ok(())
+    }
+
     fn new_chunk(&mut self) {
         self.page = None;
         self.dictionary = None;

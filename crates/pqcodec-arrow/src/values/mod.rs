@@ -56,6 +56,10 @@ pub(crate) trait Builder<T: Physical>: Sink<T::Value> + Send + 'static {
         let _ = page;
     }
 
+    /// The page given to [`set_page`](Self::set_page) is done: forget it (slices of it already
+    /// in the batch stay).
+    fn release_page(&mut self) {}
+
     /// Checks a dictionary's values before data pages are looked up in it.
     fn validate_dictionary(&self, dictionary: &T::Buffer) -> Result<(), Fault> {
         let _ = dictionary;
@@ -121,6 +125,11 @@ pub(crate) trait ValueReader: Send {
     /// Validates what the current page appended (called before the next page starts and
     /// before a batch is finished).
     fn end_page(&mut self) -> Result<(), Fault>;
+
+    /// Ends the current page, which is done ([`end_page`](Self::end_page)), and drops its
+    /// decoder and what the builder keeps of it: its buffer is freed before the next page's is
+    /// allocated, unless the batch's arrays share it.
+    fn release_page(&mut self) -> Result<(), Fault>;
 
     /// Forgets the current page and dictionary: the pages that follow are another column
     /// chunk's (validate the current page first with [`end_page`](Self::end_page)).

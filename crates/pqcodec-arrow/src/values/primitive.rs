@@ -233,6 +233,10 @@ where
         self.borrower.set_page(page);
     }
 
+    fn release_page(&mut self) {
+        self.borrower.release_page();
+    }
+
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
         let no_nulls = validity.as_ref().is_none_or(|v| v.null_count() == 0);
         if no_nulls && let Some(borrowed) = self.borrower.take() {

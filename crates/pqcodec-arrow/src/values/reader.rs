@@ -224,6 +224,13 @@ where
         self.builder.checkpoint(trusted)
     }
 
+    fn release_page(&mut self) -> Result<(), Fault> {
+        self.end_page()?;
+        self.page = None;
+        self.builder.release_page();
+        Ok(())
+    }
+
     fn new_chunk(&mut self) {
         self.page = None;
         self.dictionary_len = None;

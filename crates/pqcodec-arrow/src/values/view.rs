@@ -371,6 +371,11 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         };
     }
 
+    fn release_page(&mut self) {
+        // Views into the page hold it among the batch's blocks.
+        self.page = Shared::default();
+    }
+
     /// The dictionary's views, built once from its PLAIN page (BYTE_ARRAY: each value after
     /// its length), long values pointing into the page; checked for UTF-8 at once where every
     /// length is under 128 (ASCII bytes among the values), value by value otherwise.

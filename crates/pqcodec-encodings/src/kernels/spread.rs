@@ -21,13 +21,7 @@ use super::simd::{self, Isa};
 /// Returns false, changing nothing, if `validity` has fewer bits than slots or its valid bits
 /// among them are not `dense`.
 pub fn spread<T: Copy + Default>(values: &mut [T], dense: usize, validity: &[u64]) -> bool {
-    match checked_words(values.len(), dense, validity) {
-        Some(words) => {
-            spread_scalar(values, dense, words);
-            true
-        }
-        None => false,
-    }
+    checked(values, dense, validity, spread_scalar)
 }
 
 /// [`spread`] of 4-byte values, moved as their bits with the fastest kernel the CPU runs
@@ -42,19 +36,28 @@ pub fn spread64(values: &mut [u64], dense: usize, validity: &[u64]) -> bool {
 }
 
 pub(crate) fn spread32_with(isa: Isa, values: &mut [u32], dense: usize, validity: &[u64]) -> bool {
-    match checked_words(values.len(), dense, validity) {
-        Some(words) => {
-            simd::spread32(isa, values, dense, words);
-            true
-        }
-        None => false,
-    }
+    checked(values, dense, validity, |v, d, w| {
+        simd::spread32(isa, v, d, w)
+    })
 }
 
 pub(crate) fn spread64_with(isa: Isa, values: &mut [u64], dense: usize, validity: &[u64]) -> bool {
+    checked(values, dense, validity, |v, d, w| {
+        simd::spread64(isa, v, d, w)
+    })
+}
+
+/// Runs `kernel` on `values`, `dense` and the words of `validity` covering the slots, if it
+/// has a bit per slot and `dense` of them set; otherwise false, changing nothing.
+fn checked<T>(
+    values: &mut [T],
+    dense: usize,
+    validity: &[u64],
+    kernel: impl FnOnce(&mut [T], usize, &[u64]),
+) -> bool {
     match checked_words(values.len(), dense, validity) {
         Some(words) => {
-            simd::spread64(isa, values, dense, words);
+            kernel(values, dense, words);
             true
         }
         None => false,

@@ -169,6 +169,53 @@ fn int_decoder(pages_: Vec<Page>) -> ArrayDecoder {
     ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
 }
 
+/// INT64 dictionaries read as Decimal128: a small one converted once and gathered, one past a
+/// MiB once widened kept as it is and each value converted as looked up; both give the values.
+#[test]
+fn widened_dictionaries_small_and_large() {
+    use pqcodec_core::Int64Type;
+    for entries in [100usize, 70_000] {
+        let values: Vec<i64> = (0..140_000)
+            .map(|i| (i * 7919 % entries) as i64 * 3 - 5)
+            .collect();
+        let mut dict = DictionaryEncoder::<Int64Type>::new(0, DictionaryLimits::default());
+        dict.put(&values).unwrap();
+        let indices = dict.flush().unwrap();
+        let dictionary = dict.dictionary_page().unwrap();
+        let pages_ = vec![
+            Page::Dictionary(DictionaryPage {
+                data: Buffer::from_vec(dictionary),
+                num_values: entries,
+                encoding: Encoding::Plain,
+            }),
+            v1(PageSpec {
+                def: &vec![0; values.len()],
+                rep: &[],
+                max_def: 0,
+                max_rep: 0,
+                values: indices,
+                encoding: Encoding::RleDictionary,
+            }),
+        ];
+        let desc = ColumnDesc::flat("d", PhysicalType::Int64, 0, false);
+        let data_type = DataType::Decimal128(18, 2);
+        let field = Arc::new(Field::new("d", data_type.clone(), false));
+        let mut decoder =
+            ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap();
+        let mut got: Vec<i128> = Vec::new();
+        for array in drain(&mut decoder, 8192, 0) {
+            assert_eq!(array.data_type(), &data_type);
+            let array = array
+                .as_any()
+                .downcast_ref::<arrow_array::Decimal128Array>()
+                .unwrap();
+            got.extend(array.values().iter());
+        }
+        let want: Vec<i128> = values.iter().map(|&v| i128::from(v)).collect();
+        assert_eq!(got, want, "{entries} entries");
+    }
+}
+
 /// A page that is done is let go before the next is fetched (its buffer is freed then, not
 /// held while the next is decompressed), whether the column borrows its values (PLAIN
 /// required ints) or copies them (optional ints, spread over their nulls).

@@ -169,8 +169,8 @@ fn int_decoder(pages_: Vec<Page>) -> ArrayDecoder {
     ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
 }
 
-/// INT64 dictionaries read as Decimal128: a small one converted once and gathered, one past a
-/// MiB once widened kept as it is and each value converted as looked up; both give the values.
+/// INT64 dictionaries read as Decimal128, converted once and gathered: a small one and one of
+/// 70,000 entries (1.1 MB once widened) give the values.
 #[test]
 fn widened_dictionaries_small_and_large() {
     use pqcodec_core::Int64Type;

@@ -16,10 +16,6 @@ use super::primitive::fixed_array;
 use crate::error::Fault;
 use crate::page::DictionaryPage;
 
-/// The most bytes a dictionary converted once into a wider type may take (1 MiB: 64 Ki
-/// Decimal128 values).
-const WIDENED_DICTIONARY_BYTES: usize = 1 << 20;
-
 /// A conversion of a physical value into an Arrow native value.
 pub(crate) trait Convert: Send + Sync + 'static {
     /// The physical value.
@@ -123,20 +119,11 @@ where
         self.values.len()
     }
 
-    /// The dictionary converted once, unless that would widen it past
-    /// [`WIDENED_DICTIONARY_BYTES`]: a dictionary that large holds nearly one entry per value
-    /// (prices, keys), so each value is converted as it is looked up instead, as many
-    /// conversions for half the memory or less.
     fn take_dictionary(
         &mut self,
         _: &DictionaryPage,
         values: &Vec<T::Native>,
     ) -> Result<bool, Fault> {
-        let widens = size_of::<C::Out>() > size_of::<T::Native>();
-        if widens && values.len().saturating_mul(size_of::<C::Out>()) > WIDENED_DICTIONARY_BYTES {
-            self.dictionary = Vec::new();
-            return Ok(false);
-        }
         self.dictionary.clear();
         self.dictionary
             .extend(values.iter().map(|&v| C::convert(v)));

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use parquet::basic::Type;
-use parquet::column::page::Page;
 use parquet::file::metadata::ColumnChunkMetaData;
+use pqcodec_arrow::{Page, PageSource};
 use pqcodec_file::framing::ChunkPages;
 use pqcodec_file::{FileMetadata, LocalFile};
 
@@ -70,21 +70,21 @@ pub fn inspect(path: &Path) -> Result<String, Box<dyn Error>> {
             let mut counted = Some(0i64);
             let mut data_page = 0;
             let mut p = 0;
-            while let Some(page) = pages.next_parquet_page().map_err(|e| in_column(&e))? {
+            while let Some(page) = pages.next_page().map_err(|e| in_column(&e))? {
                 let rows = match &page {
-                    Page::DictionaryPage { .. } => None,
-                    Page::DataPageV2 { num_rows, .. } => Some(i64::from(*num_rows)),
-                    Page::DataPage { num_values, .. } if !repeated => Some(i64::from(*num_values)),
-                    Page::DataPage { .. } => None,
+                    Page::Dictionary(_) => None,
+                    Page::DataV2(p) => Some(p.num_rows as i64),
+                    Page::DataV1(p) if !repeated => Some(p.num_values as i64),
+                    Page::DataV1(_) => None,
                 };
                 let first = match &page {
-                    Page::DictionaryPage { .. } => None,
+                    Page::Dictionary(_) => None,
                     _ => offset_index
                         .and_then(|o| o.page_locations().get(data_page))
                         .map(|l| l.first_row_index)
                         .or(counted),
                 };
-                if !matches!(page, Page::DictionaryPage { .. }) {
+                if !matches!(page, Page::Dictionary(_)) {
                     counted = first.zip(rows).map(|(f, r)| f + r);
                     data_page += 1;
                 }
@@ -117,39 +117,30 @@ fn describe_chunk(chunk: &ColumnChunkMetaData) -> String {
     )
 }
 
-/// A page's kind, encodings, counts and size.
+/// A page's kind, encodings, counts and size (decompressed).
 fn describe_page(page: &Page) -> String {
     match page {
-        Page::DictionaryPage {
-            buf,
-            num_values,
-            encoding,
-            ..
-        } => format!(
-            "dictionary, {encoding}, {num_values} values, {} bytes",
-            buf.len()
+        Page::Dictionary(p) => format!(
+            "dictionary, {}, {} values, {} bytes",
+            p.encoding,
+            p.num_values,
+            p.data.len()
         ),
-        Page::DataPage {
-            buf,
-            num_values,
-            encoding,
-            def_level_encoding,
-            rep_level_encoding,
-            ..
-        } => format!(
-            "data v1, {encoding}, {num_values} values, {} bytes, levels def {def_level_encoding} rep {rep_level_encoding}",
-            buf.len()
+        Page::DataV1(p) => format!(
+            "data v1, {}, {} values, {} bytes, levels def {} rep {}",
+            p.encoding,
+            p.num_values,
+            p.data.len(),
+            p.def_level_encoding,
+            p.rep_level_encoding
         ),
-        Page::DataPageV2 {
-            buf,
-            num_values,
-            encoding,
-            num_nulls,
-            num_rows,
-            ..
-        } => format!(
-            "data v2, {encoding}, {num_values} values, {num_nulls} nulls, {num_rows} rows, {} bytes",
-            buf.len()
+        Page::DataV2(p) => format!(
+            "data v2, {}, {} values, {} nulls, {} rows, {} bytes",
+            p.encoding,
+            p.num_values,
+            p.num_nulls,
+            p.num_rows,
+            p.data.len()
         ),
     }
 }

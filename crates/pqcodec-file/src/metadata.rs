@@ -283,7 +283,10 @@ impl MetadataLoader {
 
     /// Decodes the footer's Thrift bytes. Walked first, without recursion, to refuse what the
     /// parquet crate cannot survive reading (a schema nested deeper than
-    /// [`MAX_SCHEMA_DEPTH`](crate::framing::MAX_SCHEMA_DEPTH)).
+    /// [`MAX_SCHEMA_DEPTH`](crate::framing::MAX_SCHEMA_DEPTH)), and to find the encodings
+    /// that pqcodec decodes but the parquet crate does not know (ALP): those a column chunk's
+    /// metadata lists are given to the parquet crate as PLAIN (its pages, read by pqcodec, say
+    /// what they are).
     fn decode(&self, footer: &[u8]) -> Result<FileMetadata, FramingError> {
         let walk = thrift_walk::walk_footer(footer);
         match walk.schema {
@@ -292,6 +295,19 @@ impl MetadataLoader {
             // The parquet crate stops there too, or may build a schema the walk did not see.
             Err(e) => return Err(FramingError::Footer(format!("malformed Thrift: {e}"))),
         }
+        let patched;
+        let footer = match walk.unknown_encodings.is_empty() {
+            true => footer,
+            false => {
+                let mut bytes = footer.to_vec();
+                for &at in &walk.unknown_encodings {
+                    // PLAIN, zigzag 0, in place of a one-byte id.
+                    bytes[at] = 0;
+                }
+                patched = bytes;
+                &patched[..]
+            }
+        };
         let metadata = ParquetMetaDataReader::decode_metadata(footer)
             .map_err(|e| FramingError::Footer(reason(e)))?;
         let chunk_type_mismatches = walk

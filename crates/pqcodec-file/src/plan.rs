@@ -102,7 +102,7 @@ impl Plan {
         spare: Option<RecordBatchDecoder>,
     ) -> Result<RowGroupReader> {
         let row_group = fetch.row_group;
-        let fetched = Arc::new(Fetched::new(self.meta.file_size(), &fetch.ranges, data));
+        let fetched = Arc::new(Fetched::new(&fetch.ranges, data));
         let mut columns = Vec::with_capacity(self.leaves.len());
         for (&leaf, locations) in self.leaves.iter().zip(fetch.locations) {
             let desc = self.meta.columns()[leaf].clone();

@@ -1,6 +1,6 @@
-//! The checks made before the parquet crate reads a file's footer and pages: what it would
-//! abort on (a deeply nested schema, negative offsets) or allocate blindly (the sizes page
-//! headers claim) is refused with a [`FramingError`] naming what is wrong.
+//! The checks made before a file's footer and pages are read: what the parquet crate would
+//! abort on (a deeply nested schema, negative offsets) or a codec allocate blindly (the sizes
+//! page headers claim) is refused with a [`FramingError`] naming what is wrong.
 
 use parquet::basic::{Compression, Type as PqType};
 use parquet::file::metadata::ColumnChunkMetaData;
@@ -137,21 +137,21 @@ pub(crate) fn chunk_range(
 }
 
 /// Page type ids.
-const DATA_PAGE: i32 = 0;
-const INDEX_PAGE: i32 = 1;
-const DICTIONARY_PAGE: i32 = 2;
-const DATA_PAGE_V2: i32 = 3;
+pub(super) const DATA_PAGE: i32 = 0;
+pub(super) const INDEX_PAGE: i32 = 1;
+pub(super) const DICTIONARY_PAGE: i32 = 2;
+pub(super) const DATA_PAGE_V2: i32 = 3;
 
-/// The checks of a column chunk's page headers, made before the parquet crate reads them.
+/// The checks of a column chunk's page headers, made before its pages are read.
 pub(crate) struct PageChecks {
     pub(crate) row_group: usize,
     pub(crate) codec: Compression,
 }
 
 impl PageChecks {
-    /// Walks the page headers of a column chunk (`bytes`) as the parquet crate will: each
+    /// Walks the page headers of a column chunk (`bytes`) as [`ChunkPages`](super::ChunkPages) will: each
     /// parses, its sizes fit the chunk and its counts are not negative; what it claims to
-    /// decompress to is possible for the codec (the parquet crate allocates the claim); and the
+    /// decompress to is possible for the codec (its decompressor allocates the claim); and the
     /// data pages can hold the row group's `rows` (more values than rows are left to the
     /// decoder, which names the page).
     pub(crate) fn check(&self, bytes: &[u8], rows: i64) -> Result<(), FramingError> {
@@ -169,7 +169,7 @@ impl PageChecks {
             let body = page_body(&header, &bytes[at + header.len..]).map_err(page_error)?;
             at += header.len + body.len();
             if header.page_type == Some(INDEX_PAGE) {
-                // Skipped by the parquet crate, not counted.
+                // Passed over by the page reader, not counted.
                 continue;
             }
             let page_rows = self.check_page(&header, body).map_err(page_error)?;
@@ -196,13 +196,13 @@ impl PageChecks {
                 let header = h
                     .data
                     .ok_or("page header: a data page without its data_page_header")?;
-                (0, count(header, "num_values")?, true)
+                (0, count(header.num_values, "num_values")?, true)
             }
             Some(DICTIONARY_PAGE) => {
                 let header = h
                     .dictionary
                     .ok_or("page header: a dictionary page without its dictionary_page_header")?;
-                count(header, "num_values")?;
+                count(header.num_values, "num_values")?;
                 (0, 0, true)
             }
             Some(DATA_PAGE_V2) => {
@@ -305,7 +305,7 @@ pub(super) fn check_decompressed_size(
 /// SNAPPY data starts with its uncompressed length (a varint); it must be the header's.
 fn check_snappy_size(compressed: &[u8], size: u64) -> Result<(), String> {
     if size == 0 {
-        // The parquet crate does not decompress an empty page.
+        // An empty page is not decompressed.
         return Ok(());
     }
     let mut claimed = 0u64;

@@ -1,4 +1,5 @@
-//! Framing by the parquet crate: page headers and decompression, over byte ranges already
+//! Framing: the footer read by the parquet crate, page headers read by pqcodec
+//! ([`ChunkPages`]) and decompressed by the parquet crate's codecs, over byte ranges already
 //! read; and [`ParquetFile`], a whole file in memory, for tools that walk its pages. Only
 //! framing: every value and level is decoded by pqcodec.
 //!
@@ -12,39 +13,35 @@
 //!
 //! ```
 //! use bytes::Bytes;
+//! use pqcodec_arrow::PageSource;
 //! use pqcodec_file::framing::ParquetFile;
 //!
 //! let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/pyarrow_plain_opt_v1.parquet"))?;
 //! let file = ParquetFile::from_bytes(Bytes::from(data))?;
 //! let mut pages = file.chunk_pages(0, 0)?;
-//! while let Some(page) = pages.next_parquet_page()? {
-//!     println!("{:?} page of {} values", page.page_type(), page.num_values());
+//! while let Some(page) = pages.next_page()? {
+//!     println!("{} page of {} values", page.encoding(), page.num_values());
 //! }
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
 use std::sync::Arc;
 
-use arrow_buffer::Buffer;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
-use parquet::basic::{Encoding as PqEncoding, Type as PqType};
-use parquet::column::page::{Page as PqPage, PageReader};
+use parquet::basic::Type as PqType;
 use parquet::errors::ParquetError;
 use parquet::file::metadata::ParquetMetaData;
-use parquet::file::page_index::offset_index::PageLocation;
-use parquet::file::serialized_reader::SerializedPageReader;
-use pqcodec_arrow::{
-    ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page, PageHint, PageSource, SourceError,
-};
-use pqcodec_core::{Encoding, PhysicalType};
+use pqcodec_arrow::{ColumnDesc, Page, PageSource, SourceError};
+use pqcodec_core::PhysicalType;
 
 use crate::metadata::FileMetadata;
-use checks::PageChecks;
 pub(crate) use fetched::Fetched;
+pub use pages::ChunkPages;
 
 pub(crate) mod checks;
 mod fetched;
+mod pages;
 pub(crate) mod thrift_walk;
 
 /// How many levels below the root a schema may nest its fields. The parquet crate builds the
@@ -158,202 +155,6 @@ pub fn physical(t: PqType) -> PhysicalType {
         PqType::DOUBLE => PhysicalType::Double,
         PqType::BYTE_ARRAY => PhysicalType::ByteArray,
         PqType::FIXED_LEN_BYTE_ARRAY => PhysicalType::FixedLenByteArray,
-    }
-}
-
-/// A page's encoding as pqcodec names it. The parquet crate's enum names no encoding pqcodec
-/// lacks (parquet 59 has no ALP: its pages are refused as an unknown encoding when the header is
-/// read).
-fn encoding(e: PqEncoding) -> Encoding {
-    #[allow(deprecated)]
-    match e {
-        PqEncoding::PLAIN => Encoding::Plain,
-        PqEncoding::PLAIN_DICTIONARY => Encoding::PlainDictionary,
-        PqEncoding::RLE => Encoding::Rle,
-        PqEncoding::BIT_PACKED => Encoding::BitPacked,
-        PqEncoding::DELTA_BINARY_PACKED => Encoding::DeltaBinaryPacked,
-        PqEncoding::DELTA_LENGTH_BYTE_ARRAY => Encoding::DeltaLengthByteArray,
-        PqEncoding::DELTA_BYTE_ARRAY => Encoding::DeltaByteArray,
-        PqEncoding::RLE_DICTIONARY => Encoding::RleDictionary,
-        PqEncoding::BYTE_STREAM_SPLIT => Encoding::ByteStreamSplit,
-    }
-}
-
-/// A page of the parquet crate as a pqcodec page.
-pub fn convert_page(page: PqPage) -> Result<Page, ParquetError> {
-    let count = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
-    Ok(match page {
-        PqPage::DictionaryPage {
-            buf,
-            num_values,
-            encoding: e,
-            ..
-        } => Page::Dictionary(DictionaryPage {
-            data: Buffer::from(buf),
-            num_values: count(num_values),
-            encoding: encoding(e),
-        }),
-        PqPage::DataPage {
-            buf,
-            num_values,
-            encoding: e,
-            def_level_encoding,
-            rep_level_encoding,
-            ..
-        } => Page::DataV1(DataPageV1 {
-            data: Buffer::from(buf),
-            num_values: count(num_values),
-            encoding: encoding(e),
-            def_level_encoding: encoding(def_level_encoding),
-            rep_level_encoding: encoding(rep_level_encoding),
-        }),
-        PqPage::DataPageV2 {
-            buf,
-            num_values,
-            encoding: e,
-            num_nulls,
-            num_rows,
-            def_levels_byte_len,
-            rep_levels_byte_len,
-            ..
-        } => Page::DataV2(DataPageV2 {
-            data: Buffer::from(buf),
-            num_values: count(num_values),
-            num_nulls: count(num_nulls),
-            num_rows: count(num_rows),
-            encoding: encoding(e),
-            def_levels_byte_len: count(def_levels_byte_len),
-            rep_levels_byte_len: count(rep_levels_byte_len),
-        }),
-    })
-}
-
-/// The pages of one column chunk as the parquet crate frames them (decompressed), from bytes
-/// already read: the whole chunk, or, with the chunk's page locations from the offset index,
-/// its dictionary page and the data pages a reader does not skip.
-///
-/// A [`PageSource`] of pqcodec pages that can pass over a page without decompressing it.
-pub struct ChunkPages {
-    reader: SerializedPageReader<Fetched>,
-    row_group: usize,
-    page: usize,
-}
-
-impl std::fmt::Debug for ChunkPages {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ChunkPages")
-            .field("row_group", &self.row_group)
-            .field("page", &self.page)
-            .finish_non_exhaustive()
-    }
-}
-
-impl ChunkPages {
-    /// The pages of column chunk `column` of `row_group` in `data`. Without `locations`,
-    /// `data` holds the whole chunk, whose page headers are checked and must hold the row
-    /// group's rows; with them (checked against the chunk by the caller), the pages `data`
-    /// holds are checked.
-    pub(crate) fn new(
-        meta: &FileMetadata,
-        row_group: usize,
-        column: usize,
-        data: Arc<Fetched>,
-        locations: Option<Vec<PageLocation>>,
-    ) -> Result<Self, FramingError> {
-        let chunk_error = |reason: String| FramingError::Chunk { row_group, reason };
-        let (chunk, range) = meta.chunk(row_group, column)?;
-        let rows = meta.metadata().row_group(row_group).num_rows();
-        let checks = PageChecks {
-            row_group,
-            codec: chunk.compression(),
-        };
-        match &locations {
-            None => {
-                let bytes = data
-                    .get(&range)
-                    .ok_or_else(|| chunk_error(format!("its bytes {range:?} were not read")))?;
-                checks.check(&bytes, rows)?;
-            }
-            Some(pages) => {
-                let starts = pages.iter().map(|p| p.offset as u64);
-                let ends = pages
-                    .iter()
-                    .map(|p| p.offset as u64 + p.compressed_page_size as u64);
-                let dictionary = (range.start < pages[0].offset as u64)
-                    .then(|| range.start..pages[0].offset as u64);
-                for page in dictionary
-                    .into_iter()
-                    .chain(starts.zip(ends).map(|(s, e)| s..e))
-                {
-                    if let Some(bytes) = data.get(&page) {
-                        checks.check(&bytes, 0)?;
-                    }
-                }
-            }
-        }
-        let total = usize::try_from(rows).unwrap_or(0);
-        let reader = SerializedPageReader::new(data, chunk, total, locations)
-            .map_err(|e| chunk_error(reason(e)))?;
-        Ok(ChunkPages {
-            reader,
-            row_group,
-            page: 0,
-        })
-    }
-
-    /// The pages of column chunk `column` of `row_group`, the whole chunk read from `source`
-    /// (for tools that walk pages; readers fetch a row group's chunks together).
-    pub fn read(
-        source: &dyn crate::RangeRead,
-        meta: &FileMetadata,
-        row_group: usize,
-        column: usize,
-    ) -> Result<Self, crate::Error> {
-        let (_, range) = meta.chunk(row_group, column)?;
-        let ranges = [range];
-        let data = crate::source::read_checked(source, &ranges)?;
-        let fetched = Fetched::new(meta.file_size(), &ranges, data);
-        Ok(Self::new(meta, row_group, column, Arc::new(fetched), None)?)
-    }
-
-    /// An error of the page about to be read.
-    fn error(&self, e: ParquetError) -> FramingError {
-        FramingError::Page {
-            row_group: self.row_group,
-            page: self.page,
-            reason: reason(e),
-        }
-    }
-
-    /// The next page as the parquet crate gives it.
-    pub fn next_parquet_page(&mut self) -> Result<Option<PqPage>, FramingError> {
-        let page = self.reader.get_next_page().map_err(|e| self.error(e))?;
-        self.page += usize::from(page.is_some());
-        Ok(page)
-    }
-}
-
-impl PageSource for ChunkPages {
-    fn next_page(&mut self) -> Result<Option<Page>, SourceError> {
-        match self.next_parquet_page()? {
-            Some(page) => Ok(Some(convert_page(page)?)),
-            None => Ok(None),
-        }
-    }
-
-    fn peek(&mut self) -> Result<Option<PageHint>, SourceError> {
-        let next = self.reader.peek_next_page().map_err(|e| self.error(e))?;
-        Ok(next.map(|m| PageHint {
-            dictionary: m.is_dict,
-            rows: m.num_rows,
-            levels: m.num_levels,
-        }))
-    }
-
-    fn skip_page(&mut self) -> Result<(), SourceError> {
-        self.reader.skip_next_page().map_err(|e| self.error(e))?;
-        self.page += 1;
-        Ok(())
     }
 }
 

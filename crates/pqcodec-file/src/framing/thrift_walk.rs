@@ -1,14 +1,15 @@
 //! A walk of Thrift compact-protocol bytes without recursion: the facts [`crate::framing`]
-//! checks in a footer and in page headers before the parquet crate reads them.
+//! checks in a footer before the parquet crate reads it, and the page headers pqcodec reads.
 //!
-//! Known fields are read the way the parquet crate (60.1, without its `encryption` feature)
-//! reads them: by the type the field is meant to have, whatever type its header declares. Up to and including the schema, the walk
-//! thus consumes exactly the bytes the parquet crate does, and sees the schema it will build.
-//! Other fields are skipped by their declared type with an explicit stack, at most
-//! [`SKIP_DEPTH`] containers deep, as the parquet crate skips them (bools in a skipped
-//! container take no bytes there, so here too, but it loops over each: skipped containers may
-//! hold no more bools in all than the bytes walked, one byte each as Thrift writes them). Checks of the parquet crate's that do not
-//! change which bytes are read (enum values, UTF-8, list element types) are left to it.
+//! Known fields of the footer are read the way the parquet crate (60.1, without its
+//! `encryption` feature) reads them: by the type the field is meant to have, whatever type its
+//! header declares. Up to and including the schema, the walk thus consumes exactly the bytes
+//! the parquet crate does, and sees the schema it will build. Other fields are skipped by their
+//! declared type with an explicit stack, at most [`SKIP_DEPTH`] containers deep, as the parquet
+//! crate skips them (bools in a skipped container take no bytes there, so here too, but it
+//! loops over each: skipped containers may hold no more bools in all than the bytes walked, one
+//! byte each as Thrift writes them). Checks of the parquet crate's that do not change which
+//! bytes are read (enum values, UTF-8, list element types) are left to it.
 
 /// Compact-protocol type ids (field headers and list headers).
 mod id {
@@ -401,13 +402,18 @@ pub(crate) struct Footer<'a> {
     pub schema: Result<Option<Vec<SchemaElement<'a>>>>,
     /// The type id each column chunk's metadata gives (ColumnMetaData field 1), by row group;
     /// `None` if the walk stopped.
-    pub chunk_types: Option<Vec<Vec<Option<i32>>>>,
+    pub chunk_types: Option<ChunkTypes>,
+    /// Offsets of the one-byte encoding ids in column chunks' metadata (their `encodings` and
+    /// `encoding_stats`) that pqcodec decodes but the parquet crate does not know (ALP,
+    /// GROUP_VAR_INT); empty if the walk stopped.
+    pub unknown_encodings: Vec<usize>,
 }
 
 /// Walks the footer's FileMetaData in `buf`.
 pub(crate) fn walk_footer(buf: &[u8]) -> Footer<'_> {
     let mut schema = None;
     let mut chunk_types = None;
+    let mut unknown_encodings = Vec::new();
     let walked = read_struct(&mut Cursor::new(buf), |c, field, ty| match field {
         1 | 3 => c.skip(id::I64),
         2 if schema.is_none() => {
@@ -417,7 +423,9 @@ pub(crate) fn walk_footer(buf: &[u8]) -> Footer<'_> {
         // The parquet crate refuses row groups before the schema.
         4 if schema.is_none() => c.invalid("the row groups come before the schema"),
         4 => {
-            chunk_types = Some(read_chunk_types(c)?);
+            let (types, unknown) = read_chunks(c)?;
+            chunk_types = Some(types);
+            unknown_encodings = unknown;
             Ok(())
         }
         5 => read_list(c, |c| {
@@ -439,10 +447,12 @@ pub(crate) fn walk_footer(buf: &[u8]) -> Footer<'_> {
         Ok(()) => Footer {
             schema: Ok(schema),
             chunk_types,
+            unknown_encodings,
         },
         Err(e) => Footer {
             schema: schema.map(Some).ok_or(e),
             chunk_types: None,
+            unknown_encodings: Vec::new(),
         },
     }
 }
@@ -516,14 +526,24 @@ fn logical_type(c: &mut Cursor<'_>) -> Result<()> {
     })
 }
 
-/// The row groups' column chunks' own type ids.
-fn read_chunk_types(c: &mut Cursor<'_>) -> Result<Vec<Vec<Option<i32>>>> {
+/// Encoding ids pqcodec decodes that the parquet crate (59) does not know: GROUP_VAR_INT (1)
+/// and ALP (10). Both are one byte as zigzag varints.
+const UNKNOWN_TO_PARQUET: [i32; 2] = [1, 10];
+
+/// Each row group's column chunks' type ids.
+type ChunkTypes = Vec<Vec<Option<i32>>>;
+
+/// The row groups' column chunks' own type ids; and where the chunks' metadata names an
+/// encoding the parquet crate does not know ([`UNKNOWN_TO_PARQUET`]), the offsets of those
+/// one-byte values.
+fn read_chunks(c: &mut Cursor<'_>) -> Result<(ChunkTypes, Vec<usize>)> {
     let mut groups = Vec::new();
+    let mut unknown = Vec::new();
     read_list(c, |c| {
         let mut types = Vec::new();
         read_struct(c, |c, field, ty| match field {
             1 => read_list(c, |c| {
-                types.push(chunk_type(c)?);
+                types.push(chunk(c, &mut unknown)?);
                 Ok(())
             }),
             _ => c.skip(ty),
@@ -531,11 +551,12 @@ fn read_chunk_types(c: &mut Cursor<'_>) -> Result<Vec<Vec<Option<i32>>>> {
         groups.push(types);
         Ok(())
     })?;
-    Ok(groups)
+    Ok((groups, unknown))
 }
 
-/// A ColumnChunk's ColumnMetaData's type.
-fn chunk_type(c: &mut Cursor<'_>) -> Result<Option<i32>> {
+/// A ColumnChunk's ColumnMetaData: its type, and the offsets of the encodings it names that
+/// the parquet crate does not know, pushed to `unknown`.
+fn chunk(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<Option<i32>> {
     let mut physical = None;
     read_struct(c, |c, field, ty| match field {
         3 => read_struct(c, |c, field, ty| match field {
@@ -543,6 +564,15 @@ fn chunk_type(c: &mut Cursor<'_>) -> Result<Option<i32>> {
                 physical = Some(c.i32()?);
                 Ok(())
             }
+            // encodings: list<Encoding>.
+            2 => encoding_list(c, unknown),
+            // encoding_stats: list<PageEncodingStats>, each's encoding its field 2.
+            13 => read_list(c, |c| {
+                read_struct(c, |c, field, ty| match field {
+                    2 if ty == id::I32 => encoding(c, unknown),
+                    _ => c.skip(ty),
+                })
+            }),
             _ => c.skip(ty),
         }),
         _ => c.skip(ty),
@@ -550,10 +580,31 @@ fn chunk_type(c: &mut Cursor<'_>) -> Result<Option<i32>> {
     Ok(physical)
 }
 
+/// A list of encodings, skipped as declared unless of i32s (the parquet crate refuses others).
+fn encoding_list(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<()> {
+    let at = c.position();
+    let (ty, size) = c.list()?;
+    if ty != id::I32 {
+        c.pos = at;
+        return c.skip(id::LIST);
+    }
+    (0..size).try_for_each(|_| encoding(c, unknown))
+}
+
+/// An encoding id; its offset pushed to `unknown` if the parquet crate does not know it.
+fn encoding(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<()> {
+    let at = c.position();
+    let id = c.i32()?;
+    if UNKNOWN_TO_PARQUET.contains(&id) && c.position() == at + 1 {
+        unknown.push(at);
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Page headers.
 
-/// A page header's sizes and counts.
+/// A page header: its sizes, counts and encodings (its statistics and CRC are skipped).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct PageHeader {
     /// The header's length in bytes.
@@ -564,19 +615,40 @@ pub(crate) struct PageHeader {
     pub uncompressed_size: Option<i32>,
     /// Field 3.
     pub compressed_size: Option<i32>,
-    /// Field 5: the data page header's `num_values`, if there is a data page header.
-    pub data: Option<Option<i32>>,
-    /// Field 7: the dictionary page header's `num_values`, if there is one.
-    pub dictionary: Option<Option<i32>>,
+    /// Field 5: the data page header, if there is one.
+    pub data: Option<DataV1>,
+    /// Field 7: the dictionary page header, if there is one.
+    pub dictionary: Option<Dictionary>,
     /// Field 8: the data page header v2, if there is one.
     pub data_v2: Option<DataV2>,
 }
 
-/// A data page header v2's counts.
+/// A data page header (v1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DataV1 {
+    /// Field 1.
+    pub num_values: Option<i32>,
+    /// Fields 2, 3, 4: the values', the definition levels' and the repetition levels'
+    /// encodings.
+    pub encodings: [Option<i32>; 3],
+}
+
+/// A dictionary page header.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Dictionary {
+    /// Field 1.
+    pub num_values: Option<i32>,
+    /// Field 2.
+    pub encoding: Option<i32>,
+}
+
+/// A data page header v2's counts and encoding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DataV2 {
     /// Fields 1, 2, 3: `num_values`, `num_nulls`, `num_rows`.
     pub counts: [Option<i32>; 3],
+    /// Field 4.
+    pub encoding: Option<i32>,
     /// Fields 5, 6: the byte lengths of the definition and repetition levels.
     pub level_lens: [Option<i32>; 2],
     /// Field 7 (true when absent).
@@ -601,52 +673,56 @@ pub(crate) fn page_header(buf: &[u8]) -> Result<PageHeader> {
         }
         Ok(())
     })?;
-    // The header's own bytes bound its bools, not the chunk's after it, so that the parquet
-    // crate's work over all of a chunk's headers is bounded by the chunk's length.
+    // The header's own bytes bound its bools, not the chunk's after it, so that the work
+    // over all of a chunk's headers is bounded by the chunk's length.
     c.bools_fit(c.position())?;
     h.len = c.position();
     Ok(h)
 }
 
-/// A data page header (v1): its `num_values` (field 1); encodings skipped.
-fn data_v1(c: &mut Cursor<'_>) -> Result<Option<i32>> {
-    let mut num_values = None;
-    read_struct(c, |c, field, ty| match field {
-        1 => {
-            num_values = Some(c.i32()?);
-            Ok(())
+/// A data page header (v1); its statistics skipped.
+fn data_v1(c: &mut Cursor<'_>) -> Result<DataV1> {
+    let mut h = DataV1::default();
+    read_struct(c, |c, field, ty| {
+        match field {
+            1 => h.num_values = Some(c.i32()?),
+            2..=4 => h.encodings[field as usize - 2] = Some(c.i32()?),
+            _ => c.skip(ty)?,
         }
-        2..=4 => c.skip(id::I32),
-        _ => c.skip(ty),
+        Ok(())
     })?;
-    Ok(num_values)
+    Ok(h)
 }
 
-/// A dictionary page header: its `num_values` (field 1); encoding and is_sorted skipped.
-fn dictionary(c: &mut Cursor<'_>) -> Result<Option<i32>> {
-    let mut num_values = None;
+/// A dictionary page header; is_sorted checked for its type and dropped.
+fn dictionary(c: &mut Cursor<'_>) -> Result<Dictionary> {
+    let mut h = Dictionary::default();
     read_struct(c, |c, field, ty| match field {
         1 => {
-            num_values = Some(c.i32()?);
+            h.num_values = Some(c.i32()?);
             Ok(())
         }
-        2 => c.skip(id::I32),
+        2 => {
+            h.encoding = Some(c.i32()?);
+            Ok(())
+        }
         3 => bool_field(c, ty).map(|_| ()),
         _ => c.skip(ty),
     })?;
-    Ok(num_values)
+    Ok(h)
 }
 
 fn data_v2(c: &mut Cursor<'_>) -> Result<DataV2> {
     let mut v2 = DataV2 {
         counts: [None; 3],
+        encoding: None,
         level_lens: [None; 2],
         is_compressed: true,
     };
     read_struct(c, |c, field, ty| {
         match field {
             1..=3 => v2.counts[field as usize - 1] = Some(c.i32()?),
-            4 => c.skip(id::I64)?,
+            4 => v2.encoding = Some(c.i32()?),
             5 | 6 => v2.level_lens[field as usize - 5] = Some(c.i32()?),
             7 => v2.is_compressed = bool_field(c, ty)?,
             _ => c.skip(ty)?,
@@ -847,6 +923,7 @@ pub(crate) mod tests {
         );
         let v2 = h.data_v2.unwrap();
         assert_eq!(v2.counts, [Some(5), Some(1), Some(5)]);
+        assert_eq!(v2.encoding, Some(0));
         assert_eq!(v2.level_lens, [Some(2), Some(0)]);
         assert!(!v2.is_compressed);
         assert_eq!(

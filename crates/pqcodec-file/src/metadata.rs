@@ -21,7 +21,8 @@ use pqcodec_arrow::ColumnDesc;
 
 use crate::error::{Error, Result};
 use crate::framing::checks::{PHYSICAL_TYPES, check_schema_tree, chunk_range, footer_len};
-use crate::framing::{FramingError, physical, reason, thrift_walk};
+use crate::framing::thrift_walk::{self, EncodingAt};
+use crate::framing::{FramingError, physical, reason};
 
 /// Bytes read from the end of a file in the first request: most footers fit, so most files
 /// take one request for their metadata.
@@ -295,14 +296,18 @@ impl MetadataLoader {
             // The parquet crate stops there too, or may build a schema the walk did not see.
             Err(e) => return Err(FramingError::Footer(format!("malformed Thrift: {e}"))),
         }
+        // GROUP_VAR_INT and ALP.
+        let unknown: Vec<usize> = (walk.encodings.iter())
+            .filter(|e| matches!(e.id, 1 | 10))
+            .map(|e| e.at)
+            .collect();
         let patched;
-        let footer = match walk.unknown_encodings.is_empty() {
+        let footer = match unknown.is_empty() {
             true => footer,
             false => {
                 let mut bytes = footer.to_vec();
-                for &at in &walk.unknown_encodings {
-                    // PLAIN, zigzag 0, in place of a one-byte id.
-                    bytes[at] = 0;
+                for at in unknown {
+                    bytes[at] = EncodingAt::byte(0);
                 }
                 patched = bytes;
                 &patched[..]

@@ -1,21 +1,27 @@
-//! Files whose FLOAT and DOUBLE columns are ALP-encoded, written by arrow-rs 60.1 (the one
-//! writer of ALP, taken as `parquet60`): read by pqcodec's reader (the footer names an encoding
-//! the workspace's parquet crate does not know; the pages are framed by pqcodec), every value
-//! bit for bit, with nulls, several pages, compression, and row selections over the page index.
+//! Files whose FLOAT and DOUBLE columns are ALP-encoded. Written by arrow-rs 60.1 (the other
+//! writer of ALP, taken as `parquet60`), read by pqcodec's reader (the footer names an encoding
+//! the workspace's parquet crate does not know; the pages are framed by pqcodec); written by
+//! pqcodec's writer, read by arrow-rs 60.1. Every value bit for bit, with nulls, several pages,
+//! compression, and row selections over the page index.
 
 use std::sync::Arc;
 
-use arrow_array::{Array, Float32Array, Float64Array};
+use arrow_array::{Array, ArrayRef, Float32Array, Float64Array, Int32Array, RecordBatch};
 use bytes::Bytes;
 use parquet60::basic::{Compression, Encoding as PqEncoding};
+use parquet60::column::reader::ColumnReader;
 use parquet60::data_type::{DoubleType, FloatType};
 use parquet60::file::properties::{WriterProperties, WriterVersion};
+use parquet60::file::reader::{FileReader, SerializedFileReader};
 use parquet60::file::writer::SerializedFileWriter;
 use parquet60::schema::parser::parse_message_type;
 use pqcodec_arrow::PageSource;
 use pqcodec_core::Encoding;
 use pqcodec_file::framing::ParquetFile;
-use pqcodec_file::{ReaderBuilder, ReaderOptions, RowSelection, RowSelector};
+use pqcodec_file::{
+    ColumnSettings, Compression as Codec, FileWriter, PageVersion, ReaderBuilder, ReaderOptions,
+    RowSelection, RowSelector, WriterOptions,
+};
 
 const ROWS: usize = 10_000;
 
@@ -141,6 +147,96 @@ fn alp_files_of_arrow_rs_read_bit_for_bit() {
             let rows: Vec<usize> = (1700..1740).chain(5740..8740).collect();
             assert!(d == rows.iter().map(|&r| want_d[r]).collect::<Vec<_>>());
             assert_eq!(f, rows.iter().map(|&r| want_f[r]).collect::<Vec<_>>());
+        }
+    }
+}
+
+/// Each row group's values of one column, read by arrow-rs 60.1: the values and the
+/// definition levels.
+macro_rules! read_60 {
+    ($file:expr, $column:expr, $variant:ident, $t:ty) => {{
+        let mut values: Vec<$t> = Vec::new();
+        let mut levels: Vec<i16> = Vec::new();
+        for g in 0..$file.num_row_groups() {
+            let group = $file.get_row_group(g).unwrap();
+            let ColumnReader::$variant(mut reader) = group.get_column_reader($column).unwrap()
+            else {
+                panic!("another type");
+            };
+            let (mut v, mut l) = (Vec::new(), Vec::new());
+            reader
+                .read_records(usize::MAX, Some(&mut l), None, &mut v)
+                .unwrap();
+            values.extend(v);
+            levels.extend(l);
+        }
+        (values, levels)
+    }};
+}
+
+#[test]
+fn alp_files_of_pqcodec_read_bit_for_bit_by_arrow_rs() {
+    let d = Float64Array::from(doubles());
+    let f = Float32Array::from(floats());
+    let ids = Int32Array::from_iter_values(0..ROWS as i32);
+    let batch = RecordBatch::try_from_iter([
+        ("id", Arc::new(ids) as ArrayRef),
+        ("d", Arc::new(d.clone()) as ArrayRef),
+        ("f", Arc::new(f.clone()) as ArrayRef),
+    ])
+    .unwrap();
+    let alp = ColumnSettings {
+        encoding: Some(Encoding::Alp),
+        dictionary: Some(false),
+        ..Default::default()
+    };
+    for version in [PageVersion::V1, PageVersion::V2] {
+        for codec in [Codec::Uncompressed, Codec::Snappy] {
+            let options = WriterOptions::new()
+                .with_compression(codec)
+                .with_data_page_version(version)
+                .with_data_page_row_count_limit(1500)
+                .with_max_row_group_row_count(6000)
+                .with_column("d", alp.clone())
+                .with_column("f", alp.clone());
+            let mut writer = FileWriter::try_new(Vec::new(), batch.schema(), options).unwrap();
+            writer.write(&batch).unwrap();
+            let data = Bytes::from(writer.into_inner().unwrap());
+
+            // arrow-rs 60.1 reads the footer as listing ALP, and the values.
+            let file = SerializedFileReader::new(data.clone()).unwrap();
+            for g in 0..file.num_row_groups() {
+                let group = file.metadata().row_group(g);
+                let has = |c: usize| group.column(c).encodings().any(|e| e == PqEncoding::ALP);
+                assert!(!has(0) && has(1) && has(2), "{version:?} {codec:?}");
+            }
+            let (values, _) = read_60!(file, 1, DoubleColumnReader, f64);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert!(bits(&values) == bits(d.values()), "{version:?} {codec:?}");
+            let (values, levels) = read_60!(file, 2, FloatColumnReader, f32);
+            let mut values = values.into_iter();
+            let read: Vec<Option<u32>> = levels
+                .iter()
+                .map(|&l| (l == 1).then(|| values.next().unwrap().to_bits()))
+                .collect();
+            let want: Vec<Option<u32>> = f.iter().map(|v| v.map(f32::to_bits)).collect();
+            assert_eq!(read, want, "{version:?} {codec:?}");
+
+            // And pqcodec reads it back as written.
+            let read: Vec<RecordBatch> = ReaderBuilder::try_new(data)
+                .unwrap()
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            let read = arrow_select::concat::concat_batches(&batch.schema(), &read).unwrap();
+            assert_eq!(read.column(0), batch.column(0));
+            let read_d = read
+                .column(1)
+                .as_any()
+                .downcast_ref::<Float64Array>()
+                .unwrap();
+            assert!(bits(read_d.values()) == bits(d.values()));
         }
     }
 }

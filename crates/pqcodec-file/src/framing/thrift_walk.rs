@@ -403,17 +403,30 @@ pub(crate) struct Footer<'a> {
     /// The type id each column chunk's metadata gives (ColumnMetaData field 1), by row group;
     /// `None` if the walk stopped.
     pub chunk_types: Option<ChunkTypes>,
-    /// Offsets of the one-byte encoding ids in column chunks' metadata (their `encodings` and
-    /// `encoding_stats`) that pqcodec decodes but the parquet crate does not know (ALP,
-    /// GROUP_VAR_INT); empty if the walk stopped.
-    pub unknown_encodings: Vec<usize>,
+    /// The encoding ids column chunks' metadata names (in `encodings` and `encoding_stats`),
+    /// those of one byte (every id of the spec's); empty if the walk stopped.
+    pub encodings: Vec<EncodingAt>,
+}
+
+/// An encoding id of a footer and its offset there, one byte long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EncodingAt {
+    pub at: usize,
+    pub id: i32,
+}
+
+impl EncodingAt {
+    /// Zigzag of `id` (below 64): the byte a footer holds for it.
+    pub(crate) fn byte(id: i32) -> u8 {
+        (id << 1) as u8
+    }
 }
 
 /// Walks the footer's FileMetaData in `buf`.
 pub(crate) fn walk_footer(buf: &[u8]) -> Footer<'_> {
     let mut schema = None;
     let mut chunk_types = None;
-    let mut unknown_encodings = Vec::new();
+    let mut encodings = Vec::new();
     let walked = read_struct(&mut Cursor::new(buf), |c, field, ty| match field {
         1 | 3 => c.skip(id::I64),
         2 if schema.is_none() => {
@@ -423,9 +436,9 @@ pub(crate) fn walk_footer(buf: &[u8]) -> Footer<'_> {
         // The parquet crate refuses row groups before the schema.
         4 if schema.is_none() => c.invalid("the row groups come before the schema"),
         4 => {
-            let (types, unknown) = read_chunks(c)?;
+            let (types, found) = read_chunks(c)?;
             chunk_types = Some(types);
-            unknown_encodings = unknown;
+            encodings = found;
             Ok(())
         }
         5 => read_list(c, |c| {
@@ -447,12 +460,12 @@ pub(crate) fn walk_footer(buf: &[u8]) -> Footer<'_> {
         Ok(()) => Footer {
             schema: Ok(schema),
             chunk_types,
-            unknown_encodings,
+            encodings,
         },
         Err(e) => Footer {
             schema: schema.map(Some).ok_or(e),
             chunk_types: None,
-            unknown_encodings: Vec::new(),
+            encodings: Vec::new(),
         },
     }
 }
@@ -526,24 +539,19 @@ fn logical_type(c: &mut Cursor<'_>) -> Result<()> {
     })
 }
 
-/// Encoding ids pqcodec decodes that the parquet crate (59) does not know: GROUP_VAR_INT (1)
-/// and ALP (10). Both are one byte as zigzag varints.
-const UNKNOWN_TO_PARQUET: [i32; 2] = [1, 10];
-
 /// Each row group's column chunks' type ids.
 type ChunkTypes = Vec<Vec<Option<i32>>>;
 
-/// The row groups' column chunks' own type ids; and where the chunks' metadata names an
-/// encoding the parquet crate does not know ([`UNKNOWN_TO_PARQUET`]), the offsets of those
-/// one-byte values.
-fn read_chunks(c: &mut Cursor<'_>) -> Result<(ChunkTypes, Vec<usize>)> {
+/// The row groups' column chunks' own type ids; and the encoding ids their metadata names,
+/// with their offsets.
+fn read_chunks(c: &mut Cursor<'_>) -> Result<(ChunkTypes, Vec<EncodingAt>)> {
     let mut groups = Vec::new();
-    let mut unknown = Vec::new();
+    let mut found = Vec::new();
     read_list(c, |c| {
         let mut types = Vec::new();
         read_struct(c, |c, field, ty| match field {
             1 => read_list(c, |c| {
-                types.push(chunk(c, &mut unknown)?);
+                types.push(chunk(c, &mut found)?);
                 Ok(())
             }),
             _ => c.skip(ty),
@@ -551,12 +559,11 @@ fn read_chunks(c: &mut Cursor<'_>) -> Result<(ChunkTypes, Vec<usize>)> {
         groups.push(types);
         Ok(())
     })?;
-    Ok((groups, unknown))
+    Ok((groups, found))
 }
 
-/// A ColumnChunk's ColumnMetaData: its type, and the offsets of the encodings it names that
-/// the parquet crate does not know, pushed to `unknown`.
-fn chunk(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<Option<i32>> {
+/// A ColumnChunk's ColumnMetaData: its type; the encodings it names pushed to `found`.
+fn chunk(c: &mut Cursor<'_>, found: &mut Vec<EncodingAt>) -> Result<Option<i32>> {
     let mut physical = None;
     read_struct(c, |c, field, ty| match field {
         3 => read_struct(c, |c, field, ty| match field {
@@ -565,11 +572,11 @@ fn chunk(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<Option<i32>> {
                 Ok(())
             }
             // encodings: list<Encoding>.
-            2 => encoding_list(c, unknown),
+            2 => encoding_list(c, found),
             // encoding_stats: list<PageEncodingStats>, each's encoding its field 2.
             13 => read_list(c, |c| {
                 read_struct(c, |c, field, ty| match field {
-                    2 if ty == id::I32 => encoding(c, unknown),
+                    2 if ty == id::I32 => encoding(c, found),
                     _ => c.skip(ty),
                 })
             }),
@@ -581,22 +588,22 @@ fn chunk(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<Option<i32>> {
 }
 
 /// A list of encodings, skipped as declared unless of i32s (the parquet crate refuses others).
-fn encoding_list(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<()> {
+fn encoding_list(c: &mut Cursor<'_>, found: &mut Vec<EncodingAt>) -> Result<()> {
     let at = c.position();
     let (ty, size) = c.list()?;
     if ty != id::I32 {
         c.pos = at;
         return c.skip(id::LIST);
     }
-    (0..size).try_for_each(|_| encoding(c, unknown))
+    (0..size).try_for_each(|_| encoding(c, found))
 }
 
-/// An encoding id; its offset pushed to `unknown` if the parquet crate does not know it.
-fn encoding(c: &mut Cursor<'_>, unknown: &mut Vec<usize>) -> Result<()> {
+/// An encoding id, pushed to `found` with its offset if it is one byte long.
+fn encoding(c: &mut Cursor<'_>, found: &mut Vec<EncodingAt>) -> Result<()> {
     let at = c.position();
     let id = c.i32()?;
-    if UNKNOWN_TO_PARQUET.contains(&id) && c.position() == at + 1 {
-        unknown.push(at);
+    if c.position() == at + 1 {
+        found.push(EncodingAt { at, id });
     }
     Ok(())
 }

@@ -1,12 +1,11 @@
-//! A column chunk's pages compressed and framed (page headers by the parquet crate), with the
-//! chunk's metadata, column index and offset index.
+//! A column chunk's pages compressed and framed (page headers by pqcodec), with the chunk's
+//! metadata, column index and offset index.
 
 use std::collections::VecDeque;
 use std::io::Read;
 
 use bytes::Bytes;
 use parquet::basic::{BoundaryOrder, Encoding as PqEncoding, PageType, Type as PqType};
-use parquet::column::page::{CompressedPage, Page as PqPage, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::file::metadata::{
@@ -14,7 +13,6 @@ use parquet::file::metadata::{
 };
 use parquet::file::reader::{ChunkReader, Length};
 use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
-use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use pqcodec_arrow::Page;
 use pqcodec_arrow::write::{
@@ -24,12 +22,15 @@ use pqcodec_core::Encoding;
 
 use super::compress::{Compressor, parquet_codec};
 use super::options::Compression;
+use super::page_header::{PageKind, write_page_header};
 use super::truncate::Truncate;
 use crate::error::{Error, Result};
 
-/// pqcodec's encoding as the parquet crate names it, for page headers; the encodings parquet
-/// 59 cannot name (ALP, GROUP_VAR_INT) cannot be framed yet.
-pub(crate) fn parquet_encoding(column: &str, e: Encoding) -> Result<PqEncoding> {
+/// The parquet crate's name for an encoding, as the footer lists it. Parquet 59 names no ALP:
+/// the footer is written with [`ALP_IN_FOOTER`] in its place, then patched
+/// ([`super::footer`]). GROUP_VAR_INT, deprecated, is not written.
+pub(crate) fn footer_encoding(column: &str, e: Encoding) -> Result<PqEncoding> {
+    #[allow(deprecated)]
     Ok(match e {
         Encoding::Plain => PqEncoding::PLAIN,
         Encoding::PlainDictionary => PqEncoding::PLAIN_DICTIONARY,
@@ -39,13 +40,19 @@ pub(crate) fn parquet_encoding(column: &str, e: Encoding) -> Result<PqEncoding> 
         Encoding::DeltaByteArray => PqEncoding::DELTA_BYTE_ARRAY,
         Encoding::RleDictionary => PqEncoding::RLE_DICTIONARY,
         Encoding::ByteStreamSplit => PqEncoding::BYTE_STREAM_SPLIT,
+        Encoding::Alp => ALP_IN_FOOTER,
         other => {
             return Err(Error::Request(format!(
-                "column {column:?}: {other} pages cannot be framed by the parquet crate this build uses (59)"
+                "column {column:?}: {other} is not written to files"
             )));
         }
     })
 }
+
+/// What a footer written by the parquet crate lists for ALP: BIT_PACKED, which pqcodec never
+/// writes (levels are RLE), patched into ALP once written.
+#[allow(deprecated)]
+pub(crate) const ALP_IN_FOOTER: PqEncoding = PqEncoding::BIT_PACKED;
 
 /// A framed column chunk: its pages' bytes, from offset 0, and what the row group writer
 /// needs.
@@ -163,13 +170,22 @@ impl ChunkWriter {
         frame_error(&self.path, e)
     }
 
-    /// The page with its header, and what the parquet crate says of it.
-    fn frame(&self, page: CompressedPage) -> Result<(Vec<u8>, PageWriteSpec)> {
-        let mut sink = TrackedWrite::new(Vec::with_capacity(page.data().len() + 64));
-        let spec = SerializedPageWriter::new(&mut sink)
-            .write_page(page)
-            .map_err(|e| self.pq(e))?;
-        Ok((sink.into_inner().map_err(|e| self.pq(e))?, spec))
+    /// The page's header and `body`: the framed page, and its size uncompressed (header
+    /// included, as the footer counts it).
+    fn frame(&self, kind: PageKind, body: &[u8], uncompressed: usize) -> Result<(Vec<u8>, i64)> {
+        let mut framed = Vec::with_capacity(body.len() + 64);
+        let size = |n: usize| {
+            i32::try_from(n).map_err(|_| {
+                Error::Request(format!(
+                    "column {:?}: a page of {n} bytes is too large",
+                    self.path
+                ))
+            })
+        };
+        write_page_header(kind, size(uncompressed)?, size(body.len())?, &mut framed);
+        let header = framed.len();
+        framed.extend_from_slice(body);
+        Ok((framed, (header + uncompressed) as i64))
     }
 
     fn count(&mut self, page_type: PageType, encoding: PqEncoding) {
@@ -193,48 +209,27 @@ impl ChunkWriter {
     /// Compresses and frames a data page.
     pub(crate) fn push(&mut self, page: &EncodedPage) -> Result<()> {
         let path = &self.path;
-        let (pq_page, uncompressed, encoding) = match &page.page {
+        let compressed = self.codec != Compression::Uncompressed;
+        let (kind, data, levels, encoding) = match &page.page {
             Page::DataV1(p) => {
-                let buf = if self.codec == Compression::Uncompressed {
-                    // The page's own buffer, not a copy.
-                    Bytes::from_owner(Owned(p.data.clone()))
-                } else {
-                    let mut buf = Vec::new();
-                    self.compressor
-                        .compress(&p.data, &mut buf)
-                        .map_err(Error::Io)?;
-                    Bytes::from(buf)
+                let kind = PageKind::DataV1 {
+                    num_values: i32_of(path, p.num_values)?,
+                    encoding: p.encoding,
                 };
-                let encoding = parquet_encoding(path, p.encoding)?;
-                let page = PqPage::DataPage {
-                    buf,
-                    num_values: u32_of(path, p.num_values)?,
-                    encoding,
-                    def_level_encoding: PqEncoding::RLE,
-                    rep_level_encoding: PqEncoding::RLE,
-                    statistics: None,
-                };
-                (page, p.data.len(), encoding)
+                (kind, &p.data, 0, p.encoding)
             }
             Page::DataV2(p) => {
-                let levels = p.rep_levels_byte_len + p.def_levels_byte_len;
-                let mut buf = p.data[..levels].to_vec();
-                self.compressor
-                    .compress(&p.data[levels..], &mut buf)
-                    .map_err(Error::Io)?;
-                let encoding = parquet_encoding(path, p.encoding)?;
-                let page = PqPage::DataPageV2 {
-                    buf: Bytes::from(buf),
-                    num_values: u32_of(path, p.num_values)?,
-                    encoding,
-                    num_nulls: u32_of(path, p.num_nulls)?,
-                    num_rows: u32_of(path, p.num_rows)?,
-                    def_levels_byte_len: u32_of(path, p.def_levels_byte_len)?,
-                    rep_levels_byte_len: u32_of(path, p.rep_levels_byte_len)?,
-                    is_compressed: self.codec != Compression::Uncompressed,
-                    statistics: None,
+                let kind = PageKind::DataV2 {
+                    num_values: i32_of(path, p.num_values)?,
+                    num_nulls: i32_of(path, p.num_nulls)?,
+                    num_rows: i32_of(path, p.num_rows)?,
+                    encoding: p.encoding,
+                    def_levels_byte_len: i32_of(path, p.def_levels_byte_len)?,
+                    rep_levels_byte_len: i32_of(path, p.rep_levels_byte_len)?,
+                    is_compressed: compressed,
                 };
-                (page, p.data.len(), encoding)
+                let levels = p.rep_levels_byte_len + p.def_levels_byte_len;
+                (kind, &p.data, levels, p.encoding)
             }
             Page::Dictionary(_) => {
                 return Err(Error::Request(format!(
@@ -242,18 +237,29 @@ impl ChunkWriter {
                 )));
             }
         };
-        let page_type = pq_page.page_type();
+        // A v2 page's levels are not compressed.
+        let (framed, uncompressed) = if compressed {
+            let mut body = data[..levels].to_vec();
+            self.compressor
+                .compress(&data[levels..], &mut body)
+                .map_err(Error::Io)?;
+            self.frame(kind, &body, data.len())?
+        } else {
+            self.frame(kind, data, data.len())?
+        };
+        let page_type = match kind {
+            PageKind::DataV2 { .. } => PageType::DATA_PAGE_V2,
+            _ => PageType::DATA_PAGE,
+        };
         let offset = self.data.len;
-        let (framed, spec) = self.frame(CompressedPage::new(pq_page, uncompressed))?;
+        let framed_len = framed.len();
+        self.uncompressed += uncompressed;
         self.data.push(framed);
-        self.uncompressed += spec.uncompressed_size as i64;
         self.num_values += page.page.num_values() as i64;
-        self.count(page_type, encoding);
-        self.locations.push((
-            offset as i64,
-            spec.compressed_size as i32,
-            page.num_rows as i64,
-        ));
+        let (listed, framed_len) = (footer_encoding(path, encoding)?, i32_of(path, framed_len)?);
+        self.count(page_type, listed);
+        self.locations
+            .push((offset as i64, framed_len, page.num_rows as i64));
         if let Some(stats) = &page.statistics {
             let builder = self
                 .index
@@ -289,16 +295,13 @@ impl ChunkWriter {
             self.compressor
                 .compress(&dictionary.data, &mut buf)
                 .map_err(Error::Io)?;
-            let page = PqPage::DictionaryPage {
-                buf: Bytes::from(buf),
-                num_values: u32_of(&self.path, dictionary.num_values)?,
-                encoding: PqEncoding::PLAIN,
-                is_sorted: false,
+            let kind = PageKind::Dictionary {
+                num_values: i32_of(&self.path, dictionary.num_values)?,
             };
-            let (framed, spec) = self.frame(CompressedPage::new(page, dictionary.data.len()))?;
+            let (framed, uncompressed) = self.frame(kind, &buf, dictionary.data.len())?;
             bytes.push(framed);
             dictionary_offset = Some(0);
-            self.uncompressed += spec.uncompressed_size as i64;
+            self.uncompressed += uncompressed;
             self.count(PageType::DICTIONARY_PAGE, PqEncoding::PLAIN);
         }
         let shift = bytes.len as i64;
@@ -357,17 +360,8 @@ impl ChunkWriter {
     }
 }
 
-/// An Arrow buffer lent to a `Bytes` as it is.
-struct Owned(arrow_buffer::Buffer);
-
-impl AsRef<[u8]> for Owned {
-    fn as_ref(&self) -> &[u8] {
-        self.0.as_slice()
-    }
-}
-
-fn u32_of(path: &str, n: usize) -> Result<u32> {
-    u32::try_from(n).map_err(|_| {
+fn i32_of(path: &str, n: usize) -> Result<i32> {
+    i32::try_from(n).map_err(|_| {
         Error::Request(format!(
             "column {path:?}: a page of {n} values is too large"
         ))

@@ -1,5 +1,6 @@
 //! Writing Parquet files: RecordBatches in, a file out, every level and value encoded by
-//! pqcodec ([`pqcodec_arrow::write`]); page headers and the footer framed by the parquet crate.
+//! pqcodec ([`pqcodec_arrow::write`]); page headers written by pqcodec, the footer by the
+//! parquet crate.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -23,7 +24,9 @@
 
 mod chunk;
 mod compress;
+mod footer;
 mod options;
+mod page_header;
 mod truncate;
 #[cfg(feature = "object_store")]
 mod upload;
@@ -49,6 +52,7 @@ pub use upload::AsyncFileWriter;
 
 use crate::error::{Error, Result};
 use crate::metadata::column_desc;
+use footer::Output;
 
 /// Writes RecordBatches as a Parquet file to any [`Write`], shaped like arrow-rs's
 /// `ArrowWriter`: [`FileWriter::write`] batches, [`FileWriter::flush`] to end a row group
@@ -61,7 +65,9 @@ use crate::metadata::column_desc;
 /// list offset past its child) is refused before any of it is encoded; after an I/O error the
 /// writer refuses every call.
 pub struct FileWriter<W: Write + Send> {
-    inner: SerializedFileWriter<W>,
+    inner: SerializedFileWriter<Output<W>>,
+    /// Whether a column may be ALP: the footer is then patched.
+    alp: bool,
     schema: SchemaRef,
     descr: SchemaDescPtr,
     fields: Vec<FieldEncoder>,
@@ -105,6 +111,7 @@ impl<W: Write + Send> FileWriter<W> {
         let mut fields = Vec::with_capacity(schema.fields().len());
         let mut chunks = Vec::with_capacity(descr.num_columns());
         let mut next = 0;
+        let mut alp = false;
         for field in schema.fields() {
             let n = pqcodec_arrow::leaf_count(field);
             let leaves = descr.columns().get(next..next + n).ok_or_else(|| {
@@ -124,7 +131,8 @@ impl<W: Write + Send> FileWriter<W> {
                     codec,
                     options.truncate_bounds,
                 ));
-                chunk::parquet_encoding(&desc.path, column_options.encoding)?;
+                chunk::footer_encoding(&desc.path, column_options.encoding)?;
+                alp |= column_options.encoding == Encoding::Alp;
                 columns.push((desc, column_options));
             }
             fields.push(
@@ -141,6 +149,7 @@ impl<W: Write + Send> FileWriter<W> {
         let properties = WriterProperties::builder()
             .set_created_by(concat!("pqcodec version ", env!("CARGO_PKG_VERSION")).into())
             .build();
+        let out = Output::new(out);
         let mut inner =
             SerializedFileWriter::new(out, descr.root_schema_ptr(), Arc::new(properties))
                 .map_err(|e| chunk::frame_error("(file)", e))?;
@@ -155,6 +164,7 @@ impl<W: Write + Send> FileWriter<W> {
         }
         Ok(FileWriter {
             inner,
+            alp,
             schema,
             descr,
             fields,
@@ -187,7 +197,7 @@ impl<W: Write + Send> FileWriter<W> {
 
     /// The output.
     pub fn inner(&self) -> &W {
-        self.inner.inner()
+        self.inner.inner().get_ref()
     }
 
     fn usable(&self) -> Result<()> {
@@ -296,22 +306,37 @@ impl<W: Write + Send> FileWriter<W> {
         Ok(())
     }
 
-    /// Ends the last row group and writes the footer; returns the file's metadata.
+    /// Ends the last row group and writes the footer; returns the file's metadata (as the
+    /// parquet crate of this build knows it: an ALP column chunk's encodings list BIT_PACKED
+    /// in ALP's place there, ALP in the file).
     pub fn close(mut self) -> Result<ParquetMetaData> {
         self.flush()?;
+        if self.alp {
+            self.inner.inner_mut().hold();
+        }
         let metadata = self
             .inner
             .finish()
             .map_err(|e| chunk::frame_error("(footer)", e))?;
+        self.inner
+            .inner_mut()
+            .release_patched()
+            .map_err(Error::Io)?;
         Ok(metadata)
     }
 
     /// Closes the file and gives back the output.
     pub fn into_inner(mut self) -> Result<W> {
         self.flush()?;
-        self.inner
+        if self.alp {
+            self.inner.inner_mut().hold();
+        }
+        let mut out = self
+            .inner
             .into_inner()
-            .map_err(|e| chunk::frame_error("(footer)", e))
+            .map_err(|e| chunk::frame_error("(footer)", e))?;
+        out.release_patched().map_err(Error::Io)?;
+        Ok(out.into_inner())
     }
 }
 

@@ -25,11 +25,11 @@ use pqcodec_file::{
 pub struct RewriteArgs {
     /// The Parquet file to read.
     pub input: PathBuf,
-    /// The Parquet file to write (replaced if it exists).
+    /// The Parquet file to write (replaced once the new one is whole).
     pub output: PathBuf,
     /// A column's encoding, `COLUMN=ENCODING` (dotted path; PLAIN, RLE_DICTIONARY,
     /// DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT,
-    /// RLE for booleans); repeatable. `*=ENCODING` sets it for every column it applies to.
+    /// ALP for floats, RLE for booleans); repeatable. `*=ENCODING` sets it for every column it applies to.
     #[arg(long = "encoding", value_parser = parse_encoding)]
     pub encodings: Vec<(String, Encoding)>,
     /// Page compression, `CODEC[:LEVEL]`: uncompressed, snappy, gzip, lz4_raw, zstd, brotli.
@@ -89,7 +89,26 @@ pub struct Summary {
 }
 
 /// Rewrites `args.input` into `args.output`.
+///
+/// The file is written beside the output (`OUTPUT.partial`) and renamed over it once whole: a
+/// rewrite that fails leaves the output as it was.
 pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
+    let mut partial = args.output.clone().into_os_string();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let written = write_to(args, &partial).and_then(|summary| {
+        std::fs::rename(&partial, &args.output)
+            .map_err(|e| format!("{}: {e}", args.output.display()))?;
+        Ok(summary)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
+
+/// Reads the input and writes it again to `path`; errors name the output given.
+fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> {
     let start = Instant::now();
     let at = |path: &Path| {
         let path = path.display().to_string();
@@ -154,7 +173,7 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
     }
     options = options.with_arrow_schema(projected);
     let descr = Arc::new(SchemaDescriptor::new(parquet_root));
-    let out = File::create(&args.output).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    let out = File::create(path).map_err(|e| format!("{}: {e}", args.output.display()))?;
     let mut writer = match args.writer {
         Writer::Pqcodec => Output::Pqcodec(
             FileWriter::try_new_with_parquet_schema(BufWriter::new(out), schema, descr, options)
@@ -206,7 +225,7 @@ pub fn rewrite(args: &RewriteArgs) -> Result<Summary, Box<dyn Error>> {
     Ok(Summary {
         rows,
         bytes_in: metadata.file_size(),
-        bytes_out: std::fs::metadata(&args.output)?.len(),
+        bytes_out: std::fs::metadata(path)?.len(),
         seconds: start.elapsed().as_secs_f64(),
         write_seconds: writing.as_secs_f64(),
     })

@@ -50,8 +50,7 @@ enum Order {
     },
 }
 
-/// A page whose header was read: the header, where its body lies, and for a page located by
-/// the offset index its rows.
+/// A page whose header was read: the header and where its body lies.
 struct Framed {
     header: PageHeader,
     body: Range<u64>,

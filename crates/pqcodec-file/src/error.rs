@@ -49,6 +49,15 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// A row filter's predicate failed, or did not give one result a row.
+    #[error("row group {row_group}: row filter: {source}")]
+    Filter {
+        /// The row group.
+        row_group: usize,
+        /// What the predicate said.
+        #[source]
+        source: arrow_schema::ArrowError,
+    },
     /// Writing to the output failed.
     #[error("writing: {0}")]
     Io(#[source] std::io::Error),

@@ -33,6 +33,7 @@
 #![allow(clippy::single_range_in_vec_init)]
 
 mod error;
+mod filter;
 pub mod framing;
 mod metadata;
 mod plan;
@@ -46,6 +47,7 @@ mod stream;
 pub mod writer;
 
 pub use error::{Error, Result};
+pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter};
 pub use metadata::FileMetadata;
 pub use projection::Projection;
 pub use reader::{

@@ -12,6 +12,7 @@ use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::{Column, RecordBatchDecoder};
 
 use crate::error::{Error, Result};
+use crate::filter::{RowFilter, kept, refine};
 use crate::framing::{ChunkPages, Fetched};
 use crate::metadata::FileMetadata;
 use crate::row_group::RowGroupReader;
@@ -26,19 +27,50 @@ pub(crate) struct Plan {
     pub(crate) schema: SchemaRef,
     /// The leaf columns decoded, in order.
     pub(crate) leaves: Vec<usize>,
+    /// For each predicate of the row filter, the schema and leaf columns it reads.
+    pub(crate) filters: Vec<(SchemaRef, Vec<usize>)>,
     pub(crate) batch_size: usize,
     /// Ranges at most this far apart are read as one.
     pub(crate) coalesce_gap: u64,
 }
 
-/// The bytes one row group needs: coalesced ranges, and for each leaf the page locations it
-/// reads by (`None`: its whole chunk is fetched).
+/// The bytes one row group needs: coalesced ranges, and for each leaf read (by the filter or
+/// the projection, in order) the page locations it reads by (`None`: its whole chunk is
+/// fetched).
 #[derive(Debug)]
 pub(crate) struct GroupFetch {
     pub(crate) row_group: usize,
     pub(crate) selection: RowSelection,
     pub(crate) ranges: Vec<Range<u64>>,
-    locations: Vec<Option<Vec<PageLocation>>>,
+    locations: Vec<(usize, Option<Vec<PageLocation>>)>,
+}
+
+/// The row filter, with the offset and limit that count the rows it keeps.
+#[derive(Debug, Default)]
+pub(crate) struct Remaining {
+    pub(crate) offset: usize,
+    pub(crate) limit: Option<usize>,
+    pub(crate) filter: Option<RowFilter>,
+}
+
+impl Remaining {
+    /// Whether the limit was reached.
+    pub(crate) fn done(&self) -> bool {
+        self.limit == Some(0)
+    }
+
+    /// The rows of `selection` (over `rows` rows) left after the offset, up to the limit.
+    fn apply(&mut self, selection: RowSelection, rows: usize) -> Result<RowSelection> {
+        if self.offset == 0 && self.limit.is_none() {
+            return Ok(selection);
+        }
+        let out = RowSelection::resolve(Some(&selection), rows, self.offset, self.limit)?;
+        self.offset -= self.offset.min(selection.row_count());
+        if let Some(limit) = &mut self.limit {
+            *limit -= out.row_count();
+        }
+        Ok(out)
+    }
 }
 
 impl Plan {
@@ -50,8 +82,15 @@ impl Plan {
         let everything = selection.row_count() == rows;
         let wanted = selection.ranges();
         let mut ranges = Vec::new();
-        let mut locations = Vec::with_capacity(self.leaves.len());
-        for &leaf in &self.leaves {
+        let mut leaves: Vec<usize> = (self.filters.iter())
+            .flat_map(|(_, leaves)| leaves)
+            .chain(&self.leaves)
+            .copied()
+            .collect();
+        leaves.sort_unstable();
+        leaves.dedup();
+        let mut locations = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
             let (_, bytes) = self
                 .meta
                 .chunk(row_group, leaf)
@@ -83,7 +122,7 @@ impl Plan {
                     }
                 }
             }
-            locations.push(pages);
+            locations.push((leaf, pages));
         }
         Ok(GroupFetch {
             row_group,
@@ -95,25 +134,51 @@ impl Plan {
 
     /// The reader of a row group from the bytes `fetch` asked for, decoding with `spare` (the
     /// decoder of the row group read before) where given: its buffers and decoders are reused.
+    /// The row filter, if any, is evaluated first, then the offset and limit left applied.
     pub(crate) fn row_group(
         &self,
         fetch: GroupFetch,
         data: Vec<Bytes>,
         spare: Option<RecordBatchDecoder>,
+        remaining: &mut Remaining,
     ) -> Result<RowGroupReader> {
         let row_group = fetch.row_group;
         let fetched = Arc::new(Fetched::new(&fetch.ranges, data));
-        let mut columns = Vec::with_capacity(self.leaves.len());
-        for (&leaf, locations) in self.leaves.iter().zip(fetch.locations) {
-            let desc = self.meta.columns()[leaf].clone();
-            let pages =
-                ChunkPages::new(&self.meta, row_group, leaf, Arc::clone(&fetched), locations)
-                    .map_err(|source| Error::Chunk {
-                        column: desc.path.clone(),
-                        source,
-                    })?;
-            columns.push(Column::new(desc, pages));
+        let mut selection = fetch.selection;
+        if let Some(filter) = &mut remaining.filter {
+            for (predicate, (schema, leaves)) in filter.predicates.iter_mut().zip(&self.filters) {
+                if selection.row_count() == 0 {
+                    break;
+                }
+                let columns = self.columns(row_group, leaves, &fetched, &fetch.locations)?;
+                let decode = |source| Error::Decode { row_group, source };
+                let decoder = RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
+                    .map_err(decode)?;
+                let mut batches = RowGroupReader::new(
+                    row_group,
+                    schema.clone(),
+                    Some(decoder),
+                    selection.clone(),
+                    self.batch_size,
+                );
+                let mut results = arrow_buffer::BooleanBufferBuilder::new(selection.row_count());
+                while let Some(batch) = batches.next_batch()? {
+                    let rows = batch.num_rows();
+                    let filter_error = |source| Error::Filter { row_group, source };
+                    let result = predicate.evaluate(batch).map_err(filter_error)?;
+                    if result.len() != rows {
+                        return Err(filter_error(arrow_schema::ArrowError::ComputeError(
+                            format!("{} results for {rows} rows", result.len()),
+                        )));
+                    }
+                    results.append_buffer(&kept(&result));
+                }
+                selection = refine(&selection, &results.finish());
+            }
         }
+        let rows = selection.covered_rows();
+        let selection = remaining.apply(selection, rows)?;
+        let columns = self.columns(row_group, &self.leaves, &fetched, &fetch.locations)?;
         let decode = |source| Error::Decode { row_group, source };
         let decoder = match (columns.is_empty(), spare) {
             (true, _) => None,
@@ -131,8 +196,31 @@ impl Plan {
             row_group,
             self.schema.clone(),
             decoder,
-            fetch.selection,
+            selection,
             self.batch_size,
         ))
+    }
+
+    /// The columns of `leaves` of a row group, their pages in `fetched`.
+    fn columns(
+        &self,
+        row_group: usize,
+        leaves: &[usize],
+        fetched: &Arc<Fetched>,
+        locations: &[(usize, Option<Vec<PageLocation>>)],
+    ) -> Result<Vec<Column>> {
+        let mut columns = Vec::with_capacity(leaves.len());
+        for &leaf in leaves {
+            let desc = self.meta.columns()[leaf].clone();
+            let at = locations.partition_point(|(l, _)| *l < leaf);
+            let pages = locations.get(at).and_then(|(_, p)| p.clone());
+            let pages = ChunkPages::new(&self.meta, row_group, leaf, Arc::clone(fetched), pages)
+                .map_err(|source| Error::Chunk {
+                    column: desc.path.clone(),
+                    source,
+                })?;
+            columns.push(Column::new(desc, pages));
+        }
+        Ok(columns)
     }
 }

@@ -9,8 +9,9 @@ use arrow_schema::{ArrowError, FieldRef, Schema, SchemaRef};
 use pqcodec_arrow::{Column, Page, RecordBatchDecoder, leaf_count};
 
 use crate::error::{Error, Result};
+use crate::filter::RowFilter;
 use crate::metadata::FileMetadata;
-use crate::plan::Plan;
+use crate::plan::{Plan, Remaining};
 use crate::projection::Projection;
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
@@ -77,6 +78,7 @@ pub struct ReaderBuilder<T> {
     projection: Projection,
     row_groups: Option<Vec<usize>>,
     selection: Option<RowSelection>,
+    filter: Option<RowFilter>,
     offset: usize,
     limit: Option<usize>,
     batch_size: usize,
@@ -95,6 +97,7 @@ impl<T> ReaderBuilder<T> {
             projection: Projection::all(),
             row_groups: None,
             selection: None,
+            filter: None,
             offset: 0,
             limit: None,
             batch_size: DEFAULT_BATCH_SIZE,
@@ -153,6 +156,15 @@ impl<T> ReaderBuilder<T> {
         self
     }
 
+    /// Reads only the rows `filter` keeps, of those selected: its predicates are evaluated
+    /// first, each decoding its own columns for the rows still kept, then the projected
+    /// columns are decoded for the rows kept (late materialisation). The offset and limit
+    /// count the rows kept.
+    pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+
     /// Skips the first `offset` rows that would be read.
     pub fn with_offset(mut self, offset: usize) -> Self {
         self.offset = offset;
@@ -195,8 +207,9 @@ impl<T> ReaderBuilder<T> {
 
     /// The plan, the settings checked; the row groups to read with their selections.
     pub(crate) fn plan(&self, source_gap: u64) -> Result<(Plan, VecDeque<(usize, RowSelection)>)> {
+        let full = self.schema()?;
         let meta = &self.metadata;
-        let schema = self.schema()?;
+        let schema = full.clone();
         let leaves: usize = schema.fields().iter().map(leaf_count).sum();
         if leaves != meta.columns().len() {
             return Err(Error::Request(format!(
@@ -218,12 +231,22 @@ impl<T> ReaderBuilder<T> {
         }
         let rows = |g: usize| usize::try_from(groups[g].num_rows()).unwrap_or(0);
         let total = chosen.iter().map(|&g| rows(g)).sum();
-        let mut selection =
-            RowSelection::resolve(self.selection.as_ref(), total, self.offset, self.limit)?;
+        // With a row filter, the offset and limit count the rows it keeps, row group by row
+        // group as they are read.
+        let (offset, limit) = match &self.filter {
+            Some(_) => (0, None),
+            None => (self.offset, self.limit),
+        };
+        let mut selection = RowSelection::resolve(self.selection.as_ref(), total, offset, limit)?;
+        let mut filters = Vec::new();
+        for predicate in self.filter.iter().flat_map(|f| &f.predicates) {
+            filters.push(predicate.projection().apply(meta.columns(), &full)?);
+        }
         let plan = Plan {
             meta: Arc::clone(meta),
             schema,
             leaves,
+            filters,
             batch_size: self.batch_size,
             coalesce_gap: self.coalesce_gap.unwrap_or(source_gap),
         };
@@ -234,6 +257,21 @@ impl<T> ReaderBuilder<T> {
             .filter(|(_, s)| s.row_count() > 0)
             .collect();
         Ok((plan, groups))
+    }
+}
+
+impl<T> ReaderBuilder<T> {
+    /// The row filter, and the offset and limit left to apply after it (applied by the plan's
+    /// selections when there is none).
+    pub(crate) fn take_remaining(&mut self) -> Remaining {
+        match self.filter.take() {
+            Some(filter) => Remaining {
+                offset: self.offset,
+                limit: self.limit,
+                filter: Some(filter),
+            },
+            None => Remaining::default(),
+        }
     }
 }
 
@@ -266,13 +304,15 @@ impl<T: RangeRead + 'static> ReaderBuilder<T> {
 
     /// The reader. Fails if the settings do not fit the file (a column, row group or row that
     /// does not exist, a schema that cannot be read from the columns).
-    pub fn build(self) -> Result<ParquetRecordBatchReader> {
+    pub fn build(mut self) -> Result<ParquetRecordBatchReader> {
         let (plan, groups) = self.plan(self.input.coalesce_gap())?;
+        let remaining = self.take_remaining();
         Ok(ParquetRecordBatchReader {
             input: Box::new(self.input),
             plan,
             groups,
             current: None,
+            remaining,
         })
     }
 }
@@ -286,6 +326,7 @@ pub struct ParquetRecordBatchReader {
     plan: Plan,
     groups: VecDeque<(usize, RowSelection)>,
     current: Option<RowGroupReader>,
+    remaining: Remaining,
 }
 
 impl std::fmt::Debug for ParquetRecordBatchReader {
@@ -314,6 +355,9 @@ impl ParquetRecordBatchReader {
                     }
                 }
             }
+            if self.remaining.done() {
+                self.groups.clear();
+            }
             let Some((row_group, selection)) = self.groups.pop_front() else {
                 return Ok(None);
             };
@@ -329,14 +373,14 @@ impl ParquetRecordBatchReader {
     }
 
     fn open(
-        &self,
+        &mut self,
         row_group: usize,
         selection: RowSelection,
         spare: Option<RecordBatchDecoder>,
     ) -> Result<RowGroupReader> {
         let fetch = self.plan.fetch(row_group, selection)?;
         let data = read_checked(&*self.input, &fetch.ranges)?;
-        self.plan.row_group(fetch, data, spare)
+        self.plan.row_group(fetch, data, spare, &mut self.remaining)
     }
 }
 

@@ -19,7 +19,7 @@ use object_store::{ObjectStore, ObjectStoreExt};
 
 use crate::error::{Error, Result};
 use crate::metadata::{FileMetadata, MetadataLoader};
-use crate::plan::Plan;
+use crate::plan::{Plan, Remaining};
 use crate::reader::{DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions};
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
@@ -132,14 +132,16 @@ impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
 
     /// The stream. Fails if the settings do not fit the file, as
     /// [`build`](ReaderBuilder::build) does.
-    pub fn build_stream(self) -> Result<ParquetRecordBatchStream> {
+    pub fn build_stream(mut self) -> Result<ParquetRecordBatchStream> {
         let (plan, groups) = self.plan(self.input.coalesce_gap())?;
         let schema = plan.schema.clone();
+        let remaining = self.take_remaining();
         let state = StreamState {
             input: Box::new(self.input),
             plan,
             groups,
             current: None,
+            remaining,
         };
         let inner = futures::stream::unfold(state, |mut state| async move {
             match state.next_batch().await {
@@ -194,6 +196,7 @@ struct StreamState {
     plan: Plan,
     groups: std::collections::VecDeque<(usize, RowSelection)>,
     current: Option<RowGroupReader>,
+    remaining: Remaining,
 }
 
 impl StreamState {
@@ -206,12 +209,18 @@ impl StreamState {
                     None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                 }
             }
+            if self.remaining.done() {
+                self.groups.clear();
+            }
             let Some((row_group, selection)) = self.groups.pop_front() else {
                 return Ok(None);
             };
             let fetch = self.plan.fetch(row_group, selection)?;
             let data = read(&*self.input, fetch.ranges.clone()).await?;
-            self.current = Some(self.plan.row_group(fetch, data, spare)?);
+            let group = self
+                .plan
+                .row_group(fetch, data, spare, &mut self.remaining)?;
+            self.current = Some(group);
         }
     }
 }

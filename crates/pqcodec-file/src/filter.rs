@@ -1,0 +1,142 @@
+//! [`RowFilter`]: predicates evaluated while reading, before the other columns are decoded
+//! (late materialisation). Each predicate reads its own columns, only for the rows still
+//! selected, and the rows it rejects are skipped by the predicates after it and by the columns
+//! read.
+
+use arrow_array::{Array, BooleanArray, RecordBatch};
+use arrow_buffer::BooleanBuffer;
+use arrow_schema::ArrowError;
+
+use crate::projection::Projection;
+use crate::selection::{RowSelection, RowSelector};
+
+/// A predicate over some columns of a file: given batches of those columns (the file's
+/// columns as the reader reads them, projected), which rows to keep. Null is not kept.
+pub trait ArrowPredicate: Send + 'static {
+    /// The columns it reads.
+    fn projection(&self) -> &Projection;
+
+    /// Whether to keep each row of `batch`.
+    fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError>;
+}
+
+/// An [`ArrowPredicate`] from a closure.
+///
+/// ```
+/// use arrow_array::{Int64Array, cast::AsArray, types::Int64Type};
+/// use pqcodec_file::{ArrowPredicateFn, Projection, RowFilter};
+///
+/// let positive = ArrowPredicateFn::new(Projection::paths(["id"]), |batch| {
+///     let ids = batch.column(0).as_primitive::<Int64Type>();
+///     Ok(ids.iter().map(|id| id.map(|id| id > 0)).collect())
+/// });
+/// let filter = RowFilter::new(vec![Box::new(positive)]);
+/// # let _ = filter;
+/// ```
+pub struct ArrowPredicateFn<F> {
+    projection: Projection,
+    f: F,
+}
+
+impl<F> ArrowPredicateFn<F>
+where
+    F: FnMut(RecordBatch) -> Result<BooleanArray, ArrowError> + Send + 'static,
+{
+    /// The predicate `f` over the columns of `projection`.
+    pub fn new(projection: Projection, f: F) -> Self {
+        ArrowPredicateFn { projection, f }
+    }
+}
+
+impl<F> ArrowPredicate for ArrowPredicateFn<F>
+where
+    F: FnMut(RecordBatch) -> Result<BooleanArray, ArrowError> + Send + 'static,
+{
+    fn projection(&self) -> &Projection {
+        &self.projection
+    }
+
+    fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
+        (self.f)(batch)
+    }
+}
+
+/// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
+/// rows the ones before kept.
+pub struct RowFilter {
+    pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
+}
+
+impl RowFilter {
+    /// The filter of `predicates`, evaluated in this order.
+    pub fn new(predicates: Vec<Box<dyn ArrowPredicate>>) -> Self {
+        RowFilter { predicates }
+    }
+}
+
+impl std::fmt::Debug for RowFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowFilter")
+            .field("predicates", &self.predicates.len())
+            .finish()
+    }
+}
+
+/// The rows of `selection` that `kept` keeps: `kept` holds one boolean (or null) for each
+/// row `selection` selects, in order.
+pub(crate) fn refine(selection: &RowSelection, kept: &BooleanBuffer) -> RowSelection {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for run in selection.selectors() {
+        if run.skip {
+            out.push(*run);
+            continue;
+        }
+        let part = kept.slice(at, run.row_count);
+        let mut done = 0;
+        for (start, end) in part.set_slices() {
+            out.push(RowSelector::skip(start - done));
+            out.push(RowSelector::select(end - start));
+            done = end;
+        }
+        out.push(RowSelector::skip(run.row_count - done));
+        at += run.row_count;
+    }
+    out.into()
+}
+
+/// What a predicate's result keeps: its true values, nulls not.
+pub(crate) fn kept(result: &BooleanArray) -> BooleanBuffer {
+    match result.nulls() {
+        Some(nulls) => result.values() & nulls.inner(),
+        None => result.values().clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refining_keeps_the_rows_the_predicate_keeps() {
+        let selection: RowSelection = vec![
+            RowSelector::skip(2),
+            RowSelector::select(4),
+            RowSelector::skip(3),
+            RowSelector::select(3),
+        ]
+        .into();
+        let result = BooleanArray::from(vec![
+            Some(true),
+            Some(false),
+            None,
+            Some(true),
+            Some(true),
+            Some(true),
+            Some(false),
+        ]);
+        let refined = refine(&selection, &kept(&result));
+        assert_eq!(refined.ranges(), [2..3, 5..6, 9..11]);
+        assert_eq!(refined.covered_rows(), 12);
+    }
+}

@@ -1,0 +1,298 @@
+//! Row filters (late materialisation) against arrow-rs's `RowFilter` with the same predicates,
+//! row selection, offset, limit and batch size (proptest-chosen), over a file of several row
+//! groups and many small pages with an offset index; the async stream too; predicates that
+//! fail or answer for the wrong number of rows.
+
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{
+    ArrayRef, BooleanArray, Int64Array, RecordBatch, RecordBatchReader, StringArray,
+};
+use arrow_schema::ArrowError;
+use bytes::Bytes;
+use futures::TryStreamExt;
+use object_store::ObjectStoreExt;
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{
+    ArrowPredicateFn as PqPredicate, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+    RowFilter as PqFilter, RowSelection as PqSelection, RowSelector as PqSelector,
+};
+use parquet::file::metadata::PageIndexPolicy;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use pqcodec_file::{
+    ArrowPredicateFn, Projection, ReaderBuilder, ReaderOptions, RowFilter, RowSelector,
+};
+use proptest::prelude::*;
+
+const ROWS: usize = 2000;
+
+fn file() -> &'static Bytes {
+    static FILE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let ids = Int64Array::from_iter_values((0..ROWS as i64).map(|i| i * 7919 % 1000));
+        let names: StringArray = (0..ROWS)
+            .map(|i| (i % 9 != 4).then(|| format!("n{}", i % 23)))
+            .collect();
+        let other = Int64Array::from_iter((0..ROWS as i64).map(|i| (i % 5 != 0).then_some(i)));
+        let batch = RecordBatch::try_from_iter([
+            ("id", Arc::new(ids) as ArrayRef),
+            ("name", Arc::new(names) as ArrayRef),
+            ("other", Arc::new(other) as ArrayRef),
+        ])
+        .unwrap();
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(700))
+            .set_data_page_row_count_limit(50)
+            .set_write_batch_size(50)
+            .set_statistics_enabled(EnabledStatistics::Page)
+            .build();
+        let mut out = Vec::new();
+        let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        Bytes::from(out)
+    })
+}
+
+/// What to read: ids below `below`, names ending in `suffix` (when set), and the rest.
+#[derive(Debug, Clone)]
+struct Request {
+    below: i64,
+    suffix: Option<char>,
+    selection: Option<Vec<(usize, bool)>>,
+    offset: usize,
+    limit: Option<usize>,
+    batch_size: usize,
+    /// Leaves read: all, or only `other` (columns the filter reads are not read out).
+    only_other: bool,
+}
+
+fn id_below(batch: &RecordBatch, below: i64) -> BooleanArray {
+    let ids = batch.column(0).as_primitive::<Int64Type>();
+    ids.iter().map(|id| id.map(|id| id < below)).collect()
+}
+
+fn name_ends(batch: &RecordBatch, suffix: char) -> BooleanArray {
+    let names = batch.column(0).as_string::<i32>();
+    names
+        .iter()
+        .map(|n| n.map(|n| n.ends_with(suffix)))
+        .collect()
+}
+
+fn arrow_rs(r: &Request) -> RecordBatch {
+    let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Optional);
+    let mut b = ParquetRecordBatchReaderBuilder::try_new_with_options(file().clone(), options)
+        .unwrap()
+        .with_batch_size(r.batch_size)
+        .with_offset(r.offset);
+    let schema = b.parquet_schema().clone();
+    let below = r.below;
+    let mut predicates: Vec<Box<dyn parquet::arrow::arrow_reader::ArrowPredicate>> =
+        vec![Box::new(PqPredicate::new(
+            ProjectionMask::leaves(&schema, [0]),
+            move |batch| Ok(id_below(&batch, below)),
+        ))];
+    if let Some(suffix) = r.suffix {
+        predicates.push(Box::new(PqPredicate::new(
+            ProjectionMask::leaves(&schema, [1]),
+            move |batch| Ok(name_ends(&batch, suffix)),
+        )));
+    }
+    b = b.with_row_filter(PqFilter::new(predicates));
+    if r.only_other {
+        b = b.with_projection(ProjectionMask::leaves(&schema, [2]));
+    }
+    if let Some(runs) = &r.selection {
+        let selectors: Vec<PqSelector> = runs
+            .iter()
+            .map(|&(n, skip)| {
+                if skip {
+                    PqSelector::skip(n)
+                } else {
+                    PqSelector::select(n)
+                }
+            })
+            .collect();
+        b = b.with_row_selection(PqSelection::from(selectors));
+    }
+    if let Some(limit) = r.limit {
+        b = b.with_limit(limit);
+    }
+    let reader = b.build().unwrap();
+    let schema = reader.schema();
+    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+fn builder<T>(b: ReaderBuilder<T>, r: &Request) -> ReaderBuilder<T> {
+    let below = r.below;
+    let mut predicates: Vec<Box<dyn pqcodec_file::ArrowPredicate>> = vec![Box::new(
+        ArrowPredicateFn::new(Projection::paths(["id"]), move |batch| {
+            Ok(id_below(&batch, below))
+        }),
+    )];
+    if let Some(suffix) = r.suffix {
+        predicates.push(Box::new(ArrowPredicateFn::new(
+            Projection::leaves([1]),
+            move |batch| Ok(name_ends(&batch, suffix)),
+        )));
+    }
+    let mut b = b
+        .with_row_filter(RowFilter::new(predicates))
+        .with_batch_size(r.batch_size)
+        .with_offset(r.offset);
+    if r.only_other {
+        b = b.with_projection(Projection::paths(["other"]));
+    }
+    if let Some(runs) = &r.selection {
+        let selectors: Vec<RowSelector> = runs
+            .iter()
+            .map(|&(n, skip)| {
+                if skip {
+                    RowSelector::skip(n)
+                } else {
+                    RowSelector::select(n)
+                }
+            })
+            .collect();
+        b = b.with_row_selection(selectors.into());
+    }
+    if let Some(limit) = r.limit {
+        b = b.with_limit(limit);
+    }
+    b
+}
+
+fn pqcodec(r: &Request) -> RecordBatch {
+    let options = ReaderOptions::new().with_page_index(true);
+    let b = ReaderBuilder::try_new_with_options(file().clone(), options).unwrap();
+    let reader = builder(b, r).build().unwrap();
+    let schema = reader.schema();
+    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+    for batch in &batches {
+        assert!(batch.num_rows() <= r.batch_size);
+    }
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+fn request() -> impl Strategy<Value = Request> {
+    let runs = prop::collection::vec((1usize..400, any::<bool>()), 1..8);
+    (
+        0i64..1100,
+        prop::option::of(prop::sample::select(vec!['1', '2', '7'])),
+        prop::option::of(runs),
+        0usize..300,
+        prop::option::of(0usize..500),
+        1usize..700,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(below, suffix, runs, offset, limit, batch_size, only_other)| {
+                // A selection covers at most the file's rows.
+                let selection = runs.map(|runs| {
+                    let mut left = ROWS;
+                    runs.into_iter()
+                        .map_while(|(n, skip)| {
+                            let n = n.min(left);
+                            left -= n;
+                            (n > 0).then_some((n, skip))
+                        })
+                        .collect()
+                });
+                Request {
+                    below,
+                    suffix,
+                    selection,
+                    offset,
+                    limit,
+                    batch_size,
+                    only_other,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn filtered_reads_match_arrow_rs(r in request()) {
+        let (want, got) = (arrow_rs(&r), pqcodec(&r));
+        prop_assert_eq!(want.num_rows(), got.num_rows());
+        prop_assert!(want == got, "{:?}", r);
+    }
+}
+
+#[test]
+fn a_filter_that_keeps_nothing_or_everything() {
+    for (below, rows) in [(0, 0), (1000, ROWS)] {
+        let r = Request {
+            below,
+            suffix: None,
+            selection: None,
+            offset: 0,
+            limit: None,
+            batch_size: 512,
+            only_other: false,
+        };
+        let got = pqcodec(&r);
+        assert_eq!(got.num_rows(), rows);
+        assert!(got == arrow_rs(&r));
+    }
+}
+
+#[tokio::test]
+async fn the_stream_filters_as_the_reader_does() {
+    let store: Arc<dyn object_store::ObjectStore> = Arc::new(object_store::memory::InMemory::new());
+    let path = object_store::path::Path::from("f.parquet");
+    store.put(&path, file().clone().into()).await.unwrap();
+    let r = Request {
+        below: 300,
+        suffix: Some('2'),
+        selection: Some(vec![(100, true), (1500, false)]),
+        offset: 3,
+        limit: Some(40),
+        batch_size: 16,
+        only_other: true,
+    };
+    let source = pqcodec_file::ObjectStoreSource::new(store, path);
+    let options = ReaderOptions::new().with_page_index(true);
+    let b = ReaderBuilder::try_new_async_with_options(source, options)
+        .await
+        .unwrap();
+    let stream = builder(b, &r).build_stream().unwrap();
+    let schema = stream.schema();
+    let batches: Vec<RecordBatch> = stream.try_collect().await.unwrap();
+    let got = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
+    assert_eq!(got.num_rows(), 40);
+    assert!(got == arrow_rs(&r));
+}
+
+#[test]
+fn a_failing_or_miscounting_predicate_is_an_error() {
+    let read = |f: fn(RecordBatch) -> Result<BooleanArray, ArrowError>| {
+        let filter = RowFilter::new(vec![Box::new(ArrowPredicateFn::new(
+            Projection::leaves([0]),
+            f,
+        ))]);
+        ReaderBuilder::try_new(file().clone())
+            .unwrap()
+            .with_row_filter(filter)
+            .build()
+            .unwrap()
+            .next_batch()
+            .unwrap_err()
+            .to_string()
+    };
+    let e = read(|_| Err(ArrowError::ComputeError("no".into())));
+    assert!(
+        e.contains("row group 0: row filter: Compute error: no"),
+        "{e}"
+    );
+    let e = read(|_| Ok(BooleanArray::from(vec![true])));
+    assert!(e.contains("1 results for 700 rows"), "{e}");
+}

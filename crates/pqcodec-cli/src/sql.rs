@@ -55,6 +55,10 @@ pub struct SqlArgs {
     /// Print the elapsed time (and rows) on stderr.
     #[arg(long)]
     pub timing: bool,
+    /// Evaluate the filters while reading, before the other columns are decoded (either
+    /// reader; DataFusion's `pushdown_filters`).
+    #[arg(long)]
+    pub pushdown_filters: bool,
 }
 
 type BoxError = Box<dyn std::error::Error>;
@@ -118,7 +122,8 @@ async fn query(
     partitions: usize,
     tables: &[(String, String)],
 ) -> Result<(SchemaRef, Vec<RecordBatch>), BoxError> {
-    let config = SessionConfig::new().with_target_partitions(partitions);
+    let mut config = SessionConfig::new().with_target_partitions(partitions);
+    config.options_mut().execution.parquet.pushdown_filters = args.pushdown_filters;
     let ctx = match args.reader {
         SqlReader::Pqcodec => pqcodec_datafusion::session_context(config)?,
         SqlReader::Datafusion => SessionContext::new_with_config(config).enable_url_table(),

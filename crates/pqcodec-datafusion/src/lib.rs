@@ -8,7 +8,8 @@
 //! `register_listing_table`. A scan takes DataFusion's projection, its split of files into
 //! byte ranges (a row group belongs to the range holding its first page), its LIMIT, and its
 //! filters, which prune row groups by their footer statistics and pages by the page index
-//! (DataFusion's own pruning, with pqcodec reading what is left). Statistics for the planner
+//! (DataFusion's own pruning, with pqcodec reading what is left) and, with `pushdown_filters`,
+//! are evaluated while reading, before the other columns are decoded. Statistics for the planner
 //! come from the footers; strings are read as Utf8View where DataFusion's reader would.
 //!
 //! ```no_run
@@ -25,6 +26,7 @@ mod format;
 mod metadata;
 mod opener;
 mod options;
+mod row_filter;
 mod source;
 
 use std::sync::Arc;

@@ -31,6 +31,7 @@ use pqcodec_file::{Projection, ReaderBuilder, RowSelection, RowSelector};
 use crate::error::Error;
 use crate::metadata::{Source, load};
 use crate::options::PqcodecOptions;
+use crate::row_filter::row_filter;
 
 /// Opens the files of one partition of a scan.
 pub(crate) struct PqcodecOpener {
@@ -196,6 +197,15 @@ impl OpenFile {
         }
         if let Some(limit) = self.limit {
             builder = builder.with_limit(limit);
+        }
+        if let Some(predicate) = &predicate
+            && self.options.pushdown_filters
+        {
+            let pruned = &self.file_metrics.pushdown_rows_pruned;
+            let matched = &self.file_metrics.pushdown_rows_matched;
+            if let Some(filter) = row_filter(predicate, &read_schema, &meta, pruned, matched)? {
+                builder = builder.with_row_filter(filter);
+            }
         }
         let path = self.path;
         let file_error = |path: &str, source| Error::File {

@@ -26,6 +26,10 @@ pub struct PqcodecOptions {
     pub max_in_list_size: usize,
     /// Byte ranges at most this far apart are read in one request.
     pub coalesce_gap: u64,
+    /// The filters evaluated while reading, conjunct by conjunct, each decoding its columns for
+    /// the rows the ones before kept; the other columns decoded for the rows all keep
+    /// (`pushdown_filters`).
+    pub pushdown_filters: bool,
 }
 
 impl Default for PqcodecOptions {
@@ -44,6 +48,7 @@ impl From<&ParquetOptions> for PqcodecOptions {
             skip_metadata: o.skip_metadata,
             max_in_list_size: o.max_in_list_size,
             coalesce_gap: DEFAULT_COALESCE_GAP,
+            pushdown_filters: o.pushdown_filters,
         }
     }
 }

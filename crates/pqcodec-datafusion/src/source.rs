@@ -24,8 +24,9 @@ use crate::options::PqcodecOptions;
 /// The scan of Parquet files by pqcodec, as DataFusion plans it: the table's schema, the
 /// columns and expressions projected, and the filters offered for pruning.
 ///
-/// Filters are used only to skip row groups and pages (their rows are still filtered above
-/// the scan); what is read is decoded by pqcodec's reader.
+/// Filters skip row groups and pages and, with `pushdown_filters`, rows before the projected
+/// columns are decoded; their rows are still filtered above the scan. What is read is decoded
+/// by pqcodec's reader.
 #[derive(Clone)]
 pub struct PqcodecSource {
     table_schema: TableSchema,
@@ -170,7 +171,7 @@ impl FileSource for PqcodecSource {
         filters: Vec<Arc<dyn PhysicalExpr>>,
         _config: &ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
-        // Kept for pruning only: the rows are still filtered above the scan.
+        // Kept for pruning (and row filtering): the rows are still filtered above the scan.
         let unchanged = vec![PushedDown::No; filters.len()];
         if filters.is_empty() {
             return Ok(FilterPushdownPropagation::with_parent_pushdown_result(

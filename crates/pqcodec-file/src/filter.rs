@@ -105,6 +105,37 @@ pub(crate) fn refine(selection: &RowSelection, kept: &BooleanBuffer) -> RowSelec
     out.into()
 }
 
+/// Runs of kept rows shorter than this on average are read as a mask (each batch decoded whole
+/// and filtered) rather than as a selection (each run read, each gap skipped): a decoder's
+/// read and skip cost about as much as decoding this many rows.
+const SHORTEST_RUNS: usize = 32;
+
+/// The rows of `selection` that `kept` keeps (a bit a selected row), as a selection when they
+/// lie in long runs, else as `selection` and the mask.
+pub(crate) fn as_selection_or_mask(
+    selection: RowSelection,
+    kept: BooleanBuffer,
+) -> (RowSelection, Option<BooleanBuffer>) {
+    let rows = kept.count_set_bits();
+    let runs = kept.set_slices().count();
+    match rows == 0 || rows >= runs * SHORTEST_RUNS {
+        true => (refine(&selection, &kept), None),
+        false => (selection, Some(kept)),
+    }
+}
+
+/// `results`, one bit for each set bit of `mask`, spread over `mask`'s positions.
+pub(crate) fn spread(mask: &BooleanBuffer, results: &BooleanBuffer) -> BooleanBuffer {
+    let mut out = arrow_buffer::BooleanBufferBuilder::new(mask.len());
+    out.append_n(mask.len(), false);
+    for (i, at) in mask.set_indices().enumerate() {
+        if results.value(i) {
+            out.set_bit(at, true);
+        }
+    }
+    out.finish()
+}
+
 /// What a predicate's result keeps: its true values, nulls not.
 pub(crate) fn kept(result: &BooleanArray) -> BooleanBuffer {
     match result.nulls() {
@@ -116,6 +147,25 @@ pub(crate) fn kept(result: &BooleanArray) -> BooleanBuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scattered_rows_stay_a_mask_runs_become_a_selection() {
+        let selection: RowSelection = vec![RowSelector::skip(10), RowSelector::select(200)].into();
+        let scattered = BooleanBuffer::from_iter((0..200).map(|i| i % 3 == 0));
+        let (s, mask) = as_selection_or_mask(selection.clone(), scattered.clone());
+        assert_eq!((s, mask), (selection.clone(), Some(scattered)));
+        let runs = BooleanBuffer::from_iter((0..200).map(|i| i >= 100));
+        let (s, mask) = as_selection_or_mask(selection.clone(), runs);
+        assert_eq!((s.ranges(), mask), (vec![110..210], None));
+        let none = BooleanBuffer::new_unset(200);
+        assert_eq!(as_selection_or_mask(selection, none).0.row_count(), 0);
+        let mask = BooleanBuffer::from_iter([true, false, true, true]);
+        let results = BooleanBuffer::from_iter([false, true, true]);
+        assert_eq!(
+            spread(&mask, &results),
+            BooleanBuffer::from_iter([false, false, true, true])
+        );
+    }
 
     #[test]
     fn refining_keeps_the_rows_the_predicate_keeps() {

@@ -6,13 +6,14 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use arrow_buffer::{BooleanBuffer, BooleanBufferBuilder};
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::{Column, RecordBatchDecoder};
 
 use crate::error::{Error, Result};
-use crate::filter::{RowFilter, kept, refine};
+use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, spread};
 use crate::framing::{ChunkPages, Fetched};
 use crate::metadata::FileMetadata;
 use crate::row_group::RowGroupReader;
@@ -145,9 +146,15 @@ impl Plan {
         let row_group = fetch.row_group;
         let fetched = Arc::new(Fetched::new(&fetch.ranges, data));
         let mut selection = fetch.selection;
+        // The rows the filter keeps so far, one bit a selected row, where they are too
+        // scattered to be a selection.
+        let mut mask: Option<BooleanBuffer> = None;
         if let Some(filter) = &mut remaining.filter {
             for (predicate, (schema, leaves)) in filter.predicates.iter_mut().zip(&self.filters) {
-                if selection.row_count() == 0 {
+                let rows = mask
+                    .as_ref()
+                    .map_or(selection.row_count(), |m| m.count_set_bits());
+                if rows == 0 {
                     break;
                 }
                 let columns = self.columns(row_group, leaves, &fetched, &fetch.locations)?;
@@ -160,8 +167,9 @@ impl Plan {
                     Some(decoder),
                     selection.clone(),
                     self.batch_size,
-                );
-                let mut results = arrow_buffer::BooleanBufferBuilder::new(selection.row_count());
+                )
+                .with_mask(mask.clone());
+                let mut results = BooleanBufferBuilder::new(rows);
                 while let Some(batch) = batches.next_batch()? {
                     let rows = batch.num_rows();
                     let filter_error = |source| Error::Filter { row_group, source };
@@ -173,8 +181,17 @@ impl Plan {
                     }
                     results.append_buffer(&kept(&result));
                 }
-                selection = refine(&selection, &results.finish());
+                let results = results.finish();
+                let bits = match &mask {
+                    Some(mask) => spread(mask, &results),
+                    None => results,
+                };
+                (selection, mask) = as_selection_or_mask(selection, bits);
             }
+        }
+        // The offset and limit count rows kept: over a mask, they cut a selection.
+        if let Some(bits) = mask.take_if(|_| remaining.offset > 0 || remaining.limit.is_some()) {
+            selection = refine(&selection, &bits);
         }
         let rows = selection.covered_rows();
         let selection = remaining.apply(selection, rows)?;
@@ -198,7 +215,8 @@ impl Plan {
             decoder,
             selection,
             self.batch_size,
-        ))
+        )
+        .with_mask(mask))
     }
 
     /// The columns of `leaves` of a row group, their pages in `fetched`.

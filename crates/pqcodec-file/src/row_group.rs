@@ -1,10 +1,13 @@
 //! One row group's batches: its columns' pages decoded, the row selection applied (runs to
 //! skip passed to the decoders' `skip`, which passes over whole pages unread where it can),
-//! batches of the chosen size.
+//! batches of the chosen size; and a row filter's mask, where the rows it keeps are too
+//! scattered to skip between: each batch decoded whole and filtered, or skipped if it keeps
+//! none.
 
 use std::collections::VecDeque;
 
-use arrow_array::{RecordBatch, RecordBatchOptions};
+use arrow_array::{BooleanArray, RecordBatch, RecordBatchOptions};
+use arrow_buffer::BooleanBuffer;
 use arrow_schema::SchemaRef;
 use pqcodec_arrow::RecordBatchDecoder;
 
@@ -19,6 +22,8 @@ pub(crate) struct RowGroupReader {
     decoder: Option<RecordBatchDecoder>,
     runs: VecDeque<RowSelector>,
     batch_size: usize,
+    /// Which of the selected rows are kept, and how many were passed so far.
+    mask: Option<(BooleanBuffer, usize)>,
 }
 
 impl RowGroupReader {
@@ -40,7 +45,14 @@ impl RowGroupReader {
             decoder,
             runs,
             batch_size,
+            mask: None,
         }
+    }
+
+    /// Keeps only the selected rows `mask` keeps (one bit a selected row).
+    pub(crate) fn with_mask(mut self, mask: Option<BooleanBuffer>) -> Self {
+        self.mask = mask.map(|m| (m, 0));
+        self
     }
 
     /// The decoder, for the next row group to reuse.
@@ -48,8 +60,49 @@ impl RowGroupReader {
         self.decoder
     }
 
-    /// The next batch, or `None` at the end of the row group's selected rows.
+    /// The next batch, or `None` at the end of the row group's selected rows (and kept ones).
     pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            let Some((mask, at)) = &mut self.mask else {
+                return self.next_selected(false);
+            };
+            let left = mask.len() - *at;
+            let n = self.batch_size.min(left);
+            if n == 0 {
+                return Ok(None);
+            }
+            let kept = mask.slice(*at, n);
+            *at += n;
+            let count = kept.count_set_bits();
+            if count == 0 {
+                self.next_selected(true)?;
+                continue;
+            }
+            let Some(batch) = self.next_selected(false)? else {
+                return Ok(None);
+            };
+            if count == n {
+                return Ok(Some(batch));
+            }
+            let filtered = match batch.num_columns() {
+                0 => {
+                    let options = RecordBatchOptions::new().with_row_count(Some(count));
+                    RecordBatch::try_new_with_options(self.schema.clone(), vec![], &options)
+                }
+                _ => arrow_select::filter::filter_record_batch(
+                    &batch,
+                    &BooleanArray::new(kept, None),
+                ),
+            };
+            return filtered
+                .map(Some)
+                .map_err(|e| Error::Request(e.to_string()));
+        }
+    }
+
+    /// The next batch of selected rows (`None` at their end); with `skip`, those rows are
+    /// skipped instead, and `None` returned.
+    fn next_selected(&mut self, skip: bool) -> Result<Option<RecordBatch>> {
         let row_group = self.row_group;
         let decode = |source| Error::Decode { row_group, source };
         let mut rows = 0;
@@ -61,7 +114,7 @@ impl RowGroupReader {
                 true => run.row_count,
                 false => run.row_count.min(self.batch_size - rows),
             };
-            let done = match (&mut self.decoder, run.skip) {
+            let done = match (&mut self.decoder, run.skip || skip) {
                 (None, _) => n,
                 (Some(d), true) => d.skip(n).map_err(decode)?,
                 (Some(d), false) => d.read_records(n).map_err(decode)?,
@@ -83,7 +136,7 @@ impl RowGroupReader {
                 self.runs.pop_front();
             }
         }
-        if rows == 0 {
+        if rows == 0 || skip {
             return Ok(None);
         }
         match &mut self.decoder {

@@ -1,0 +1,122 @@
+//! The query's filters evaluated while a file is read (`pushdown_filters`): each conjunct of
+//! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names,
+//! cheapest first (fewest compressed bytes), so that the columns projected are decoded only
+//! for the rows every conjunct keeps. The filter above the scan stays: it sees only the rows
+//! kept.
+
+use std::sync::Arc;
+
+use arrow_array::{BooleanArray, RecordBatch};
+use arrow_schema::{ArrowError, Schema, SchemaRef};
+use datafusion::arrow::array::AsArray;
+use datafusion::physical_expr::split_conjunction;
+use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
+use datafusion::physical_expr_common::physical_expr::is_volatile;
+use datafusion::physical_plan::PhysicalExpr;
+use datafusion::physical_plan::metrics::Count;
+use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, RowFilter};
+
+/// A conjunct of the predicate over the top-level fields it names.
+struct Conjunct {
+    expr: Arc<dyn PhysicalExpr>,
+    projection: Projection,
+    pruned: Count,
+    matched: Count,
+}
+
+impl ArrowPredicate for Conjunct {
+    fn projection(&self) -> &Projection {
+        &self.projection
+    }
+
+    fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
+        let rows = batch.num_rows();
+        let external = |e| ArrowError::ExternalError(Box::new(e));
+        let value = self.expr.evaluate(&batch).map_err(external)?;
+        let array = value.into_array(rows).map_err(external)?;
+        let kept = array
+            .as_boolean_opt()
+            .ok_or_else(|| {
+                ArrowError::ComputeError(format!(
+                    "the filter {} gives {}, not booleans",
+                    self.expr,
+                    array.data_type()
+                ))
+            })?
+            .clone();
+        let matched = kept.true_count();
+        self.matched.add(matched);
+        self.pruned.add(rows - matched);
+        Ok(kept)
+    }
+}
+
+/// The row filter of `predicate` (over `schema`, the file's columns as read), counting the
+/// rows each conjunct prunes and keeps in `pruned` and `matched`; `None` if it has no
+/// conjunct.
+pub(crate) fn row_filter(
+    predicate: &Arc<dyn PhysicalExpr>,
+    schema: &SchemaRef,
+    meta: &FileMetadata,
+    pruned: &Count,
+    matched: &Count,
+) -> datafusion::error::Result<Option<RowFilter>> {
+    // Each top-level field's compressed bytes in the file, to order the conjuncts.
+    let parquet = meta.metadata();
+    let mut first_leaf = Vec::with_capacity(schema.fields().len() + 1);
+    let mut leaves = 0;
+    for field in schema.fields() {
+        first_leaf.push(leaves);
+        leaves += pqcodec_arrow::leaf_count(field);
+    }
+    first_leaf.push(leaves);
+    let bytes = |root: usize| -> i64 {
+        let columns = first_leaf[root]..first_leaf[root + 1];
+        (parquet.row_groups().iter())
+            .flat_map(|g| columns.clone().filter_map(move |c| g.columns().get(c)))
+            .map(|c| c.compressed_size())
+            .sum()
+    };
+
+    let mut conjuncts = Vec::new();
+    // A volatile conjunct (`random() < 0.5`) is left to the filter above the scan: evaluated
+    // twice, it would keep fewer rows.
+    for expr in split_conjunction(predicate)
+        .into_iter()
+        .filter(|e| !is_volatile(e))
+    {
+        let mut roots: Vec<usize> = collect_columns(expr)
+            .iter()
+            .map(|c| schema.index_of(c.name()))
+            .collect::<Result<_, _>>()?;
+        roots.sort_unstable();
+        roots.dedup();
+        // The batch the conjunct sees: its fields, in the file's order.
+        let projected = Schema::new(
+            roots
+                .iter()
+                .map(|&r| Arc::clone(&schema.fields()[r]))
+                .collect::<Vec<_>>(),
+        );
+        let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
+        let cost: i64 = roots.iter().map(|&r| bytes(r)).sum();
+        conjuncts.push((
+            cost,
+            Conjunct {
+                expr,
+                projection: Projection::roots(roots),
+                pruned: pruned.clone(),
+                matched: matched.clone(),
+            },
+        ));
+    }
+    if conjuncts.is_empty() {
+        return Ok(None);
+    }
+    conjuncts.sort_by_key(|(cost, _)| *cost);
+    let predicates = conjuncts
+        .into_iter()
+        .map(|(_, c)| Box::new(c) as Box<dyn ArrowPredicate>)
+        .collect();
+    Ok(Some(RowFilter::new(predicates)))
+}

@@ -5,7 +5,8 @@
 # (`--timing`: session, table registration, planning, execution, output) and the speedup, then
 # the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first run.
 #
-# Usage: benches/tpch_sql.sh [DIR] [SF] [RUNS]
+# Usage: [PUSHDOWN=1] benches/tpch_sql.sh [DIR] [SF] [RUNS]
+# PUSHDOWN=1 has both readers evaluate the filters while reading (`--pushdown-filters`).
 # DIR holds the tables, one file (DIR/lineitem.parquet) or folder (DIR/lineitem/) each; when it
 # has none they are generated there by tpchgen-cli (installed with cargo if missing).
 set -euo pipefail
@@ -13,6 +14,10 @@ cd "$(dirname "$0")/.."
 dir=${1:-/tmp/tpch-sf1}
 sf=${2:-1}
 runs=${3:-3}
+pushdown=()
+if [ "${PUSHDOWN:-0}" = 1 ]; then
+    pushdown=(--pushdown-filters)
+fi
 tables="part supplier partsupp customer orders lineitem nation region"
 
 if [ ! -e "$dir/lineitem.parquet" ] && [ ! -d "$dir/lineitem" ]; then
@@ -47,7 +52,7 @@ for q in $(seq -w 1 22); do
             for reader in pqcodec datafusion; do
                 out="$scratch/$reader.csv"
                 err=$("$bin" sql "$sql" "${args[@]}" --partitions "$partitions" \
-                    --reader "$reader" --format csv --timing 2>&1 >"$out") || {
+                    --reader "$reader" "${pushdown[@]}" --format csv --timing 2>&1 >"$out") || {
                     echo "q$q $reader failed: $err" >&2
                     exit 1
                 }

@@ -145,50 +145,10 @@ impl Plan {
     ) -> Result<RowGroupReader> {
         let row_group = fetch.row_group;
         let fetched = Arc::new(Fetched::new(&fetch.ranges, data));
-        let mut selection = fetch.selection;
-        // The rows the filter keeps so far, one bit a selected row, where they are too
-        // scattered to be a selection.
-        let mut mask: Option<BooleanBuffer> = None;
-        if let Some(filter) = &mut remaining.filter {
-            for (predicate, (schema, leaves)) in filter.predicates.iter_mut().zip(&self.filters) {
-                let rows = mask
-                    .as_ref()
-                    .map_or(selection.row_count(), |m| m.count_set_bits());
-                if rows == 0 {
-                    break;
-                }
-                let columns = self.columns(row_group, leaves, &fetched, &fetch.locations)?;
-                let decode = |source| Error::Decode { row_group, source };
-                let decoder = RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
-                    .map_err(decode)?;
-                let mut batches = RowGroupReader::new(
-                    row_group,
-                    schema.clone(),
-                    Some(decoder),
-                    selection.clone(),
-                    self.batch_size,
-                )
-                .with_mask(mask.clone());
-                let mut results = BooleanBufferBuilder::new(rows);
-                while let Some(batch) = batches.next_batch()? {
-                    let rows = batch.num_rows();
-                    let filter_error = |source| Error::Filter { row_group, source };
-                    let result = predicate.evaluate(batch).map_err(filter_error)?;
-                    if result.len() != rows {
-                        return Err(filter_error(arrow_schema::ArrowError::ComputeError(
-                            format!("{} results for {rows} rows", result.len()),
-                        )));
-                    }
-                    results.append_buffer(&kept(&result));
-                }
-                let results = results.finish();
-                let bits = match &mask {
-                    Some(mask) => spread(mask, &results),
-                    None => results,
-                };
-                (selection, mask) = as_selection_or_mask(selection, bits);
-            }
-        }
+        let (mut selection, mut mask) = match &mut remaining.filter {
+            Some(filter) => self.filter_rows(row_group, &fetch, &fetched, filter)?,
+            None => (fetch.selection, None),
+        };
         // The offset and limit count rows kept: over a mask, they cut a selection.
         if let Some(bits) = mask.take_if(|_| remaining.offset > 0 || remaining.limit.is_some()) {
             selection = refine(&selection, &bits);
@@ -217,6 +177,59 @@ impl Plan {
             self.batch_size,
         )
         .with_mask(mask))
+    }
+
+    /// The rows of `fetch`'s selection that `filter` keeps: as a selection, or as the
+    /// selection and a mask of its rows (one bit a selected row) where the rows kept are too
+    /// scattered to skip between.
+    fn filter_rows(
+        &self,
+        row_group: usize,
+        fetch: &GroupFetch,
+        fetched: &Arc<Fetched>,
+        filter: &mut RowFilter,
+    ) -> Result<(RowSelection, Option<BooleanBuffer>)> {
+        let mut selection = fetch.selection.clone();
+        let mut mask: Option<BooleanBuffer> = None;
+        for (predicate, (schema, leaves)) in filter.predicates.iter_mut().zip(&self.filters) {
+            let rows = mask
+                .as_ref()
+                .map_or(selection.row_count(), |m| m.count_set_bits());
+            if rows == 0 {
+                break;
+            }
+            let columns = self.columns(row_group, leaves, fetched, &fetch.locations)?;
+            let decode = |source| Error::Decode { row_group, source };
+            let decoder = RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
+                .map_err(decode)?;
+            let mut batches = RowGroupReader::new(
+                row_group,
+                schema.clone(),
+                Some(decoder),
+                selection.clone(),
+                self.batch_size,
+            )
+            .with_mask(mask.clone());
+            let mut results = BooleanBufferBuilder::new(rows);
+            while let Some(batch) = batches.next_batch()? {
+                let rows = batch.num_rows();
+                let filter_error = |source| Error::Filter { row_group, source };
+                let result = predicate.evaluate(batch).map_err(filter_error)?;
+                if result.len() != rows {
+                    return Err(filter_error(arrow_schema::ArrowError::ComputeError(
+                        format!("{} results for {rows} rows", result.len()),
+                    )));
+                }
+                results.append_buffer(&kept(&result));
+            }
+            let results = results.finish();
+            let bits = match &mask {
+                Some(mask) => spread(mask, &results),
+                None => results,
+            };
+            (selection, mask) = as_selection_or_mask(selection, bits);
+        }
+        Ok((selection, mask))
     }
 
     /// The columns of `leaves` of a row group, their pages in `fetched`.

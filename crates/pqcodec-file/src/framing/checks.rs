@@ -137,10 +137,10 @@ pub(crate) fn chunk_range(
 }
 
 /// Page type ids.
-pub(super) const DATA_PAGE: i32 = 0;
-pub(super) const INDEX_PAGE: i32 = 1;
-pub(super) const DICTIONARY_PAGE: i32 = 2;
-pub(super) const DATA_PAGE_V2: i32 = 3;
+pub(crate) const DATA_PAGE: i32 = 0;
+pub(crate) const INDEX_PAGE: i32 = 1;
+pub(crate) const DICTIONARY_PAGE: i32 = 2;
+pub(crate) const DATA_PAGE_V2: i32 = 3;
 
 /// The checks of a column chunk's page headers, made before its pages are read.
 pub(crate) struct PageChecks {

@@ -4,6 +4,8 @@
 
 use pqcodec_core::Encoding;
 
+use crate::framing::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
+
 /// What kind of page a header frames, with its counts.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum PageKind {
@@ -72,11 +74,6 @@ impl Out<'_> {
         self
     }
 }
-
-/// Page type ids.
-const DATA_PAGE: i32 = 0;
-const DICTIONARY_PAGE: i32 = 2;
-const DATA_PAGE_V2: i32 = 3;
 
 /// Appends the header of a page of `kind` whose body is `compressed` bytes, `uncompressed`
 /// before compression (a v2 page's levels counted in both).

@@ -203,7 +203,9 @@ impl OpenFile {
         {
             let pruned = &self.file_metrics.pushdown_rows_pruned;
             let matched = &self.file_metrics.pushdown_rows_matched;
-            if let Some(filter) = row_filter(predicate, &read_schema, &meta, pruned, matched)? {
+            let reorder = self.options.reorder_filters;
+            let counts = (pruned, matched);
+            if let Some(filter) = row_filter(predicate, &read_schema, &meta, reorder, counts)? {
                 builder = builder.with_row_filter(filter);
             }
         }

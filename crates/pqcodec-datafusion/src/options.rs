@@ -30,6 +30,9 @@ pub struct PqcodecOptions {
     /// the rows the ones before kept; the other columns decoded for the rows all keep
     /// (`pushdown_filters`).
     pub pushdown_filters: bool,
+    /// With `pushdown_filters`, the conjuncts evaluated cheapest first (fewest compressed
+    /// bytes), not in the query's order (`reorder_filters`).
+    pub reorder_filters: bool,
 }
 
 impl Default for PqcodecOptions {
@@ -49,6 +52,7 @@ impl From<&ParquetOptions> for PqcodecOptions {
             max_in_list_size: o.max_in_list_size,
             coalesce_gap: DEFAULT_COALESCE_GAP,
             pushdown_filters: o.pushdown_filters,
+            reorder_filters: o.reorder_filters,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The query's filters evaluated while a file is read (`pushdown_filters`): each conjunct of
-//! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names,
-//! cheapest first (fewest compressed bytes), so that the columns projected are decoded only
+//! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
+//! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns projected are decoded only
 //! for the rows every conjunct keeps. The filter above the scan stays: it sees only the rows
 //! kept.
 
@@ -52,14 +52,14 @@ impl ArrowPredicate for Conjunct {
 }
 
 /// The row filter of `predicate` (over `schema`, the file's columns as read), counting the
-/// rows each conjunct prunes and keeps in `pruned` and `matched`; `None` if it has no
-/// conjunct.
+/// rows each conjunct prunes and keeps in `pruned` and `matched`; the conjuncts cheapest first
+/// if `reorder`, else in the predicate's order; `None` if it has no conjunct to evaluate.
 pub(crate) fn row_filter(
     predicate: &Arc<dyn PhysicalExpr>,
     schema: &SchemaRef,
     meta: &FileMetadata,
-    pruned: &Count,
-    matched: &Count,
+    reorder: bool,
+    (pruned, matched): (&Count, &Count),
 ) -> datafusion::error::Result<Option<RowFilter>> {
     // Each top-level field's compressed bytes in the file, to order the conjuncts.
     let parquet = meta.metadata();
@@ -75,7 +75,7 @@ pub(crate) fn row_filter(
         (parquet.row_groups().iter())
             .flat_map(|g| columns.clone().filter_map(move |c| g.columns().get(c)))
             .map(|c| c.compressed_size())
-            .sum()
+            .fold(0i64, i64::saturating_add)
     };
 
     let mut conjuncts = Vec::new();
@@ -91,6 +91,11 @@ pub(crate) fn row_filter(
             .collect::<Result<_, _>>()?;
         roots.sort_unstable();
         roots.dedup();
+        // A conjunct of no columns (one about a column this file lacks, made a literal) is
+        // left to the filter above the scan.
+        if roots.is_empty() {
+            continue;
+        }
         // The batch the conjunct sees: its fields, in the file's order.
         let projected = Schema::new(
             roots
@@ -99,7 +104,7 @@ pub(crate) fn row_filter(
                 .collect::<Vec<_>>(),
         );
         let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
-        let cost: i64 = roots.iter().map(|&r| bytes(r)).sum();
+        let cost = (roots.iter().map(|&r| bytes(r))).fold(0i64, i64::saturating_add);
         conjuncts.push((
             cost,
             Conjunct {
@@ -113,7 +118,9 @@ pub(crate) fn row_filter(
     if conjuncts.is_empty() {
         return Ok(None);
     }
-    conjuncts.sort_by_key(|(cost, _)| *cost);
+    if reorder {
+        conjuncts.sort_by_key(|(cost, _)| *cost);
+    }
     let predicates = conjuncts
         .into_iter()
         .map(|(_, c)| Box::new(c) as Box<dyn ArrowPredicate>)

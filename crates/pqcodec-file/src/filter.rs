@@ -1,7 +1,8 @@
 //! [`RowFilter`]: predicates evaluated while reading, before the other columns are decoded
 //! (late materialisation). Each predicate reads its own columns, only for the rows still
-//! selected, and the rows it rejects are skipped by the predicates after it and by the columns
-//! read.
+//! selected. The rows kept, where they lie in runs, are read run by run (whole pages passed
+//! over); where they are scattered, each batch is decoded whole and filtered, and batches that
+//! keep no row are skipped.
 
 use arrow_array::{Array, BooleanArray, RecordBatch};
 use arrow_buffer::BooleanBuffer;

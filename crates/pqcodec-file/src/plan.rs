@@ -200,12 +200,18 @@ impl Plan {
             }
             let columns = self.columns(row_group, leaves, fetched, &fetch.locations)?;
             let decode = |source| Error::Decode { row_group, source };
-            let decoder = RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
-                .map_err(decode)?;
+            // A predicate of no columns sees batches of rows only.
+            let decoder = match columns.is_empty() {
+                true => None,
+                false => Some(
+                    RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
+                        .map_err(decode)?,
+                ),
+            };
             let mut batches = RowGroupReader::new(
                 row_group,
                 schema.clone(),
-                Some(decoder),
+                decoder,
                 selection.clone(),
                 self.batch_size,
             )

@@ -158,8 +158,9 @@ impl<T> ReaderBuilder<T> {
 
     /// Reads only the rows `filter` keeps, of those selected: its predicates are evaluated
     /// first, each decoding its own columns for the rows still kept, then the projected
-    /// columns are decoded for the rows kept (late materialisation). The offset and limit
-    /// count the rows kept.
+    /// columns are decoded for the rows kept, run by run, or a batch at a time and filtered
+    /// where the rows kept are scattered (late materialisation). The offset and limit count
+    /// the rows kept.
     pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
         self.filter = Some(filter);
         self
@@ -275,19 +276,27 @@ impl<T> ReaderBuilder<T> {
     }
 }
 
-/// Checks that the plan's Arrow types can be decoded from its columns before any page is read.
+/// Checks that the plan's Arrow types (the row filter's too) can be decoded from its columns
+/// before any page is read.
 fn check_schema(plan: &Plan) -> Result<()> {
-    let columns = plan
-        .leaves
-        .iter()
-        .map(|&leaf| {
-            let none = std::iter::empty::<Result<Page, std::convert::Infallible>>();
-            Column::new(plan.meta.columns()[leaf].clone(), none)
-        })
-        .collect();
-    RecordBatchDecoder::try_new(plan.schema.clone(), columns, 1)
-        .map(drop)
-        .map_err(|e| Error::Request(format!("the schema cannot be read: {e}")))
+    let decodable = |schema: &arrow_schema::SchemaRef, leaves: &[usize]| {
+        let columns = leaves
+            .iter()
+            .map(|&leaf| {
+                let none = std::iter::empty::<Result<Page, std::convert::Infallible>>();
+                Column::new(plan.meta.columns()[leaf].clone(), none)
+            })
+            .collect();
+        RecordBatchDecoder::try_new(schema.clone(), columns, 1)
+            .map(drop)
+            .map_err(|e| Error::Request(format!("the schema cannot be read: {e}")))
+    };
+    decodable(&plan.schema, &plan.leaves)?;
+    // The row filter's columns, as its predicates read them.
+    for (schema, leaves) in &plan.filters {
+        decodable(schema, leaves)?;
+    }
+    Ok(())
 }
 
 impl<T: RangeRead + 'static> ReaderBuilder<T> {

@@ -296,3 +296,34 @@ fn a_failing_or_miscounting_predicate_is_an_error() {
     let e = read(|_| Ok(BooleanArray::from(vec![true])));
     assert!(e.contains("1 results for 700 rows"), "{e}");
 }
+
+#[test]
+fn a_predicate_of_no_columns_sees_rows_only() {
+    // Keeps every third row by its position, counted over the batches it is given.
+    let mut seen = 0usize;
+    let every_third = ArrowPredicateFn::new(Projection::leaves([]), move |batch| {
+        assert_eq!(batch.num_columns(), 0);
+        let kept = (seen..seen + batch.num_rows())
+            .map(|i| Some(i % 3 == 0))
+            .collect();
+        seen += batch.num_rows();
+        Ok(kept)
+    });
+    let reader = ReaderBuilder::try_new(file().clone())
+        .unwrap()
+        .with_projection(Projection::paths(["other"]))
+        .with_row_filter(RowFilter::new(vec![Box::new(every_third)]))
+        .with_batch_size(100)
+        .build()
+        .unwrap();
+    let mut read = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        read.extend(batch.column(0).as_primitive::<Int64Type>().iter());
+    }
+    let want: Vec<Option<i64>> = (0..ROWS as i64)
+        .filter(|i| i % 3 == 0)
+        .map(|i| (i % 5 != 0).then_some(i))
+        .collect();
+    assert_eq!(read, want);
+}

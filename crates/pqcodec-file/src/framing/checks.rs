@@ -270,8 +270,8 @@ fn count(field: Option<i32>, name: &str) -> Result<i64, String> {
     }
 }
 
-/// Whether `compressed` (a page's compressed bytes) can decompress to `size` bytes: the parquet
-/// crate allocates `size` bytes before decompressing, so a claim of gigabytes from a few bytes
+/// Whether `compressed` (a page's compressed bytes) can decompress to `size` bytes: the codecs
+/// allocate `size` bytes before decompressing, so a claim of gigabytes from a few bytes
 /// is refused here. SNAPPY data starts with its uncompressed length; GZIP, LZ4 and ZSTD expand
 /// at most about 1032, 255 and 32768 times; BROTLI has no useful bound.
 pub(super) fn check_decompressed_size(

@@ -217,17 +217,21 @@ impl ChunkPages {
         };
         let count = |n: Option<i32>| n.map_or(0, |n| n.max(0) as usize);
         // Levels of a v2 page are never compressed; the rest is, unless it says otherwise.
-        let (levels, compressed) = match &h.data_v2 {
-            Some(v2) => (
+        let (levels, compressed) = match (h.page_type, &h.data_v2) {
+            (Some(DATA_PAGE_V2), Some(v2)) => (
                 count(v2.level_lens[0]) + count(v2.level_lens[1]),
                 v2.is_compressed,
             ),
-            None => (0, true),
+            _ => (0, true),
         };
         let data = match self.codec.as_mut() {
             Some(codec) if compressed => {
                 let split = levels.min(body.len());
-                let mut out = Vec::with_capacity(uncompressed);
+                // Room for what the header claims, within what the body can hold for the
+                // codecs that bound it (checked); BROTLI's output grows as it comes.
+                let room =
+                    uncompressed.min(body.len().saturating_mul(1 << 15).saturating_add(4096));
+                let mut out = Vec::with_capacity(room);
                 out.extend_from_slice(&body[..split]);
                 // A page of no values (all nulls) may be empty, not compressed.
                 if uncompressed > levels {
@@ -236,7 +240,7 @@ impl ChunkPages {
                         .decompress(&body[split..], &mut out, values)
                         .map_err(|e| self.error(reason(e)))?;
                 }
-                if out.len() != uncompressed.max(split) {
+                if out.len() != uncompressed {
                     return Err(self.error(format!(
                         "the page decompresses to {} bytes, not the {uncompressed} its header gives",
                         out.len()

@@ -576,7 +576,7 @@ fn chunk(c: &mut Cursor<'_>, found: &mut Vec<EncodingAt>) -> Result<Option<i32>>
             // encoding_stats: list<PageEncodingStats>, each's encoding its field 2.
             13 => read_list(c, |c| {
                 read_struct(c, |c, field, ty| match field {
-                    2 if ty == id::I32 => encoding(c, found),
+                    2 => encoding(c, found),
                     _ => c.skip(ty),
                 })
             }),

@@ -187,11 +187,23 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
     }
     fn push_repeated(&mut self, value: &[u8], count: usize) {
         self.own();
-        self.offsets.reserve(count);
-        self.data.reserve(value.len().saturating_mul(count));
-        for _ in 0..count {
-            self.push(value);
+        let (base, len) = (self.data.len(), value.len());
+        let total = len.saturating_mul(count);
+        if base.checked_add(total).and_then(O::from_usize).is_none() {
+            // Some offset overflows `O`: value by value, the overflow recorded.
+            for _ in 0..count {
+                self.push(value);
+            }
+            return;
         }
+        // Every offset fits `O`: the bytes in one go, then the offsets in one extend.
+        self.grow_data(base + total, count);
+        match value {
+            [byte] => self.data.resize(base + count, *byte),
+            _ => (0..count).for_each(|_| self.data.extend_from_slice(value)),
+        }
+        self.offsets
+            .extend((1..=count).map(|i| O::usize_as(base + i * len)));
     }
     fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)]) {
         let (spans, total) = spans_within(data, spans);
@@ -465,7 +477,7 @@ where
 mod tests {
     use super::*;
     use arrow_array::cast::AsArray;
-    use arrow_array::{Array, StringArray};
+    use arrow_array::{Array, LargeStringArray, StringArray};
     use pqcodec_core::{ByteArrayType, Encoder};
     use pqcodec_encodings::plain::PlainEncoder;
 
@@ -724,6 +736,24 @@ mod tests {
         let expect = StringArray::from(vec![None, Some("hé"), Some("ab"), None, Some("ab")]);
         assert_eq!(a.as_string::<i32>(), &expect);
         // The builder starts over.
+        assert_eq!(Builder::<ByteArrayType>::len(&b), 0);
+    }
+
+    /// A run of one value, of one byte, none or several, after copied and borrowed values.
+    #[test]
+    fn repeated_values_in_one_go() {
+        let mut b = OffsetBytes::<i64>::new(DataType::LargeUtf8);
+        let page = Buffer::from(b"xyz".to_vec());
+        Builder::<ByteArrayType>::set_page(&mut b, &page);
+        b.extend_from_lengths(&[2, 1], &page);
+        b.push_repeated(b"", 3);
+        b.push_repeated(b"y", 4);
+        b.push_repeated(b"abc", 2);
+        b.push(b"!");
+        Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
+        let a = Builder::<ByteArrayType>::finish(&mut b, 12, None).unwrap();
+        let want = ["xy", "z", "", "", "", "y", "y", "y", "y", "abc", "abc", "!"];
+        assert_eq!(a.as_string::<i64>(), &LargeStringArray::from(want.to_vec()));
         assert_eq!(Builder::<ByteArrayType>::len(&b), 0);
     }
 

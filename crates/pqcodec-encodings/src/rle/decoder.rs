@@ -10,6 +10,9 @@ use crate::kernels::bitpack::{packed_len, unpack32};
 /// Values unpacked at a time from a bit-packed run into a stack buffer.
 pub const CHUNK: usize = 256;
 
+/// Stretches of a bit-packed run up to this long are unpacked into a smaller buffer.
+const SHORT: usize = 32;
+
 /// Receives what [`RleDecoder::visit`] decodes, runs as runs: an RLE run as one call, a
 /// stretch of a bit-packed run either still packed ([`RunVisitor::packed`], for visitors that
 /// can take bits as they are, such as validity bitmaps) or unpacked a chunk at a time
@@ -322,6 +325,13 @@ fn unpack_range<V: RunVisitor + ?Sized>(
     end: usize,
     visitor: &mut V,
 ) -> Result<()> {
+    // Short stretches (runs interleaved with RLE runs) need not clear a whole chunk's buffer.
+    if end - start <= SHORT {
+        let mut buf = [0u32; SHORT];
+        let out = &mut buf[..end - start];
+        unpack_into(bytes, width, start, out);
+        return visitor.values(out);
+    }
     let mut buf = [0u32; CHUNK];
     let mut pos = start;
     while pos < end {

@@ -169,14 +169,16 @@ fn int_decoder(pages_: Vec<Page>) -> ArrayDecoder {
     ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
 }
 
-/// INT64 dictionaries read as Decimal128, converted once and gathered: a small one and one of
-/// 70,000 entries (1.1 MB once widened) give the values.
+/// INT64 dictionaries read as Decimal128, one column chunk after another through one decoder:
+/// small ones converted once and gathered, large ones (70,000 entries, 1.1 MB once widened)
+/// left as the page's numbers, converted as looked up; each chunk's dictionary (decoded into
+/// the last one's allocation) gives its own values.
 #[test]
 fn widened_dictionaries_small_and_large() {
     use pqcodec_core::Int64Type;
-    for entries in [100usize, 70_000] {
+    let chunk = |entries: usize, seed: i64| {
         let values: Vec<i64> = (0..140_000)
-            .map(|i| (i * 7919 % entries) as i64 * 3 - 5)
+            .map(|i| (i * 7919 % entries) as i64 * 3 - seed)
             .collect();
         let mut dict = DictionaryEncoder::<Int64Type>::new(0, DictionaryLimits::default());
         dict.put(&values).unwrap();
@@ -197,12 +199,16 @@ fn widened_dictionaries_small_and_large() {
                 encoding: Encoding::RleDictionary,
             }),
         ];
-        let desc = ColumnDesc::flat("d", PhysicalType::Int64, 0, false);
-        let data_type = DataType::Decimal128(18, 2);
-        let field = Arc::new(Field::new("d", data_type.clone(), false));
-        let mut decoder =
-            ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap();
-        let mut got: Vec<i128> = Vec::new();
+        (pages(pages_), values)
+    };
+    let desc = ColumnDesc::flat("d", PhysicalType::Int64, 0, false);
+    let data_type = DataType::Decimal128(18, 2);
+    let field = Arc::new(Field::new("d", data_type.clone(), false));
+    let (first, values) = chunk(100, 5);
+    let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, first)]).unwrap();
+    let mut want: Vec<i64> = values;
+    let mut got: Vec<i128> = Vec::new();
+    for (entries, seed) in [(70_000, 1), (69_000, 2), (80_000, 3), (100, 4), (0, 0)] {
         for array in drain(&mut decoder, 8192, 0) {
             assert_eq!(array.data_type(), &data_type);
             let array = array
@@ -211,8 +217,15 @@ fn widened_dictionaries_small_and_large() {
                 .unwrap();
             got.extend(array.values().iter());
         }
-        let want: Vec<i128> = values.iter().map(|&v| i128::from(v)).collect();
-        assert_eq!(got, want, "{entries} entries");
+        let expected: Vec<i128> = want.iter().map(|&v| i128::from(v)).collect();
+        assert_eq!(got, expected, "before the chunk of {entries} entries");
+        if entries > 0 {
+            let (next, values) = chunk(entries, seed);
+            decoder.set_pages(vec![Box::new(next)]).unwrap();
+            got.clear();
+            want.clear();
+            want.extend(values);
+        }
     }
 }
 

@@ -157,6 +157,11 @@ impl ValueBuffer<[u8]> for ByteArrays {
         self.offsets.truncate(1);
         self.data.clear();
     }
+    fn reset(&mut self, values: usize, bytes: usize) {
+        self.clear();
+        self.offsets.reserve_exact(values);
+        self.data.reserve_exact(bytes);
+    }
 }
 
 #[cfg(test)]

@@ -454,6 +454,10 @@ pub trait ValueBuffer<V: ?Sized>: Sink<V> + Default + Clone + Debug + Send + Syn
         V: 's;
     /// Removes every value, keeping the allocation.
     fn clear(&mut self);
+    /// Removes every value and makes room for exactly `values` values of `bytes` bytes in all
+    /// (variable-width values; fixed-width ones ignore it), keeping an allocation that has
+    /// room: a buffer reused for values of about one size does not grow past them.
+    fn reset(&mut self, values: usize, bytes: usize);
 }
 
 impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
@@ -471,6 +475,10 @@ impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
     }
     fn clear(&mut self) {
         Vec::clear(self);
+    }
+    fn reset(&mut self, values: usize, _: usize) {
+        self.clear();
+        self.reserve_exact(values);
     }
 }
 

@@ -16,6 +16,12 @@ use super::primitive::fixed_array;
 use crate::error::Fault;
 use crate::page::DictionaryPage;
 
+/// The most bytes a dictionary converted once into a wider type may take (256 KiB: 16 Ki
+/// Decimal128 values). A larger one holds nearly one entry per value (prices, keys) and
+/// stays as the page's numbers, each value converted as looked up: no more memory than the
+/// dictionary page's.
+const WIDENED_DICTIONARY_BYTES: usize = 1 << 18;
+
 /// A conversion of a physical value into an Arrow native value.
 pub(crate) trait Convert: Send + Sync + 'static {
     /// The physical value.
@@ -124,6 +130,11 @@ where
         _: &DictionaryPage,
         values: &Vec<T::Native>,
     ) -> Result<bool, Fault> {
+        let widens = size_of::<C::Out>() > size_of::<C::In>();
+        if widens && values.len().saturating_mul(size_of::<C::Out>()) > WIDENED_DICTIONARY_BYTES {
+            self.dictionary = Vec::new();
+            return Ok(false);
+        }
         self.dictionary.clear();
         self.dictionary
             .extend(values.iter().map(|&v| C::convert(v)));

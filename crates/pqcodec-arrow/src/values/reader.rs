@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
-use pqcodec_core::{Decoder, Encoding};
+use pqcodec_core::{Decoder, Encoding, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::DynamicType;
 
@@ -45,6 +45,24 @@ pub(crate) fn decode_dictionary<T: DynamicType>(
     page: &DictionaryPage,
     type_length: usize,
 ) -> Result<T::Buffer, Fault> {
+    decode_dictionary_into::<T>(page, type_length, T::Buffer::default())
+}
+
+/// [`decode_dictionary`] into `out`, whose allocation it reuses (sized to the page's values).
+fn decode_dictionary_into<T: DynamicType>(
+    page: &DictionaryPage,
+    type_length: usize,
+    mut out: T::Buffer,
+) -> Result<T::Buffer, Fault> {
+    // Every value but a boolean takes a byte of the page at least, so the room made is
+    // bounded by the page; a BYTE_ARRAY value's bytes follow a 4-byte length.
+    let len = page.data.len();
+    let values = page.num_values.min(len);
+    let bytes = match type_length {
+        0 => len.saturating_sub(values.saturating_mul(4)),
+        _ => len,
+    };
+    out.reset(values, bytes);
     check_dictionary_encoding(page.encoding)?;
     let mut decoder = T::decoder(
         Encoding::Plain,
@@ -53,7 +71,6 @@ pub(crate) fn decode_dictionary<T: DynamicType>(
         type_length,
         None,
     )?;
-    let mut out = T::Buffer::default();
     let got = decoder.read(&mut out, page.num_values)?;
     if got != page.num_values {
         return Err(short(Encoding::Plain, "dictionary", got, page.num_values));
@@ -98,6 +115,22 @@ pub(crate) struct Materialized<T: DynamicType, B> {
     /// The builder gathers dictionary-encoded pages from its own conversion of the dictionary.
     gathers: bool,
     page: Option<(PageState<T>, Encoding)>,
+    /// The allocation of the last dictionary let go, for the next one: a column's
+    /// dictionaries, one a row group and often alike in size, reuse one buffer (no pages
+    /// faulted in again).
+    spare: Option<T::Buffer>,
+}
+
+impl<T: DynamicType, B> Materialized<T, B> {
+    /// Lets the current page and dictionary go, keeping the dictionary's allocation.
+    fn drop_dictionary(&mut self) {
+        self.page = None;
+        self.dictionary_len = None;
+        self.gathers = false;
+        if let Some(dictionary) = self.dictionary.take().and_then(|d| Arc::try_unwrap(d).ok()) {
+            self.spare = Some(dictionary);
+        }
+    }
 }
 
 impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
@@ -109,6 +142,7 @@ impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
             dictionary: None,
             gathers: false,
             page: None,
+            spare: None,
         }
     }
 }
@@ -120,14 +154,15 @@ where
     T::Decoder<'static>: Send,
 {
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
-        self.dictionary_len = None;
-        self.dictionary = None;
+        self.drop_dictionary();
         check_dictionary_encoding(page.encoding)?;
         self.gathers = self.builder.take_dictionary_page(page)?;
         if !self.gathers {
-            let dictionary = decode_dictionary::<T>(page, self.type_length)?;
+            let spare = self.spare.take().unwrap_or_default();
+            let dictionary = decode_dictionary_into::<T>(page, self.type_length, spare)?;
             self.builder.validate_dictionary(&dictionary)?;
             self.gathers = self.builder.take_dictionary(page, &dictionary)?;
+            // A dictionary the builder converted is let go (its conversion holds the values).
             if !self.gathers {
                 self.dictionary = Some(Arc::new(dictionary));
             }
@@ -232,10 +267,7 @@ where
     }
 
     fn new_chunk(&mut self) {
-        self.page = None;
-        self.dictionary_len = None;
-        self.dictionary = None;
-        self.gathers = false;
+        self.drop_dictionary();
     }
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {

@@ -229,6 +229,80 @@ fn widened_dictionaries_small_and_large() {
     }
 }
 
+/// FIXED_LEN_BYTE_ARRAY(7) dictionaries read as Decimal128 and Decimal256, chunk after chunk:
+/// small ones converted once, large ones (70,000 and 20,000 entries) kept as `i64`s straight
+/// from the page and widened as gathered, negative values sign extended.
+#[test]
+fn fixed_len_decimal_dictionaries_small_and_large() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Decimal128Type, Decimal256Type};
+    use arrow_buffer::i256;
+    use pqcodec_core::FixedLenByteArrayType;
+    let chunk = |entries: usize| {
+        let values: Vec<i64> = (0..100_000)
+            .map(|i| ((i * 7919 % entries) as i64 - entries as i64 / 2) * 1_000_003)
+            .collect();
+        let bytes: Vec<[u8; 7]> = values
+            .iter()
+            .map(|v| v.to_be_bytes()[1..].try_into().unwrap())
+            .collect();
+        let mut dict =
+            DictionaryEncoder::<FixedLenByteArrayType>::new(7, DictionaryLimits::default());
+        dict.put(bytes.iter().map(|b| &b[..])).unwrap();
+        let indices = dict.flush().unwrap();
+        let pages_ = vec![
+            Page::Dictionary(DictionaryPage {
+                data: Buffer::from_vec(dict.dictionary_page().unwrap()),
+                num_values: entries,
+                encoding: Encoding::Plain,
+            }),
+            v1(PageSpec {
+                def: &vec![0; values.len()],
+                rep: &[],
+                max_def: 0,
+                max_rep: 0,
+                values: indices,
+                encoding: Encoding::RleDictionary,
+            }),
+        ];
+        (pages(pages_), values)
+    };
+    for data_type in [DataType::Decimal128(16, 2), DataType::Decimal256(16, 2)] {
+        let desc = ColumnDesc::flat("d", PhysicalType::FixedLenByteArray, 7, false);
+        let field = Arc::new(Field::new("d", data_type.clone(), false));
+        let (first, mut want) = chunk(100);
+        let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, first)]).unwrap();
+        for entries in [70_000, 20_000, 100, 0] {
+            let mut got: Vec<i128> = Vec::new();
+            for array in drain(&mut decoder, 8192, 0) {
+                assert_eq!(array.data_type(), &data_type);
+                match &data_type {
+                    DataType::Decimal128(..) => {
+                        got.extend(array.as_primitive::<Decimal128Type>().values().iter());
+                    }
+                    _ => got.extend(
+                        array
+                            .as_primitive::<Decimal256Type>()
+                            .values()
+                            .iter()
+                            .map(|v: &i256| v.to_i128().unwrap()),
+                    ),
+                }
+            }
+            let expected: Vec<i128> = want.iter().map(|&v| i128::from(v)).collect();
+            assert_eq!(
+                got, expected,
+                "{data_type}, before the chunk of {entries} entries"
+            );
+            if entries > 0 {
+                let (next, values) = chunk(entries);
+                decoder.set_pages(vec![Box::new(next)]).unwrap();
+                want = values;
+            }
+        }
+    }
+}
+
 /// A page that is done is let go before the next is fetched (its buffer is freed then, not
 /// held while the next is decompressed), whether the column borrows its values (PLAIN
 /// required ints) or copies them (optional ints, spread over their nulls).

@@ -11,16 +11,10 @@ use pqcodec_core::{FixedWidth, NativeType, Sink};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
-use super::gather::Gather;
+use super::gather::{Gather, WIDENED_DICTIONARY_BYTES};
 use super::primitive::fixed_array;
 use crate::error::Fault;
 use crate::page::DictionaryPage;
-
-/// The most bytes a dictionary converted once into a wider type may take (256 KiB: 16 Ki
-/// Decimal128 values). A larger one holds nearly one entry per value (prices, keys) and
-/// stays as the page's numbers, each value converted as looked up: no more memory than the
-/// dictionary page's.
-const WIDENED_DICTIONARY_BYTES: usize = 1 << 18;
 
 /// A conversion of a physical value into an Arrow native value.
 pub(crate) trait Convert: Send + Sync + 'static {

@@ -12,7 +12,7 @@ use pqcodec_core::{ByteArrays, Encoding, Sink, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
-use super::gather::Gather;
+use super::gather::{Gather, WIDENED_DICTIONARY_BYTES};
 use super::primitive::fixed_array;
 use super::spread::{check, spread_bytes};
 use crate::error::Fault;
@@ -127,6 +127,9 @@ pub(crate) trait DecimalNative: Gather {
     /// The value of `bytes`, sign extended; `None` if wider than the type.
     fn from_be(bytes: &[u8]) -> Option<Self>;
 
+    /// `v`, sign extended (truncated into the 4-byte type).
+    fn from_i64(v: i64) -> Self;
+
     /// Appends the values of `data`, `width` bytes each (at most the type's size, at least 1)
     /// back to back; a trailing partial value is ignored.
     fn extend_from_be(data: &[u8], width: usize, out: &mut Vec<Self>) {
@@ -154,6 +157,11 @@ macro_rules! decimal_native {
             #[inline]
             fn from_be(bytes: &[u8]) -> Option<Self> {
                 sign_extend::<$w>(bytes).map(<$t>::from_be_bytes)
+            }
+
+            #[inline]
+            fn from_i64(v: i64) -> Self {
+                v as $t
             }
 
             /// A loop per width: each value loaded into the top of a word, then shifted down
@@ -188,25 +196,66 @@ impl DecimalNative for i256 {
     fn from_be(bytes: &[u8]) -> Option<Self> {
         sign_extend::<32>(bytes).map(i256::from_be_bytes)
     }
+
+    #[inline]
+    fn from_i64(v: i64) -> Self {
+        i256::from_i128(i128::from(v))
+    }
 }
 
 /// Byte arrays (fixed or variable length) as Arrow decimals of native `N`. A dictionary is
-/// converted once and its data pages gather converted values.
+/// converted once and its data pages gather converted values; one of values of at most 8
+/// bytes that would widen past [`WIDENED_DICTIONARY_BYTES`] is kept as `i64`s, widened as
+/// gathered.
 pub(crate) struct Decimals<N: DecimalNative> {
     values: Vec<N>,
     dictionary: Vec<N>,
+    /// The dictionary as `i64`s, when it is kept narrow (then `dictionary` is not used).
+    narrow: Vec<i64>,
+    /// The values' width for FIXED_LEN_BYTE_ARRAY, 0 for BYTE_ARRAY.
+    width: usize,
     data_type: DataType,
     too_wide: Option<usize>,
 }
 
 impl<N: DecimalNative> Decimals<N> {
+    /// Decimals from BYTE_ARRAY values.
     pub(crate) fn new(data_type: DataType) -> Self {
+        Self::fixed(data_type, 0)
+    }
+
+    /// Decimals from FIXED_LEN_BYTE_ARRAY values of `width` bytes.
+    pub(crate) fn fixed(data_type: DataType, width: usize) -> Self {
         Decimals {
             values: Vec::new(),
             dictionary: Vec::new(),
+            narrow: Vec::new(),
+            width,
             data_type,
             too_wide: None,
         }
+    }
+}
+
+/// A sink of `i64`s widening them into `N`: a narrow dictionary's values as gathered.
+struct Widen<'a, N>(&'a mut Vec<N>);
+
+impl<N: DecimalNative> Sink<i64> for Widen<'_, N> {
+    fn reserve(&mut self, additional: usize) {
+        self.0.reserve(additional);
+    }
+    #[inline]
+    fn push(&mut self, value: &i64) {
+        self.0.push(N::from_i64(*value));
+    }
+    #[inline]
+    fn push_repeated(&mut self, value: &i64, count: usize) {
+        let v = N::from_i64(*value);
+        self.0.resize(self.0.len() + count, v);
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, values: &[i64]) {
+        self.0.extend(values.iter().map(|&v| N::from_i64(v)));
     }
 }
 
@@ -263,8 +312,31 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
         })
     }
 
+    /// A dictionary of FIXED_LEN_BYTE_ARRAY values of at most 8 bytes that would widen past
+    /// [`WIDENED_DICTIONARY_BYTES`], straight from its page into `i64`s.
+    fn take_dictionary_page(&mut self, page: &DictionaryPage) -> Result<bool, Fault> {
+        self.narrow.clear();
+        let n = page.num_values;
+        let wide =
+            size_of::<N>() > 8 && n.saturating_mul(size_of::<N>()) > WIDENED_DICTIONARY_BYTES;
+        if !(1..=8).contains(&self.width) || !wide {
+            return Ok(false);
+        }
+        // A page too short for its values is left to the decoding, which names it.
+        let Some(data) = n
+            .checked_mul(self.width)
+            .and_then(|len| page.data.get(..len))
+        else {
+            return Ok(false);
+        };
+        self.narrow.reserve_exact(n);
+        i64::extend_from_be(data, self.width, &mut self.narrow);
+        Ok(true)
+    }
+
     /// The dictionary converted once, unless a value is too wide (reported if looked up).
     fn take_dictionary(&mut self, _: &DictionaryPage, values: &ByteArrays) -> Result<bool, Fault> {
+        self.narrow.clear();
         self.dictionary.clear();
         for value in values.values() {
             match N::from_be(value) {
@@ -276,6 +348,9 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
     }
 
     fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+        if !self.narrow.is_empty() {
+            return Ok(indices.gather(&self.narrow, &mut Widen(&mut self.values), n)?);
+        }
         Ok(N::gather(indices, &self.dictionary, &mut self.values, n)?)
     }
 

@@ -4,6 +4,12 @@
 use arrow_buffer::{ArrowNativeType, i256};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
+/// The most bytes a dictionary converted once into a wider type may take (256 KiB: 16 Ki
+/// Decimal128 values). A larger one holds nearly one entry per value (prices, keys) and
+/// stays as the page's numbers, each value converted as looked up: no more memory than the
+/// dictionary page's.
+pub(crate) const WIDENED_DICTIONARY_BYTES: usize = 1 << 18;
+
 /// An Arrow native value gathered by dictionary indices.
 pub(crate) trait Gather: ArrowNativeType + super::spread::Spread {
     /// Appends `dictionary[i]` for up to `n` indices `i` of `indices` to `out`; returns how many

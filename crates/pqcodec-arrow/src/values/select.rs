@@ -169,16 +169,16 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
             m.make::<FixedLenByteArrayType, _>(FixedBytes::slice(d, 12, 4..12), tl)
         }
         (P::FixedLenByteArray, D::Decimal32(..)) if tl <= 4 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i32>::new(d), tl)
+            m.make::<FixedLenByteArrayType, _>(Decimals::<i32>::fixed(d, tl), tl)
         }
         (P::FixedLenByteArray, D::Decimal64(..)) if tl <= 8 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i64>::new(d), tl)
+            m.make::<FixedLenByteArrayType, _>(Decimals::<i64>::fixed(d, tl), tl)
         }
         (P::FixedLenByteArray, D::Decimal128(..)) if tl <= 16 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i128>::new(d), tl)
+            m.make::<FixedLenByteArrayType, _>(Decimals::<i128>::fixed(d, tl), tl)
         }
         (P::FixedLenByteArray, D::Decimal256(..)) if tl <= 32 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i256>::new(d), tl)
+            m.make::<FixedLenByteArrayType, _>(Decimals::<i256>::fixed(d, tl), tl)
         }
         _ => None,
     }

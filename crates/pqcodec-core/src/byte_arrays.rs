@@ -158,9 +158,9 @@ impl ValueBuffer<[u8]> for ByteArrays {
         self.data.clear();
     }
     fn reset(&mut self, values: usize, bytes: usize) {
-        self.clear();
-        self.offsets.reserve_exact(values);
-        self.data.reserve_exact(bytes);
+        crate::sink::reset_vec(&mut self.offsets, values.saturating_add(1));
+        self.offsets.push(0);
+        crate::sink::reset_vec(&mut self.data, bytes);
     }
 }
 

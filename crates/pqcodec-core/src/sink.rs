@@ -455,9 +455,21 @@ pub trait ValueBuffer<V: ?Sized>: Sink<V> + Default + Clone + Debug + Send + Syn
     /// Removes every value, keeping the allocation.
     fn clear(&mut self);
     /// Removes every value and makes room for exactly `values` values of `bytes` bytes in all
-    /// (variable-width values; fixed-width ones ignore it), keeping an allocation that has
-    /// room: a buffer reused for values of about one size does not grow past them.
+    /// (variable-width values; fixed-width ones ignore it), keeping an allocation of about
+    /// that size: a buffer reused for values of about one size neither grows past them nor
+    /// stays at the largest size it ever held.
     fn reset(&mut self, values: usize, bytes: usize);
+}
+
+/// Empties `v` and gives it room for exactly `n` items: its allocation kept unless too small,
+/// or a quarter larger than `n` (then replaced, not kept at the largest size ever needed).
+pub(crate) fn reset_vec<T>(v: &mut Vec<T>, n: usize) {
+    v.clear();
+    if v.capacity() > n.saturating_add(n / 4) {
+        *v = Vec::with_capacity(n);
+    } else {
+        v.reserve_exact(n);
+    }
 }
 
 impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
@@ -477,8 +489,7 @@ impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
         Vec::clear(self);
     }
     fn reset(&mut self, values: usize, _: usize) {
-        self.clear();
-        self.reserve_exact(values);
+        reset_vec(self, values);
     }
 }
 
@@ -494,6 +505,28 @@ mod tests {
         fn push(&mut self, value: &i64) {
             self.0.push(*value);
         }
+    }
+
+    /// A reused buffer is emptied and sized to what comes: kept when about right, grown
+    /// exactly, let go when far too large.
+    #[test]
+    fn reset_sizes_the_buffer_to_what_comes() {
+        let mut v: Vec<u64> = (0..1000).collect();
+        let kept = v.as_ptr();
+        ValueBuffer::reset(&mut v, 900, 0);
+        assert!(v.is_empty());
+        assert_eq!((v.as_ptr(), v.capacity()), (kept, 1000));
+        ValueBuffer::reset(&mut v, 1500, 0);
+        assert_eq!(v.capacity(), 1500);
+        ValueBuffer::reset(&mut v, 100, 0);
+        assert_eq!(v.capacity(), 100);
+
+        let mut b = crate::ByteArrays::new();
+        b.push(b"abc");
+        ValueBuffer::reset(&mut b, 2, 10);
+        assert!(ValueBuffer::is_empty(&b));
+        b.push(b"de");
+        assert_eq!(b.get(0), Some(&b"de"[..]));
     }
 
     #[test]

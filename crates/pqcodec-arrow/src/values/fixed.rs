@@ -329,7 +329,7 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
         else {
             return Ok(false);
         };
-        self.narrow.reserve_exact(n);
+        ValueBuffer::reset(&mut self.narrow, n, 0);
         i64::extend_from_be(data, self.width, &mut self.narrow);
         Ok(true)
     }

@@ -11,7 +11,9 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, PhysicalType, Sink, prefixed_value, push_prefixed};
+use pqcodec_core::{
+    ByteArrays, Encoding, PhysicalType, Sink, ValueBuffer, prefixed_value, push_prefixed,
+};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
@@ -384,7 +386,8 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         if T::TYPE != PhysicalType::ByteArray || data.len() > u32::MAX as usize {
             return Ok(false);
         }
-        self.dictionary_views.clear();
+        let entries = page.num_values.min(data.len() / 4);
+        ValueBuffer::reset(&mut self.dictionary_views, entries, 0);
         let read = plain_views(data, page.num_values, 0, &mut self.dictionary_views)
             .map_err(|got| short(Encoding::Plain, "dictionary", got, page.num_values))?;
         let at_once = || read.short_lengths && std::str::from_utf8(&data[..read.bytes]).is_ok();

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use arrow_array::{ArrayRef, make_array};
-use arrow_buffer::{MutableBuffer, NullBuffer, i256};
+use arrow_buffer::{Buffer, MutableBuffer, NullBuffer, i256};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
 use pqcodec_core::{ByteArrays, Encoding, Sink, ValueBuffer};
@@ -205,13 +205,15 @@ impl DecimalNative for i256 {
 
 /// Byte arrays (fixed or variable length) as Arrow decimals of native `N`. A dictionary is
 /// converted once and its data pages gather converted values; one of values of at most 8
-/// bytes that would widen past [`WIDENED_DICTIONARY_BYTES`] is kept as `i64`s, widened as
-/// gathered.
+/// bytes that would widen past [`WIDENED_DICTIONARY_BYTES`] stays as its page, each value
+/// converted as looked up.
 pub(crate) struct Decimals<N: DecimalNative> {
     values: Vec<N>,
     dictionary: Vec<N>,
-    /// The dictionary as `i64`s, when it is kept narrow (then `dictionary` is not used).
-    narrow: Vec<i64>,
+    /// The dictionary page's values, when they are looked up there (then `dictionary` is not
+    /// used), and room for the indices of a gather.
+    page: Option<Buffer>,
+    keys: Vec<u32>,
     /// The values' width for FIXED_LEN_BYTE_ARRAY, 0 for BYTE_ARRAY.
     width: usize,
     data_type: DataType,
@@ -229,7 +231,8 @@ impl<N: DecimalNative> Decimals<N> {
         Decimals {
             values: Vec::new(),
             dictionary: Vec::new(),
-            narrow: Vec::new(),
+            page: None,
+            keys: Vec::new(),
             width,
             data_type,
             too_wide: None,
@@ -237,25 +240,16 @@ impl<N: DecimalNative> Decimals<N> {
     }
 }
 
-/// A sink of `i64`s widening them into `N`: a narrow dictionary's values as gathered.
-struct Widen<'a, N>(&'a mut Vec<N>);
-
-impl<N: DecimalNative> Sink<i64> for Widen<'_, N> {
-    fn reserve(&mut self, additional: usize) {
-        self.0.reserve(additional);
-    }
-    #[inline]
-    fn push(&mut self, value: &i64) {
-        self.0.push(N::from_i64(*value));
-    }
-    #[inline]
-    fn push_repeated(&mut self, value: &i64, count: usize) {
-        let v = N::from_i64(*value);
-        self.0.resize(self.0.len() + count, v);
-    }
-    #[inline]
-    fn extend_from_slice(&mut self, values: &[i64]) {
-        self.0.extend(values.iter().map(|&v| N::from_i64(v)));
+/// The `width`-byte (1 to 8) big-endian value at `at` in `data`, sign extended: one load of a
+/// word where 8 bytes remain; 0 if `data` ends first.
+#[inline]
+fn be_value_at(data: &[u8], at: usize, width: usize) -> i64 {
+    match data.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
+        Some(word) => i64::from_be_bytes(*word) >> (64 - 8 * width),
+        None => data
+            .get(at..at + width)
+            .and_then(<i64 as DecimalNative>::from_be)
+            .unwrap_or(0),
     }
 }
 
@@ -313,9 +307,9 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
     }
 
     /// A dictionary of FIXED_LEN_BYTE_ARRAY values of at most 8 bytes that would widen past
-    /// [`WIDENED_DICTIONARY_BYTES`], straight from its page into `i64`s.
+    /// [`WIDENED_DICTIONARY_BYTES`] is kept as its page, no more memory than it takes.
     fn take_dictionary_page(&mut self, page: &DictionaryPage) -> Result<bool, Fault> {
-        self.narrow.clear();
+        self.page = None;
         let n = page.num_values;
         let wide =
             size_of::<N>() > 8 && n.saturating_mul(size_of::<N>()) > WIDENED_DICTIONARY_BYTES;
@@ -323,20 +317,22 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
             return Ok(false);
         }
         // A page too short for its values is left to the decoding, which names it.
-        let Some(data) = n
-            .checked_mul(self.width)
-            .and_then(|len| page.data.get(..len))
-        else {
+        if n.checked_mul(self.width)
+            .is_none_or(|len| len > page.data.len())
+        {
             return Ok(false);
-        };
-        ValueBuffer::reset(&mut self.narrow, n, 0);
-        i64::extend_from_be(data, self.width, &mut self.narrow);
+        }
+        self.page = Some(page.data.clone());
         Ok(true)
+    }
+
+    fn release_dictionary(&mut self) {
+        self.page = None;
     }
 
     /// The dictionary converted once, unless a value is too wide (reported if looked up).
     fn take_dictionary(&mut self, _: &DictionaryPage, values: &ByteArrays) -> Result<bool, Fault> {
-        self.narrow.clear();
+        self.page = None;
         self.dictionary.clear();
         for value in values.values() {
             match N::from_be(value) {
@@ -348,8 +344,17 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
     }
 
     fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
-        if !self.narrow.is_empty() {
-            return Ok(indices.gather(&self.narrow, &mut Widen(&mut self.values), n)?);
+        if let Some(page) = &self.page {
+            // The indices (checked against the dictionary's length), then their values.
+            self.keys.clear();
+            let got = indices.read(&mut self.keys, n)?;
+            let (data, width) = (page.as_slice(), self.width);
+            self.values.extend(
+                self.keys
+                    .iter()
+                    .map(|&key| N::from_i64(be_value_at(data, key as usize * width, width))),
+            );
+            return Ok(got);
         }
         Ok(N::gather(indices, &self.dictionary, &mut self.values, n)?)
     }

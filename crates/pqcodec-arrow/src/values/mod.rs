@@ -89,6 +89,11 @@ pub(crate) trait Builder<T: Physical>: Sink<T::Value> + Send + 'static {
         Ok(false)
     }
 
+    /// Lets go of what the builder keeps of the current dictionary (the pages that follow
+    /// are another column chunk's): freed before the next dictionary page is read, unless the
+    /// batch's arrays share it.
+    fn release_dictionary(&mut self) {}
+
     /// Appends the dictionary values of the next `n` indices, gathered from the dictionary
     /// taken; returns how many (fewer at the end of the page). Called only after
     /// [`take_dictionary`](Self::take_dictionary) said it gathers.

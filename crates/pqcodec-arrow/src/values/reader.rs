@@ -121,10 +121,11 @@ pub(crate) struct Materialized<T: DynamicType, B> {
     spare: Option<T::Buffer>,
 }
 
-impl<T: DynamicType, B> Materialized<T, B> {
+impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
     /// Lets the current page and dictionary go, keeping the dictionary's allocation.
     fn drop_dictionary(&mut self) {
         self.page = None;
+        self.builder.release_dictionary();
         self.dictionary_len = None;
         self.gathers = false;
         if let Some(dictionary) = self.dictionary.take().and_then(|d| Arc::try_unwrap(d).ok()) {

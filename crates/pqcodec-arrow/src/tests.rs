@@ -353,90 +353,58 @@ fn a_done_page_is_released_before_the_next_is_fetched() {
 }
 
 /// What a builder keeps of a column chunk's dictionary page (Decimal128 values looked up in
-/// it, Utf8View views pointing into it) is let go when the next chunk starts, before that
-/// chunk's first page is read.
+/// it) is let go when the next chunk starts, before that chunk's first page is read.
 #[test]
 fn a_dictionary_is_released_before_the_next_chunk_is_read() {
     use pqcodec_core::FixedLenByteArrayType;
     let decimals: Vec<[u8; 7]> = (0..20_000i64)
         .map(|v| v.to_be_bytes()[1..].try_into().unwrap())
         .collect();
-    let strings: Vec<String> = (0..3)
-        .map(|i| format!("a value longer than twelve bytes {i}"))
-        .collect();
-    let cases: [(PhysicalType, usize, DataType, Vec<&[u8]>); 2] = [
-        (
-            PhysicalType::FixedLenByteArray,
-            7,
-            DataType::Decimal128(16, 2),
-            decimals.iter().map(|v| &v[..]).collect(),
-        ),
-        (
-            PhysicalType::ByteArray,
-            0,
-            DataType::Utf8View,
-            strings.iter().map(|v| v.as_bytes()).collect(),
-        ),
-    ];
-    for (physical, width, data_type, values) in cases {
-        let chunk = || {
-            let (dictionary, indices) = match physical {
-                PhysicalType::ByteArray => {
-                    let mut e =
-                        DictionaryEncoder::<ByteArrayType>::new(0, DictionaryLimits::default());
-                    e.put(values.iter().copied()).unwrap();
-                    (e.dictionary_page().unwrap(), e.flush().unwrap())
-                }
-                _ => {
-                    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(
-                        width,
-                        DictionaryLimits::default(),
-                    );
-                    e.put(values.iter().copied()).unwrap();
-                    (e.dictionary_page().unwrap(), e.flush().unwrap())
-                }
-            };
-            let dictionary = Buffer::from_vec(dictionary);
-            let pages_ = vec![
-                Page::Dictionary(DictionaryPage {
-                    data: dictionary.clone(),
-                    num_values: values.len(),
-                    encoding: Encoding::Plain,
-                }),
-                v1(PageSpec {
-                    def: &vec![0; values.len()],
-                    rep: &[],
-                    max_def: 0,
-                    max_rep: 0,
-                    values: indices,
-                    encoding: Encoding::RleDictionary,
-                }),
-            ];
-            (pages_, dictionary)
-        };
-        let (first, dictionary) = chunk();
-        let desc = ColumnDesc::flat("v", physical, width, false);
-        let field = Arc::new(Field::new("v", data_type.clone(), false));
-        let mut decoder =
-            ArrayDecoder::try_new(field, vec![Column::new(desc, pages(first))]).unwrap();
-        assert_eq!(decoder.read(values.len()).unwrap().len(), values.len());
-        // The test's own handle on the first dictionary page, checked when the next chunk's
-        // first page is asked for: unique then if the reader let go of it.
-        let mut held = Some(dictionary);
-        let released = Arc::new(std::sync::Mutex::new(None));
-        let seen = Arc::clone(&released);
-        let mut queue = chunk().0;
-        queue.reverse();
-        let source = std::iter::from_fn(move || {
-            if let Some(buffer) = held.take() {
-                *seen.lock().unwrap() = Some(buffer.into_mutable().is_ok());
-            }
-            queue.pop().map(Ok::<_, std::io::Error>)
-        });
-        decoder.set_pages(vec![Box::new(source)]).unwrap();
-        assert_eq!(decoder.read(1).unwrap().len(), 1);
-        assert_eq!(*released.lock().unwrap(), Some(true), "{data_type}");
-    }
+    let values: Vec<&[u8]> = decimals.iter().map(|v| &v[..]).collect();
+    let data_type = DataType::Decimal128(16, 2);
+    let chunk = || {
+        let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(7, DictionaryLimits::default());
+        e.put(values.iter().copied()).unwrap();
+        let (dictionary, indices) = (e.dictionary_page().unwrap(), e.flush().unwrap());
+        let dictionary = Buffer::from_vec(dictionary);
+        let pages_ = vec![
+            Page::Dictionary(DictionaryPage {
+                data: dictionary.clone(),
+                num_values: values.len(),
+                encoding: Encoding::Plain,
+            }),
+            v1(PageSpec {
+                def: &vec![0; values.len()],
+                rep: &[],
+                max_def: 0,
+                max_rep: 0,
+                values: indices,
+                encoding: Encoding::RleDictionary,
+            }),
+        ];
+        (pages_, dictionary)
+    };
+    let (first, dictionary) = chunk();
+    let desc = ColumnDesc::flat("v", PhysicalType::FixedLenByteArray, 7, false);
+    let field = Arc::new(Field::new("v", data_type.clone(), false));
+    let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(first))]).unwrap();
+    assert_eq!(decoder.read(values.len()).unwrap().len(), values.len());
+    // The test's own handle on the first dictionary page, checked when the next chunk's
+    // first page is asked for: unique then if the reader let go of it.
+    let mut held = Some(dictionary);
+    let released = Arc::new(std::sync::Mutex::new(None));
+    let seen = Arc::clone(&released);
+    let mut queue = chunk().0;
+    queue.reverse();
+    let source = std::iter::from_fn(move || {
+        if let Some(buffer) = held.take() {
+            *seen.lock().unwrap() = Some(buffer.into_mutable().is_ok());
+        }
+        queue.pop().map(Ok::<_, std::io::Error>)
+    });
+    decoder.set_pages(vec![Box::new(source)]).unwrap();
+    assert_eq!(decoder.read(1).unwrap().len(), 1);
+    assert_eq!(*released.lock().unwrap(), Some(true));
 }
 
 proptest! {

@@ -211,8 +211,9 @@ pub(crate) struct Decimals<N: DecimalNative> {
     values: Vec<N>,
     dictionary: Vec<N>,
     /// The dictionary page's values, when they are looked up there (then `dictionary` is not
-    /// used), and room for the indices of a gather.
+    /// used).
     page: Option<Buffer>,
+    /// Room for the indices a gather looks up in `page`.
     keys: Vec<u32>,
     /// The values' width for FIXED_LEN_BYTE_ARRAY, 0 for BYTE_ARRAY.
     width: usize,

@@ -62,8 +62,8 @@ fn decode_dictionary_into<T: DynamicType>(
         0 => len.saturating_sub(values.saturating_mul(4)),
         _ => len,
     };
-    out.reset(values, bytes);
     check_dictionary_encoding(page.encoding)?;
+    out.reset(values, bytes);
     let mut decoder = T::decoder(
         Encoding::Plain,
         page.data.as_slice(),
@@ -122,19 +122,6 @@ pub(crate) struct Materialized<T: DynamicType, B> {
 }
 
 impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
-    /// Lets the current page and dictionary go, keeping the dictionary's allocation.
-    fn drop_dictionary(&mut self) {
-        self.page = None;
-        self.builder.release_dictionary();
-        self.dictionary_len = None;
-        self.gathers = false;
-        if let Some(dictionary) = self.dictionary.take().and_then(|d| Arc::try_unwrap(d).ok()) {
-            self.spare = Some(dictionary);
-        }
-    }
-}
-
-impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
     pub(crate) fn new(builder: B, type_length: usize) -> Self {
         Materialized {
             builder,
@@ -144,6 +131,17 @@ impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
             gathers: false,
             page: None,
             spare: None,
+        }
+    }
+
+    /// Lets the current page and dictionary go, keeping the dictionary's allocation.
+    fn drop_dictionary(&mut self) {
+        self.page = None;
+        self.builder.release_dictionary();
+        self.dictionary_len = None;
+        self.gathers = false;
+        if let Some(dictionary) = self.dictionary.take().and_then(|d| Arc::try_unwrap(d).ok()) {
+            self.spare = Some(dictionary);
         }
     }
 }

@@ -425,12 +425,6 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         Ok(got)
     }
 
-    /// The batch's blocks keep the dictionary page where its views point into it.
-    fn release_dictionary(&mut self) {
-        self.dictionary = Shared::default();
-        self.dictionary_views = Vec::new();
-    }
-
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
             validate_utf8(dictionary.offsets(), dictionary.data(), |o| o)

@@ -11,7 +11,7 @@ use pqcodec_core::{FixedWidth, NativeType, Sink};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
-use super::gather::{Gather, WIDENED_DICTIONARY_BYTES};
+use super::gather::{Gather, WIDENED_DICTIONARY_BYTES, reserve_for};
 use super::primitive::fixed_array;
 use crate::error::Fault;
 use crate::page::DictionaryPage;
@@ -136,6 +136,7 @@ where
     }
 
     fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+        reserve_for(&mut self.values, indices, n);
         Ok(C::Out::gather(
             indices,
             &self.dictionary,
@@ -198,7 +199,10 @@ mod tests {
         // Bit width 2, one bit-packed group of 8: 3 1 0 2 3 3 0 1.
         let indices = [2u8, 0b11, 0b1000_0111, 0b0100_1111];
         let mut d = IndexDecoder::with_encoding(&indices, 8, 4, Encoding::RleDictionary).unwrap();
-        assert_eq!(Builder::<Int64Type>::gather(&mut b, &mut d, 8).unwrap(), 8);
+        // In two gathers, as a batch over two pages: room for exactly the values.
+        assert_eq!(Builder::<Int64Type>::gather(&mut b, &mut d, 5).unwrap(), 5);
+        assert_eq!(Builder::<Int64Type>::gather(&mut b, &mut d, 3).unwrap(), 3);
+        assert_eq!(b.values.capacity(), 8);
         let a = Builder::<Int64Type>::finish(&mut b, 8, None).unwrap();
         let got = a.as_primitive::<Decimal128Type>().values().to_vec();
         let want: Vec<i128> = [3, 1, 0, 2, 3, 3, 0, 1]

@@ -12,7 +12,7 @@ use pqcodec_core::{ByteArrays, Encoding, Sink, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
-use super::gather::{Gather, WIDENED_DICTIONARY_BYTES};
+use super::gather::{Gather, WIDENED_DICTIONARY_BYTES, reserve_for};
 use super::primitive::fixed_array;
 use super::spread::{check, spread_bytes};
 use crate::error::Fault;
@@ -345,6 +345,7 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
     }
 
     fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+        reserve_for(&mut self.values, indices, n);
         if let Some(page) = &self.page {
             // The indices (checked against the dictionary's length), then their values.
             self.keys.clear();

@@ -10,6 +10,12 @@ use pqcodec_encodings::dictionary::IndexDecoder;
 /// dictionary page's.
 pub(crate) const WIDENED_DICTIONARY_BYTES: usize = 1 << 18;
 
+/// Makes room in `out` for exactly what a gather of up to `n` of `indices` appends (bounded by
+/// the page): a batch's values then take their size, not up to twice it as by doubling.
+pub(crate) fn reserve_for<V>(out: &mut Vec<V>, indices: &IndexDecoder<'_>, n: usize) {
+    out.reserve_exact(indices.reserve_hint(n));
+}
+
 /// An Arrow native value gathered by dictionary indices.
 pub(crate) trait Gather: ArrowNativeType + super::spread::Spread {
     /// Appends `dictionary[i]` for up to `n` indices `i` of `indices` to `out`; returns how many

@@ -18,6 +18,7 @@ use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
 use super::binary::validate_utf8;
+use super::gather::reserve_for;
 use super::reader::short;
 use super::spread::{check, spread_fixed};
 use crate::error::Fault;
@@ -420,6 +421,7 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
             }
         };
         let start = self.views.len();
+        reserve_for(&mut self.views, indices, n);
         let got = indices.gather(&self.dictionary_views, &mut self.views, n)?;
         move_to_block(&mut self.views[start..], block);
         Ok(got)

@@ -91,6 +91,12 @@ impl<'a> IndexDecoder<'a> {
         self.inner.remaining()
     }
 
+    /// How many values a read or gather of up to `max` indices may make room for up front:
+    /// no more than the page holds, nor than its bytes could at one bit an index.
+    pub fn reserve_hint(&self, max: usize) -> usize {
+        self.inner.reserve_hint(max)
+    }
+
     /// Appends up to `max` indices to `out` and returns how many: fewer only at the end of
     /// the page. An RLE run is one [`Sink::push_repeated`]; an index out of the dictionary's
     /// range fails with [`Error::DictionaryIndex`].

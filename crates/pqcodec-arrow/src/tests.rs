@@ -169,6 +169,31 @@ fn int_decoder(pages_: Vec<Page>) -> ArrayDecoder {
     ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
 }
 
+/// A column chunk of a required column: a PLAIN dictionary page of `entries` values, then one
+/// RLE_DICTIONARY data page of `rows` `indices`.
+fn dictionary_chunk(
+    dictionary: Buffer,
+    entries: usize,
+    indices: Vec<u8>,
+    rows: usize,
+) -> Vec<Page> {
+    vec![
+        Page::Dictionary(DictionaryPage {
+            data: dictionary,
+            num_values: entries,
+            encoding: Encoding::Plain,
+        }),
+        v1(PageSpec {
+            def: &vec![0; rows],
+            rep: &[],
+            max_def: 0,
+            max_rep: 0,
+            values: indices,
+            encoding: Encoding::RleDictionary,
+        }),
+    ]
+}
+
 /// INT64 dictionaries read as Decimal128, one column chunk after another through one decoder:
 /// small ones converted once and gathered, large ones (70,000 entries, 1.1 MB once widened)
 /// left as the page's numbers, converted as looked up; each chunk's dictionary (decoded into
@@ -184,21 +209,7 @@ fn widened_dictionaries_small_and_large() {
         dict.put(&values).unwrap();
         let indices = dict.flush().unwrap();
         let dictionary = dict.dictionary_page().unwrap();
-        let pages_ = vec![
-            Page::Dictionary(DictionaryPage {
-                data: Buffer::from_vec(dictionary),
-                num_values: entries,
-                encoding: Encoding::Plain,
-            }),
-            v1(PageSpec {
-                def: &vec![0; values.len()],
-                rep: &[],
-                max_def: 0,
-                max_rep: 0,
-                values: indices,
-                encoding: Encoding::RleDictionary,
-            }),
-        ];
+        let pages_ = dictionary_chunk(Buffer::from_vec(dictionary), entries, indices, values.len());
         (pages(pages_), values)
     };
     let desc = ColumnDesc::flat("d", PhysicalType::Int64, 0, false);
@@ -250,21 +261,8 @@ fn fixed_len_decimal_dictionaries_small_and_large() {
             DictionaryEncoder::<FixedLenByteArrayType>::new(7, DictionaryLimits::default());
         dict.put(bytes.iter().map(|b| &b[..])).unwrap();
         let indices = dict.flush().unwrap();
-        let pages_ = vec![
-            Page::Dictionary(DictionaryPage {
-                data: Buffer::from_vec(dict.dictionary_page().unwrap()),
-                num_values: entries,
-                encoding: Encoding::Plain,
-            }),
-            v1(PageSpec {
-                def: &vec![0; values.len()],
-                rep: &[],
-                max_def: 0,
-                max_rep: 0,
-                values: indices,
-                encoding: Encoding::RleDictionary,
-            }),
-        ];
+        let dictionary = Buffer::from_vec(dict.dictionary_page().unwrap());
+        let pages_ = dictionary_chunk(dictionary, entries, indices, values.len());
         (pages(pages_), values)
     };
     for data_type in [DataType::Decimal128(16, 2), DataType::Decimal256(16, 2)] {
@@ -367,21 +365,7 @@ fn a_dictionary_is_released_before_the_next_chunk_is_read() {
         e.put(values.iter().copied()).unwrap();
         let (dictionary, indices) = (e.dictionary_page().unwrap(), e.flush().unwrap());
         let dictionary = Buffer::from_vec(dictionary);
-        let pages_ = vec![
-            Page::Dictionary(DictionaryPage {
-                data: dictionary.clone(),
-                num_values: values.len(),
-                encoding: Encoding::Plain,
-            }),
-            v1(PageSpec {
-                def: &vec![0; values.len()],
-                rep: &[],
-                max_def: 0,
-                max_rep: 0,
-                values: indices,
-                encoding: Encoding::RleDictionary,
-            }),
-        ];
+        let pages_ = dictionary_chunk(dictionary.clone(), values.len(), indices, values.len());
         (pages_, dictionary)
     };
     let (first, dictionary) = chunk();

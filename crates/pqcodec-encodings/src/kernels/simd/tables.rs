@@ -40,6 +40,31 @@ pub(super) static SHR_BYTES32: [[u32; 16]; 26] = {
     t
 };
 
+/// AVX2 byte gather of a group of 8 values of up to 25 bits into 32-bit lanes (`vpshufb`, which
+/// stays within each 128-bit half): the first half holds the window's bytes from 0, the second
+/// those from [`half_base`]; lane `i` takes the 4 bytes from byte `i * w / 8`, counted from its
+/// half's start, then shifts right as [`SHR_BYTES32`] says. Each half's 4 lanes reach at most
+/// byte `3 * 25 / 8 + 3 = 12` of its 16.
+pub(super) static AVX2_BYTES32: [[u8; 32]; 26] = {
+    let mut t = [[0u8; 32]; 26];
+    let mut w = 0;
+    while w < 26 {
+        let mut i = 0;
+        while i < 8 {
+            let start = if i < 4 { 0 } else { half_base(w) };
+            let b = i * w / 8 - start;
+            let mut k = 0;
+            while k < 4 {
+                t[w][4 * i + k] = (b + k) as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
 /// Dword gather of 16 values of up to 32 bits (`vpermd`): lane `i` is the 32-bit word
 /// `i * w / 32` shifted right by `i * w % 32` ([`SHR_DWORDS32`]), or'ed with the next word
 /// shifted left by `32 - i * w % 32` (a shift of 32 gives 0). The first 8 lanes serve a group
@@ -143,12 +168,12 @@ pub(super) static SHR_QWORDS64: [[u64; 8]; 65] = {
 
 /// Byte offset of the second half (values 4 to 7) of a group of 8 values of `w` bits, which
 /// AVX2 loads separately: `4 * w / 8`.
-pub(super) const fn half_base64(w: usize) -> usize {
+pub(super) const fn half_base(w: usize) -> usize {
     4 * w / 8
 }
 
 /// AVX2 gather of a group of 8 values of up to 64 bits as two halves of 4 64-bit lanes, the
-/// second half loaded from [`half_base64`]: for each half, the dword indices (`vpermd`) of the
+/// second half loaded from [`half_base`]: for each half, the dword indices (`vpermd`) of the
 /// low word of lane `j`'s 64-bit word, twice (`2q, 2q + 1`); the next word's are 2 more.
 pub(super) static AVX2_DWORDS64: [[[u32; 8]; 2]; 65] = {
     let mut t = [[[0u32; 8]; 2]; 65];
@@ -156,7 +181,7 @@ pub(super) static AVX2_DWORDS64: [[[u32; 8]; 2]; 65] = {
     while w < 65 {
         let mut h = 0;
         while h < 2 {
-            let base = h * 8 * half_base64(w);
+            let base = h * 8 * half_base(w);
             let mut j = 0;
             while j < 4 {
                 let q = ((4 * h + j) * w - base) / 64;
@@ -178,7 +203,7 @@ pub(super) static AVX2_SHR64: [[[u64; 4]; 2]; 65] = {
     while w < 65 {
         let mut h = 0;
         while h < 2 {
-            let base = h * 8 * half_base64(w);
+            let base = h * 8 * half_base(w);
             let mut j = 0;
             while j < 4 {
                 t[w][h][j] = (((4 * h + j) * w - base) % 64) as u64;
@@ -327,7 +352,7 @@ mod tests {
         }
         for w in 1..65 {
             for h in 0..2 {
-                let base = h * half_base64(w);
+                let base = h * half_base(w);
                 for j in 0..4 {
                     let q = AVX2_DWORDS64[w][h][2 * j] as usize / 2;
                     let s = AVX2_SHR64[w][h][j] as usize;

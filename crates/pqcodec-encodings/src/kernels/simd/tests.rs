@@ -316,7 +316,7 @@ fn alp_variants_match_the_reference() {
         i32::MIN as i64 as u64,
         i32::MAX as u64 - 1000,
     ];
-    let scales = [(1.0, 1.0), (1e3, 1e-7), (1e17, 1e-18), (10.0, 0.1)];
+    let scales = [(1.0, 1.0), (1e3, 1e-7), (1e17, 1e-18), (10.0, 0.1), (1.0, 1e-2)];
     for width in 0..=64u32 {
         let mask = u64::MAX >> (64 - width.max(1));
         let raw = random_words(u64::from(width) * 31 + 5, 300);

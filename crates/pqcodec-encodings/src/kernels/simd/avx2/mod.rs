@@ -20,8 +20,8 @@ pub(super) mod transpose;
 use std::arch::x86_64::*;
 
 use super::tables::{
-    AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHL_WORDS16, SHR_DWORDS32, WORDS16, WORDS16_MAX, Words16,
-    half_base64, words16,
+    AVX2_BYTES32, AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHL_WORDS16, SHR_BYTES32, SHR_DWORDS32, WORDS16, WORDS16_MAX, Words16,
+    half_base, words16,
 };
 use super::{DeltaRun, for_each_run};
 
@@ -100,6 +100,17 @@ fn load<const N: usize>(window: &[u8; N], at: usize) -> __m256i {
     }
 }
 
+/// The 16 bytes of `window` from `at` (`at + 16 <= N`).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load128<const N: usize>(window: &[u8; N], at: usize) -> __m128i {
+    match window.get(at..at + 16) {
+        // SAFETY: the slice is 16 bytes.
+        Some(b) => unsafe { _mm_loadu_si128(b.as_ptr().cast()) },
+        None => _mm_setzero_si128(),
+    }
+}
+
 /// Stores the 32-bit lanes of `v` to `out`.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -121,9 +132,21 @@ fn store64x2<T: Copy>(out: &mut [T; 8], a: __m256i, b: __m256i) {
     }
 }
 
-/// What extracts 8 values of one width (1 to 32 bits) in 32-bit lanes from a 32-byte window.
+/// The widest values [`extract32`] takes by bytes ([`AVX2_BYTES32`]); wider ones it takes by
+/// words ([`DWORDS32`]).
+const BYTES32_MAX: u32 = 25;
+
+/// What extracts 8 values of one width (1 to 32 bits) in 32-bit lanes from a 32-byte window:
+/// up to [`BYTES32_MAX`] bits, one byte shuffle of the window's two halves (`vpshufb`, cheap
+/// everywhere); wider, two word permutes (`vpermd`, 3 micro-ops each on Zen 1).
 #[derive(Clone, Copy)]
 struct Lanes32 {
+    by_bytes: bool,
+    /// By bytes: where the second half starts, the shuffle and its shifts.
+    base: usize,
+    bytes: __m256i,
+    byte_shr: __m256i,
+    /// By words: the permutes and shifts of the words holding each value's start and end.
     idx: __m256i,
     shr: __m256i,
     idx_hi: __m256i,
@@ -135,14 +158,21 @@ struct Lanes32 {
 #[target_feature(enable = "avx2")]
 fn lanes32(width: u32) -> Lanes32 {
     let w = (width as usize).min(32);
-    // SAFETY: the rows are 16 dwords, of which the first 8 are loaded.
-    let (idx, shr) = unsafe {
+    let b = w.min(BYTES32_MAX as usize);
+    // SAFETY: the rows are 16 dwords (8 loaded), 32 bytes, 16 dwords (8 loaded).
+    let (idx, shr, bytes, byte_shr) = unsafe {
         (
             _mm256_loadu_si256(DWORDS32[w].as_ptr().cast()),
             _mm256_loadu_si256(SHR_DWORDS32[w].as_ptr().cast()),
+            _mm256_loadu_si256(AVX2_BYTES32[b].as_ptr().cast()),
+            _mm256_loadu_si256(SHR_BYTES32[b].as_ptr().cast()),
         )
     };
     Lanes32 {
+        by_bytes: width <= BYTES32_MAX,
+        base: half_base(b),
+        bytes,
+        byte_shr,
         idx,
         shr,
         idx_hi: _mm256_add_epi32(idx, _mm256_set1_epi32(1)),
@@ -151,11 +181,20 @@ fn lanes32(width: u32) -> Lanes32 {
     }
 }
 
-/// The 8 values of up to 32 bits at the start of `v` (a width of 32 is `v` itself: its `shl`
-/// of 32 gives 0).
+/// The 8 values of up to 32 bits at the start of `window` (a width of 32 is the window's first
+/// 32 bytes: its `shl` of 32 gives 0).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn extract32(l: &Lanes32, v: __m256i) -> __m256i {
+fn extract32(l: &Lanes32, window: &[u8; WINDOW32]) -> __m256i {
+    if l.by_bytes {
+        let halves = _mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(load128(window, 0)),
+            load128(window, l.base),
+        );
+        let v = _mm256_srlv_epi32(_mm256_shuffle_epi8(halves, l.bytes), l.byte_shr);
+        return _mm256_and_si256(v, l.mask);
+    }
+    let v = load(window, 0);
     let lo = _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(v, l.idx), l.shr);
     let hi = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(v, l.idx_hi), l.shl);
     _mm256_and_si256(_mm256_or_si256(lo, hi), l.mask)
@@ -185,7 +224,7 @@ fn lanes64(width: u32) -> Lanes64 {
     let shl = |s| _mm256_sub_epi64(_mm256_set1_epi64x(64), s);
     let hi = |i| _mm256_add_epi32(i, _mm256_set1_epi32(2));
     Lanes64 {
-        base: half_base64(w),
+        base: half_base(w),
         idx,
         shr,
         idx_hi: [hi(idx[0]), hi(idx[1])],
@@ -246,7 +285,7 @@ pub(super) fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
         _ => {
             let l = lanes32(width);
             for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
-                store32(o, extract32(&l, load(window, 0)));
+                store32(o, extract32(&l, window));
             });
         }
     }
@@ -267,7 +306,7 @@ fn for_groups64<T: Copy + Default>(
     if width <= 32 {
         let l = lanes32(width);
         for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
-            let (a, b) = widen(extract32(&l, load(window, 0)));
+            let (a, b) = widen(extract32(&l, window));
             group(a, b, o);
         });
     } else {
@@ -317,9 +356,27 @@ pub(super) fn i64_to_f64(x: __m256i) -> __m256d {
 pub(super) const I64_TO_F64_BIAS: u64 = 0x4530_0000_8010_0000;
 
 /// ALP's decoding of `out.len()` values of `width` (1 to 64) bits: each group of 8 unpacked,
-/// `reference` added, converted and multiplied by `factor` then `inverse` in registers.
+/// `reference` added, converted and multiplied by `factor` then `inverse` in registers. A
+/// factor of 1 (`10^0`, the usual one) is not multiplied by: `x * 1.0` is `x`.
 #[target_feature(enable = "avx2")]
 pub(super) fn alp64(
+    packed: &[u8],
+    width: u32,
+    reference: u64,
+    factor: f64,
+    inverse: f64,
+    out: &mut [f64],
+) {
+    if factor == 1.0 {
+        alp64_by::<false>(packed, width, reference, factor, inverse, out);
+    } else {
+        alp64_by::<true>(packed, width, reference, factor, inverse, out);
+    }
+}
+
+/// [`alp64`], multiplying by `factor` if `FACTOR`.
+#[target_feature(enable = "avx2")]
+fn alp64_by<const FACTOR: bool>(
     packed: &[u8],
     width: u32,
     reference: u64,
@@ -330,6 +387,10 @@ pub(super) fn alp64(
     let r = _mm256_set1_epi64x(reference as i64);
     let f = _mm256_set1_pd(factor);
     let inv = _mm256_set1_pd(inverse);
+    let times = |d: __m256d| {
+        let d = if FACTOR { _mm256_mul_pd(d, f) } else { d };
+        _mm256_castpd_si256(_mm256_mul_pd(d, inv))
+    };
     // Every integer of the vector lies in `reference ..= reference + 2^width - 1`. Within
     // (-2^51, 2^51), the usual case, each converts exactly with two instructions: added to the
     // bits of `1.5 * 2^52`, it is that double's mantissa; subtracting the double leaves it.
@@ -340,11 +401,9 @@ pub(super) fn alp64(
         // in 32-bit lanes, each half converted exactly by one instruction.
         let r32 = _mm256_set1_epi32(reference as i32);
         let l = lanes32(width);
-        let scale = |v: __m128i| {
-            _mm256_castpd_si256(_mm256_mul_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(v), f), inv))
-        };
+        let scale = |v: __m128i| times(_mm256_cvtepi32_pd(v));
         for_groups::<_, 8, WINDOW32>(packed, width as usize, out, |window, o| {
-            let v = _mm256_add_epi32(extract32(&l, load(window, 0)), r32);
+            let v = _mm256_add_epi32(extract32(&l, window), r32);
             store64x2(
                 o,
                 scale(_mm256_castsi256_si128(v)),
@@ -358,18 +417,14 @@ pub(super) fn alp64(
         let magic_pd = _mm256_set1_pd(f64::from_bits(MAGIC_BITS));
         let scale = |v: __m256i| {
             let x = _mm256_add_epi64(_mm256_add_epi64(v, r), magic);
-            let d = _mm256_sub_pd(_mm256_castsi256_pd(x), magic_pd);
-            _mm256_castpd_si256(_mm256_mul_pd(_mm256_mul_pd(d, f), inv))
+            times(_mm256_sub_pd(_mm256_castsi256_pd(x), magic_pd))
         };
         for_groups64(packed, width, out, |a, b, o| {
             store64x2(o, scale(a), scale(b))
         });
         return;
     }
-    let scale = |v: __m256i| {
-        let d = _mm256_mul_pd(_mm256_mul_pd(i64_to_f64(_mm256_add_epi64(v, r)), f), inv);
-        _mm256_castpd_si256(d)
-    };
+    let scale = |v: __m256i| times(i64_to_f64(_mm256_add_epi64(v, r)));
     for_groups64(packed, width, out, |a, b, o| {
         store64x2(o, scale(a), scale(b))
     });
@@ -388,15 +443,30 @@ pub(super) fn alp32(
     inverse: f32,
     out: &mut [f32],
 ) {
+    if factor == 1.0 {
+        alp32_by::<false>(packed, width, reference, factor, inverse, out);
+    } else {
+        alp32_by::<true>(packed, width, reference, factor, inverse, out);
+    }
+}
+
+/// [`alp32`], multiplying by `factor` if `FACTOR`.
+#[target_feature(enable = "avx2")]
+fn alp32_by<const FACTOR: bool>(
+    packed: &[u8],
+    width: u32,
+    reference: u32,
+    factor: f32,
+    inverse: f32,
+    out: &mut [f32],
+) {
     let r = _mm256_set1_epi32(reference as i32);
     let f = _mm256_set1_ps(factor);
     let inv = _mm256_set1_ps(inverse);
     let scale = |v: __m256i| {
-        let d = _mm256_mul_ps(
-            _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(v, r)), f),
-            inv,
-        );
-        _mm256_castps_si256(d)
+        let d = _mm256_cvtepi32_ps(_mm256_add_epi32(v, r));
+        let d = if FACTOR { _mm256_mul_ps(d, f) } else { d };
+        _mm256_castps_si256(_mm256_mul_ps(d, inv))
     };
     let step = width as usize;
     match width {
@@ -411,7 +481,7 @@ pub(super) fn alp32(
         _ => {
             let l = lanes32(width);
             for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
-                store32(o, scale(extract32(&l, load(window, 0))));
+                store32(o, scale(extract32(&l, window)));
             });
         }
     }
@@ -492,7 +562,7 @@ fn delta32_run(packed: &[u8], width: u32, min_delta: i32, last: i32, out: &mut [
     let min = _mm256_set1_epi32(min_delta);
     let mut carry = _mm256_set1_epi32(last);
     for_groups::<_, 8, WINDOW32>(packed, width as usize, out, |window, o| {
-        store32(o, sum32(extract32(&l, load(window, 0)), min, &mut carry));
+        store32(o, sum32(extract32(&l, window), min, &mut carry));
     });
     out.last().copied().unwrap_or(last)
 }
@@ -518,7 +588,7 @@ fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [
         let mins_b = _mm256_setr_epi64x(m(5), m(6), m(7), m(8));
         let mins_all = _mm256_set1_epi64x(m(8));
         for_groups::<_, 8, WINDOW32>(packed, step, out, |window, o| {
-            let (a, b) = widen(prefix32(extract32(&l, load(window, 0))));
+            let (a, b) = widen(prefix32(extract32(&l, window)));
             let total = _mm256_add_epi64(_mm256_permute4x64_epi64::<0xFF>(b), mins_all);
             let a = _mm256_add_epi64(_mm256_add_epi64(a, mins_a), carry);
             let b = _mm256_add_epi64(_mm256_add_epi64(b, mins_b), carry);
@@ -538,17 +608,6 @@ fn delta64_run(packed: &[u8], width: u32, min_delta: i64, last: i64, out: &mut [
 /// Bytes a group of 16 values of the 16-bit kernels reads: 16 from its first byte and 16
 /// from its second 8 values' (`width` bytes on).
 const WINDOW16: usize = 16 + WORDS16_MAX;
-
-/// The 16 bytes of `window` from `at` (`at + 16 <= N`).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load128<const N: usize>(window: &[u8; N], at: usize) -> __m128i {
-    match window.get(at..at + 16) {
-        // SAFETY: the slice is 16 bytes.
-        Some(b) => unsafe { _mm_loadu_si128(b.as_ptr().cast()) },
-        None => _mm_setzero_si128(),
-    }
-}
 
 /// What unpacks 16 values of one [`words16`] width into 16-bit lanes in a [`Words16`] layout,
 /// a group of 8 in each 128-bit half: each lane's 2 bytes gathered, shifted left by a multiply

@@ -261,7 +261,10 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
         // The largest position first, a loop the compiler vectorizes; the first one out of
         // the vector only for the message.
         let (words, _) = positions.as_chunks::<2>();
-        let largest = words.iter().map(|&p| u16::from_le_bytes(p)).fold(0, u16::max);
+        let largest = words
+            .iter()
+            .map(|&p| u16::from_le_bytes(p))
+            .fold(0, u16::max);
         if !words.is_empty() && usize::from(largest) >= len {
             let p = words
                 .iter()

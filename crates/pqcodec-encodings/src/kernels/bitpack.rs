@@ -39,15 +39,15 @@ fn mask(width: u32) -> u64 {
 }
 
 /// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`, with the
-/// fastest kernel the CPU runs (AVX-512, AVX2 or the width-specialised scalar kernels, which
-/// win where the CPU splits 256-bit operations in halves), chosen once at first use.
+/// fastest kernel the CPU runs for that width (AVX-512, AVX2 or the width-specialised scalar
+/// kernels, which win at widths over 25 where the CPU splits 256-bit operations in halves).
 ///
 /// # Panics
 /// If `width > 32` or `packed` is shorter than [`packed_len`]`(out.len(), width)`: callers
 /// validate both against the page first.
 #[inline]
 pub fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
-    unpack32_with(Isa::for_unpacking(), packed, width, out);
+    unpack32_with(Isa::for_unpacking(width), packed, width, out);
 }
 
 /// [`unpack32`] with the kernels of `isa`.

@@ -28,6 +28,7 @@ use std::sync::OnceLock;
 
 use super::bitpack::{packed_len, word_at};
 use super::bitpack32;
+use tables::AVX2_BYTES32_MAX;
 
 /// An instruction set the kernels have a variant for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,18 +77,24 @@ impl Isa {
         })
     }
 
-    /// The variant bit unpacking runs with: [`Isa::best`], but the scalar kernels where that is
-    /// AVX2 on a CPU that runs 256-bit operations as two 128-bit halves (AMD Zen 1 and Zen+,
-    /// Hygon Dhyana). There the AVX2 kernel's lane-crossing permutes and variable shifts make it
-    /// slower than the width-specialised scalar ones at every width (BENCHMARKS.md).
+    /// The variant unpacking values of `width` bits runs with: [`Isa::best`], but the scalar
+    /// kernels for widths over [`AVX2_BYTES32_MAX`] where that is AVX2 on a CPU that runs
+    /// 256-bit operations as two 128-bit halves (AMD Zen 1 and Zen+, Hygon Dhyana). There the
+    /// AVX2 kernel's lane-crossing permutes, which those widths need, make it slower than the
+    /// width-specialised scalar ones; narrower values it takes with a byte shuffle, faster.
     #[inline]
-    pub(crate) fn for_unpacking() -> Isa {
-        static UNPACKING: OnceLock<Isa> = OnceLock::new();
-        *UNPACKING.get_or_init(|| match Isa::best() {
+    pub(crate) fn for_unpacking(width: u32) -> Isa {
+        static SPLITS: OnceLock<bool> = OnceLock::new();
+        match Isa::best() {
             #[cfg(target_arch = "x86_64")]
-            Isa(Kind::Avx2) if splits_256_bit_operations() => Isa::SCALAR,
+            Isa(Kind::Avx2)
+                if width as usize > AVX2_BYTES32_MAX
+                    && *SPLITS.get_or_init(splits_256_bit_operations) =>
+            {
+                Isa::SCALAR
+            }
             best => best,
-        })
+        }
     }
 
     /// The last of `all` (the widest) whose name is at most `cap` in width, or the last if

@@ -40,15 +40,19 @@ pub(super) static SHR_BYTES32: [[u32; 16]; 26] = {
     t
 };
 
+/// The widest values [`AVX2_BYTES32`] gathers: a value of up to 25 bits at a bit offset of at
+/// most 7 lies within 4 bytes.
+pub(super) const AVX2_BYTES32_MAX: usize = 25;
+
 /// AVX2 byte gather of a group of 8 values of up to 25 bits into 32-bit lanes (`vpshufb`, which
 /// stays within each 128-bit half): the first half holds the window's bytes from 0, the second
 /// those from [`half_base`]; lane `i` takes the 4 bytes from byte `i * w / 8`, counted from its
 /// half's start, then shifts right as [`SHR_BYTES32`] says. Each half's 4 lanes reach at most
 /// byte `3 * 25 / 8 + 3 = 12` of its 16.
-pub(super) static AVX2_BYTES32: [[u8; 32]; 26] = {
-    let mut t = [[0u8; 32]; 26];
+pub(super) static AVX2_BYTES32: [[u8; 32]; AVX2_BYTES32_MAX + 1] = {
+    let mut t = [[0u8; 32]; AVX2_BYTES32_MAX + 1];
     let mut w = 0;
-    while w < 26 {
+    while w <= AVX2_BYTES32_MAX {
         let mut i = 0;
         while i < 8 {
             let start = if i < 4 { 0 } else { half_base(w) };

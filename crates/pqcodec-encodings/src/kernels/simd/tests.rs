@@ -32,17 +32,24 @@ fn the_machine_has_the_variants_it_claims() {
     assert_eq!(Isa::best(), Isa::capped(&all, cap.as_deref()));
     let names: Vec<_> = all.iter().map(|i| i.name()).collect();
     eprintln!(
-        "kernel variants on this machine: {names:?}, running {}, unpacking bits with {}",
+        "kernel variants on this machine: {names:?}, running {}, unpacking 32 bits with {}",
         Isa::best().name(),
-        Isa::for_unpacking().name()
+        Isa::for_unpacking(32).name()
     );
-    // Unpacking runs the best variant, or the scalar one in place of AVX2 on a CPU that
-    // splits 256-bit operations.
-    let unpacking = Isa::for_unpacking();
-    assert!(
-        unpacking == Isa::best()
-            || (unpacking == Isa::SCALAR && Isa::best().has_avx2() && !Isa::best().has_avx512())
-    );
+    // Unpacking runs the best variant; values over 25 bits the scalar one in place of AVX2 on
+    // a CPU that splits 256-bit operations.
+    for width in 0..=32 {
+        let unpacking = Isa::for_unpacking(width);
+        assert!(
+            unpacking == Isa::best()
+                || (width > 25
+                    && unpacking == Isa::SCALAR
+                    && Isa::best().has_avx2()
+                    && !Isa::best().has_avx512()),
+            "width {width}: {}",
+            unpacking.name()
+        );
+    }
 }
 
 #[test]
@@ -316,7 +323,13 @@ fn alp_variants_match_the_reference() {
         i32::MIN as i64 as u64,
         i32::MAX as u64 - 1000,
     ];
-    let scales = [(1.0, 1.0), (1e3, 1e-7), (1e17, 1e-18), (10.0, 0.1), (1.0, 1e-2)];
+    let scales = [
+        (1.0, 1.0),
+        (1e3, 1e-7),
+        (1e17, 1e-18),
+        (10.0, 0.1),
+        (1.0, 1e-2),
+    ];
     for width in 0..=64u32 {
         let mask = u64::MAX >> (64 - width.max(1));
         let raw = random_words(u64::from(width) * 31 + 5, 300);

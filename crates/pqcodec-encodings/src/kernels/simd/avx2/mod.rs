@@ -20,8 +20,8 @@ pub(super) mod transpose;
 use std::arch::x86_64::*;
 
 use super::tables::{
-    AVX2_BYTES32, AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHL_WORDS16, SHR_BYTES32, SHR_DWORDS32, WORDS16, WORDS16_MAX, Words16,
-    half_base, words16,
+    AVX2_BYTES32, AVX2_BYTES32_MAX, AVX2_DWORDS64, AVX2_SHR64, DWORDS32, SHL_WORDS16, SHR_BYTES32,
+    SHR_DWORDS32, WORDS16, WORDS16_MAX, Words16, half_base, words16,
 };
 use super::{DeltaRun, for_each_run};
 
@@ -132,12 +132,8 @@ fn store64x2<T: Copy>(out: &mut [T; 8], a: __m256i, b: __m256i) {
     }
 }
 
-/// The widest values [`extract32`] takes by bytes ([`AVX2_BYTES32`]); wider ones it takes by
-/// words ([`DWORDS32`]).
-const BYTES32_MAX: u32 = 25;
-
 /// What extracts 8 values of one width (1 to 32 bits) in 32-bit lanes from a 32-byte window:
-/// up to [`BYTES32_MAX`] bits, one byte shuffle of the window's two halves (`vpshufb`, cheap
+/// up to [`AVX2_BYTES32_MAX`] bits, one byte shuffle of the window's two halves (`vpshufb`, cheap
 /// everywhere); wider, two word permutes (`vpermd`, 3 micro-ops each on Zen 1).
 #[derive(Clone, Copy)]
 struct Lanes32 {
@@ -158,7 +154,7 @@ struct Lanes32 {
 #[target_feature(enable = "avx2")]
 fn lanes32(width: u32) -> Lanes32 {
     let w = (width as usize).min(32);
-    let b = w.min(BYTES32_MAX as usize);
+    let b = w.min(AVX2_BYTES32_MAX);
     // SAFETY: the rows are 16 dwords (8 loaded), 32 bytes, 16 dwords (8 loaded).
     let (idx, shr, bytes, byte_shr) = unsafe {
         (
@@ -169,7 +165,7 @@ fn lanes32(width: u32) -> Lanes32 {
         )
     };
     Lanes32 {
-        by_bytes: width <= BYTES32_MAX,
+        by_bytes: w <= AVX2_BYTES32_MAX,
         base: half_base(b),
         bytes,
         byte_shr,

@@ -43,9 +43,11 @@ pub(crate) struct Views {
     current: Vec<u8>,
     /// The current data page, whose values' bytes views point into.
     page: Shared,
-    /// The dictionary page, and its entries' views (long ones pointing into block 0).
+    /// The dictionary page, and its entries' views, long ones pointing into data buffer
+    /// `dictionary_views_block`.
     dictionary: Shared,
     dictionary_views: Vec<u128>,
+    dictionary_views_block: u32,
     data_type: DataType,
     utf8: bool,
     checked: usize,
@@ -120,13 +122,12 @@ fn plain_views(
     })
 }
 
-/// Moves the long views among `views`, built pointing into block 0, to `block`.
+/// Points the long views among `views` into data buffer `block`.
 fn move_to_block(views: &mut [u128], block: u32) {
-    if block != 0 {
-        for v in views {
-            if (*v as u32) > 12 {
-                *v += u128::from(block) << 64;
-            }
+    const BLOCK: u128 = (u32::MAX as u128) << 64;
+    for v in views {
+        if (*v as u32) > 12 {
+            *v = (*v & !BLOCK) | (u128::from(block) << 64);
         }
     }
 }
@@ -151,6 +152,7 @@ impl Views {
             page: Shared::default(),
             dictionary: Shared::default(),
             dictionary_views: Vec::new(),
+            dictionary_views_block: 0,
             data_type,
             utf8,
             checked: 0,
@@ -334,8 +336,11 @@ impl Sink<[u8]> for Views {
         let first = self.views.len();
         let read = plain_views(data, n, base as usize, &mut self.views).ok()?;
         if read.long {
+            // Views are made pointing into block 0.
             let block = self.block_of_page();
-            move_to_block(&mut self.views[first..], block);
+            if block != 0 {
+                move_to_block(&mut self.views[first..], block);
+            }
         }
         // Checked at once here rather than view by view at the checkpoint.
         if self.utf8
@@ -391,6 +396,7 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         ValueBuffer::reset(&mut self.dictionary_views, entries, 0);
         let read = plain_views(data, page.num_values, 0, &mut self.dictionary_views)
             .map_err(|got| short(Encoding::Plain, "dictionary", got, page.num_values))?;
+        self.dictionary_views_block = 0;
         let at_once = || read.short_lengths && std::str::from_utf8(&data[..read.bytes]).is_ok();
         if self.utf8 && !at_once() {
             let mut at = 0;
@@ -420,10 +426,18 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
                 block
             }
         };
+        // The dictionary's views are pointed at the batch's block before the gather where
+        // there are fewer of them than views gathered, the views gathered after it otherwise.
+        if self.dictionary_views.len() <= n && self.dictionary_views_block != block {
+            move_to_block(&mut self.dictionary_views, block);
+            self.dictionary_views_block = block;
+        }
         let start = self.views.len();
         reserve_for(&mut self.views, indices, n);
         let got = indices.gather(&self.dictionary_views, &mut self.views, n)?;
-        move_to_block(&mut self.views[start..], block);
+        if self.dictionary_views_block != block {
+            move_to_block(&mut self.views[start..], block);
+        }
         Ok(got)
     }
 
@@ -639,6 +653,51 @@ mod tests {
         }
         let err = Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page_of(&values, 5));
         assert!(format!("{:?}", err.unwrap_err()).contains("4 values where 5 were expected"));
+    }
+
+    /// The dictionary page is a different data buffer from batch to batch: each batch's views
+    /// point into it, whether the dictionary's views were pointed at it before the gather (no
+    /// more of them than views gathered) or the gathered views after.
+    #[test]
+    fn dictionary_views_follow_the_page_from_batch_to_batch() {
+        let values: [&str; 4] = [
+            "the first long dictionary value",
+            "short",
+            "the third long dictionary value",
+            "the fourth, long as well",
+        ];
+        let mut data = Vec::new();
+        for v in values {
+            data.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            data.extend_from_slice(v.as_bytes());
+        }
+        let page = DictionaryPage {
+            data: Buffer::from_vec(data),
+            num_values: 4,
+            encoding: Encoding::Plain,
+        };
+        let mut b = Views::new(DataType::Utf8View);
+        assert!(Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page).unwrap());
+        // Bit width 2, one bit-packed group of 8: 3 1 0 2 3 3 0 1.
+        let indices = [2u8, 0b11, 0b1000_0111, 0b0100_1111];
+        let keys = [3, 1, 0, 2, 3, 3, 0, 1];
+        // (a copied value first, so that the dictionary is block 1; values gathered)
+        for (copied_first, gathered) in [(true, 8), (false, 8), (true, 2), (false, 8), (true, 3)] {
+            let mut want = Vec::new();
+            if copied_first {
+                b.push(b"a copied value, longer than twelve bytes");
+                want.push("a copied value, longer than twelve bytes");
+            }
+            let mut d =
+                IndexDecoder::with_encoding(&indices, 8, 4, Encoding::RleDictionary).unwrap();
+            let got = Builder::<ByteArrayType>::gather(&mut b, &mut d, gathered).unwrap();
+            assert_eq!(got, gathered);
+            want.extend(keys[..gathered].iter().map(|&k| values[k]));
+            Builder::<ByteArrayType>::checkpoint(&mut b, true).unwrap();
+            let a = Builder::<ByteArrayType>::finish(&mut b, want.len(), None).unwrap();
+            a.to_data().validate_full().unwrap();
+            assert_eq!(a.as_string_view(), &StringViewArray::from(want));
+        }
     }
 
     #[test]

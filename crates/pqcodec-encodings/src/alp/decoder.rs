@@ -46,6 +46,8 @@ struct VectorView<'a> {
     /// The frame of reference, as the low bits of a `u64`.
     reference: u64,
     width: u32,
+    /// The packed values, then the rest of the page: the kernels read whole windows of
+    /// bytes, and the page's bytes past the vector's values spare them copying its end.
     packed: &'a [u8],
     positions: &'a [u8],
     exceptions: &'a [u8],
@@ -232,7 +234,9 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
         }
         let rest = &bytes[header_len..];
         let packed_bytes = packed_len(len, width);
-        let Some((packed, rest)) = rest.split_at_checked(packed_bytes) else {
+        // The vector's packed values and what follows them in the page.
+        let packed = body.get(start + header_len..).unwrap_or_default();
+        let Some((_, rest)) = rest.split_at_checked(packed_bytes) else {
             return Err(truncated("packed values", packed_bytes, rest.len()));
         };
         let Some((positions, rest)) = rest.split_at_checked(num_exceptions * 2) else {

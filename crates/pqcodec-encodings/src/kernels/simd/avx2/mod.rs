@@ -1,6 +1,8 @@
 //! AVX2 kernels: groups of 8 values (`width` bytes) per iteration, in one 256-bit register of
-//! 32-bit lanes or two of 64-bit lanes. Each lane gathers the word holding the start of its
-//! value and the next one (`vpermd`), shifts both into place and masks. The delta kernels
+//! 32-bit lanes or two of 64-bit lanes. Values of up to 25 bits lie within 4 bytes: each lane
+//! takes them with one byte shuffle (`vpshufb`) of the window's two 16-byte halves, then shifts
+//! and masks. Wider ones gather the word holding the start of their value and the next one
+//! (`vpermd`), shift both into place and mask. The delta kernels
 //! take deltas of the narrow [`words16`] widths 16 at a time in 16-bit lanes instead, with
 //! fewer shuffles.
 //!

@@ -28,6 +28,7 @@ use std::sync::OnceLock;
 
 use super::bitpack::{packed_len, word_at};
 use super::bitpack32;
+#[cfg(target_arch = "x86_64")]
 use tables::AVX2_BYTES32_MAX;
 
 /// An instruction set the kernels have a variant for.
@@ -84,7 +85,9 @@ impl Isa {
     /// width-specialised scalar ones; narrower values it takes with a byte shuffle, faster.
     #[inline]
     pub(crate) fn for_unpacking(width: u32) -> Isa {
+        #[cfg(target_arch = "x86_64")]
         static SPLITS: OnceLock<bool> = OnceLock::new();
+        let _ = width;
         match Isa::best() {
             #[cfg(target_arch = "x86_64")]
             Isa(Kind::Avx2)

@@ -99,7 +99,31 @@ fn plain_views(
     let mut at = 0;
     let mut lengths = 0;
     let mut long = false;
-    for _ in 0..n {
+    let mut made = 0;
+    // While 16 bytes lie at the value's length prefix, they are its view: a value of at most
+    // 12 bytes is those bytes masked past its end; a longer one keeps the length and 4-byte
+    // prefix (the low 8 bytes) and takes the block (0) and offset.
+    while made < n {
+        let Some(word) = data.get(at..).and_then(|d| d.first_chunk::<16>()) else {
+            break;
+        };
+        let word = u128::from_le_bytes(*word);
+        let len = word as u32 as usize;
+        let end = at + 4 + len;
+        if end > data.len() {
+            break;
+        }
+        lengths |= len;
+        out.push(if len <= 12 {
+            word & (u128::MAX >> (8 * (12 - len)))
+        } else {
+            long = true;
+            u128::from(word as u64) | (u128::from((base + at + 4) as u32) << 96)
+        });
+        at = end;
+        made += 1;
+    }
+    for _ in made..n {
         let Some((start, end)) = prefixed_value(data, at) else {
             let held = out.len() - first;
             out.truncate(first);
@@ -505,6 +529,52 @@ mod tests {
         let expect =
             StringViewArray::from(vec![Some("short"), Some(long), None, Some(long), Some("")]);
         assert_eq!(a.as_string_view(), &expect);
+    }
+
+    /// PLAIN views made 16 bytes at a time where the page has them, one value at a time at its
+    /// end: both give each value's own view (inline up to 12 bytes, else length, prefix and
+    /// offset from `base`), for every length around 12 and values ending at the page's end.
+    #[test]
+    fn plain_views_are_each_values_view() {
+        let pool: Vec<u8> = (0..400u32).map(|i| (i * 37 + 11) as u8).collect();
+        let mut values: Vec<&[u8]> = (0..=40).map(|len| &pool[len..2 * len]).collect();
+        values.extend([&pool[..200], &pool[3..16], &pool[..0], &pool[5..9]]);
+        let mut data = Vec::new();
+        let mut want = Vec::new();
+        for v in &values {
+            let start = data.len() + 4;
+            data.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            data.extend_from_slice(v);
+            want.push((*v, start));
+        }
+        for base in [0usize, 7, 1 << 20] {
+            let views_of = |take: usize| {
+                let want: Vec<u128> = want[take..]
+                    .iter()
+                    .map(|&(v, start)| match v.len() {
+                        0..=12 => short_view(v),
+                        len => long_view(len as u32, v, 0, (base + start) as u32),
+                    })
+                    .collect();
+                want
+            };
+            let mut out = vec![7u128];
+            let read = plain_views(&data, values.len(), base, &mut out).unwrap();
+            assert_eq!(read.bytes, data.len());
+            assert!(read.long && !read.short_lengths);
+            assert_eq!(out[0], 7);
+            assert_eq!(out[1..], views_of(0)[..], "base {base}");
+            // Fewer values than the page holds stop where they end.
+            let mut some = Vec::new();
+            let read = plain_views(&data, 13, base, &mut some).unwrap();
+            assert_eq!(some, views_of(0)[..13]);
+            assert_eq!(read.bytes, want[13].1 - 4);
+            // A page one byte short holds all values but the last, and leaves `out` alone.
+            let mut out = vec![7u128];
+            let short = &data[..data.len() - 1];
+            let held = plain_views(short, values.len(), base, &mut out).err();
+            assert_eq!((held, out), (Some(values.len() - 1), vec![7u128]));
+        }
     }
 
     /// PLAIN values of a page: views into it, UTF-8 checked in spans, the first bad value

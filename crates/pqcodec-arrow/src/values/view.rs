@@ -548,26 +548,23 @@ mod tests {
             want.push((*v, start));
         }
         for base in [0usize, 7, 1 << 20] {
-            let views_of = |take: usize| {
-                let want: Vec<u128> = want[take..]
-                    .iter()
-                    .map(|&(v, start)| match v.len() {
-                        0..=12 => short_view(v),
-                        len => long_view(len as u32, v, 0, (base + start) as u32),
-                    })
-                    .collect();
-                want
-            };
+            let views: Vec<u128> = want
+                .iter()
+                .map(|&(v, start)| match v.len() {
+                    0..=12 => short_view(v),
+                    len => long_view(len as u32, v, 0, (base + start) as u32),
+                })
+                .collect();
             let mut out = vec![7u128];
             let read = plain_views(&data, values.len(), base, &mut out).unwrap();
             assert_eq!(read.bytes, data.len());
             assert!(read.long && !read.short_lengths);
             assert_eq!(out[0], 7);
-            assert_eq!(out[1..], views_of(0)[..], "base {base}");
+            assert_eq!(out[1..], views[..], "base {base}");
             // Fewer values than the page holds stop where they end.
             let mut some = Vec::new();
             let read = plain_views(&data, 13, base, &mut some).unwrap();
-            assert_eq!(some, views_of(0)[..13]);
+            assert_eq!(some, views[..13]);
             assert_eq!(read.bytes, want[13].1 - 4);
             // A page one byte short holds all values but the last, and leaves `out` alone.
             let mut out = vec![7u128];

@@ -417,6 +417,40 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         from_buf.len() + from_tail.len()
     }
 
+    /// The next up to `max` values, unpacked as by [`Self::next_slice`] or, where the next
+    /// miniblock repeats the last value (bit width 0, min delta 0 in the type's width), as one
+    /// [`Piece::Repeat`] of up to the rest of it, in constant time: how skips of values that
+    /// take no bytes stay bounded by the page's size, not by the count its header claims.
+    /// Empty only when no value remains or `max` is 0.
+    pub(crate) fn next_piece(&mut self, max: usize) -> Result<Piece<'_, T::Int>> {
+        let unpacked = self.buf_pos < self.buf_len || self.tail_pos < self.tail_len;
+        if max > 0 && !unpacked && !self.first_pending && self.undecoded > 0 {
+            if self.miniblock_left == 0 {
+                self.start_miniblock()?;
+            }
+            let zero = <T::Int as Default>::default();
+            let mut count = max.min(self.miniblock_left).min(self.undecoded);
+            if count < self.miniblock_left && count < self.undecoded {
+                // What is left of the miniblock stays whole groups of 8, as `next_run` needs.
+                count &= !7;
+            }
+            let repeats =
+                self.width == 0 && <T::Int as IntegerNative>::from_u64_bits(self.min_delta) == zero;
+            if repeats && count > 0 {
+                self.miniblock_left -= count;
+                self.undecoded -= count;
+                self.header_deltas_left = self.header_deltas_left.saturating_sub(count);
+                // The high bits of a 64-bit min delta still count for INT32 (see `last`).
+                self.last = self
+                    .last
+                    .wrapping_add(self.min_delta.wrapping_mul(count as u64));
+                let value = <T::Int as IntegerNative>::from_u64_bits(self.last);
+                return Ok(Piece::Repeat { count, value });
+            }
+        }
+        self.next_slice(max).map(Piece::Values)
+    }
+
     /// The next up to `max` values, as a slice of the decoder's memory; empty only when no
     /// value remains or `max` is 0.
     #[inline]
@@ -443,6 +477,48 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             .as_deref()
             .and_then(|b| b.get(start..start + n))
             .unwrap_or_default())
+    }
+}
+
+/// The next values of a decoder as [`DeltaBinaryPackedDecoder::next_piece`] hands them out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Piece<'s, I> {
+    /// Values unpacked, in the decoder's memory.
+    Values(&'s [I]),
+    /// `count` values, each `value`: zero-width miniblocks whose min delta is 0 in the type's
+    /// width, passed over without unpacking.
+    Repeat { count: usize, value: I },
+}
+
+impl<I: Copy> Piece<'_, I> {
+    /// How many values the piece holds.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Piece::Values(values) => values.len(),
+            Piece::Repeat { count, .. } => *count,
+        }
+    }
+
+    /// Its values `from..from + count` (fewer if it holds fewer).
+    pub(crate) fn slice(&self, from: usize, count: usize) -> Self {
+        match *self {
+            Piece::Values(values) => {
+                let rest = values.get(from..).unwrap_or_default();
+                Piece::Values(&rest[..count.min(rest.len())])
+            }
+            Piece::Repeat { count: n, value } => Piece::Repeat {
+                count: count.min(n.saturating_sub(from)),
+                value,
+            },
+        }
+    }
+
+    /// Its value at `i`, if it holds one.
+    pub(crate) fn get(&self, i: usize) -> Option<I> {
+        match *self {
+            Piece::Values(values) => values.get(i).copied(),
+            Piece::Repeat { count, value } => (i < count).then_some(value),
+        }
     }
 }
 

@@ -56,7 +56,7 @@ mod decoder;
 mod encoder;
 
 pub use decoder::DeltaBinaryPackedDecoder;
-pub(crate) use decoder::reserve_bound;
+pub(crate) use decoder::{Piece, reserve_bound};
 
 pub use encoder::DeltaBinaryPackedEncoder;
 

@@ -3,7 +3,7 @@ use pqcodec_core::{
 };
 use proptest::prelude::*;
 
-use super::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
+use super::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder, Piece};
 use crate::kernels::varint::{write_uleb128, zigzag_encode};
 
 /// Reads and skips `decoder` as `ops` say (`(true, n)` skips n, `(false, n)` reads n), then
@@ -406,6 +406,86 @@ fn skip_does_not_touch_the_sink_and_keeps_state() {
         let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 777).unwrap();
         assert_eq!(dec.skip(first_skip).unwrap(), first_skip);
         assert_eq!(dec.read_all().unwrap(), &values[first_skip..]);
+    }
+}
+
+/// `next_piece` hands out zero-width miniblocks of min delta 0 as repeats (asked for 8 or
+/// more), and the values it hands out, expanded, are the page's; other miniblocks come
+/// unpacked.
+#[test]
+fn next_piece_repeats_zero_width_miniblocks() {
+    // 7 a thousand times, a walk, 9 a thousand times.
+    let mut values: Vec<i32> = vec![7; 1000];
+    values.extend((0..100).map(|i| i * 3 - 40));
+    values.extend([9; 1000]);
+    let bytes = encode::<Int32Type>(&values, None);
+    for step in [1, 5, 8, 13, 64, 1000] {
+        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+        let (mut got, mut repeats) = (Vec::new(), 0);
+        loop {
+            let piece = dec.next_piece(step).unwrap();
+            assert!(piece.len() <= step);
+            match piece {
+                Piece::Values([]) => break,
+                Piece::Values(v) => got.extend_from_slice(v),
+                Piece::Repeat { count, value } => {
+                    repeats += count;
+                    got.extend(std::iter::repeat_n(value, count));
+                }
+            }
+        }
+        assert_eq!(got, values, "step {step}");
+        // Under 8 at a time, repeats would leave part of a group of 8: they are unpacked.
+        assert!(
+            step < 8 || repeats > 1000,
+            "step {step}: only {repeats} repeated"
+        );
+    }
+    // Reads go on where a repeat stopped.
+    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+    // The first value and 248 deltas, unpacked; 8 deltas left in the miniblock.
+    assert_eq!(dec.next_piece(1000).unwrap().len(), 249);
+    assert_eq!(
+        dec.next_piece(13).unwrap(),
+        Piece::Repeat { count: 8, value: 7 }
+    );
+    // 13 asked at the start of a miniblock of 32: 8 repeated, 24 left.
+    assert_eq!(
+        dec.next_piece(13).unwrap(),
+        Piece::Repeat { count: 8, value: 7 }
+    );
+    assert_eq!(dec.read_all().unwrap(), &values[265..]);
+
+    // Min deltas of 2^32: 0 in INT32, whose values repeat, not in INT64.
+    let mut page = header(128, 4, 1000, 5);
+    for _ in 0..8 {
+        write_uleb128(&mut page, zigzag_encode(1 << 32));
+        page.extend([0, 0, 0, 0]);
+    }
+    let mut narrow = DeltaBinaryPackedDecoder::<Int32Type>::new(&page, 1000).unwrap();
+    let (mut at, mut repeated) = (0, 0);
+    while at < 1000 {
+        let piece = narrow.next_piece(1000).unwrap();
+        if let Piece::Repeat { .. } = piece {
+            repeated += piece.len();
+        }
+        assert!((0..piece.len()).all(|i| piece.get(i) == Some(5)));
+        assert!(piece.len() > 0);
+        at += piece.len();
+    }
+    assert!(repeated >= 1000 - 256, "{repeated}");
+    let mut wide = DeltaBinaryPackedDecoder::<Int64Type>::new(&page, 1000).unwrap();
+    let mut at = 0;
+    while at < 1000 {
+        let piece = wide.next_piece(1000).unwrap();
+        let Piece::Values(v) = piece else {
+            panic!("INT64 values at {at} repeat: {piece:?}");
+        };
+        assert!(!v.is_empty());
+        for (i, &v) in v.iter().enumerate() {
+            assert_eq!(v, 5 + (((at + i) as i64) << 32));
+        }
+        at += v.len();
     }
 }
 

@@ -2,7 +2,7 @@ use std::marker::PhantomData;
 
 use pqcodec_core::{Binary, Decoder, Encoding, Error, Int32Type, PhysicalType, Result, Sink};
 
-use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, reserve_bound};
+use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
 use crate::delta_length_byte_array::DeltaLengthByteArrayDecoder;
 
 const ENCODING: Encoding = Encoding::DeltaByteArray;
@@ -11,20 +11,27 @@ const ENCODING: Encoding = Encoding::DeltaByteArray;
 ///
 /// Values reach the sink a chunk at a time ([`Sink::extend_from_deltas`]), which builds each
 /// from the one before; the last is kept between calls. Skipped values are rebuilt too (each
-/// value depends on the one before) but dropped; no allocation per value.
+/// value depends on the one before) but dropped, but for runs of repeated prefix and suffix
+/// lengths, which pass at once; no allocation per value.
 #[derive(Debug, Clone)]
 pub struct DeltaByteArrayDecoder<'a, T: Binary> {
     prefixes: DeltaBinaryPackedDecoder<'a, Int32Type>,
     suffixes: DeltaLengthByteArrayDecoder<'a>,
-    /// The last value decoded.
-    previous: Vec<u8>,
+    chain: Chain,
     /// Values not read or skipped yet.
     remaining: usize,
+    _type: PhantomData<T>,
+}
+
+/// What the next value is built on and checked against.
+#[derive(Debug, Clone)]
+struct Chain {
+    /// The last value decoded.
+    previous: Vec<u8>,
     /// Values decoded so far (for error messages).
     index: usize,
     /// The length every value must have, or 0 for any.
     type_length: usize,
-    _type: PhantomData<T>,
 }
 
 impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
@@ -53,10 +60,12 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
         Ok(DeltaByteArrayDecoder {
             prefixes,
             suffixes,
-            previous: Vec::new(),
+            chain: Chain {
+                previous: Vec::new(),
+                index: 0,
+                type_length,
+            },
             remaining: num_values,
-            index: 0,
-            type_length,
             _type: PhantomData,
         })
     }
@@ -76,11 +85,7 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
             got += slice.len();
         }
         if got < k {
-            return Err(Error::invalid(
-                ENCODING,
-                "prefix lengths",
-                "fewer prefix lengths than values",
-            ));
+            return Err(fewer_lengths("prefix lengths", "prefix"));
         }
         Ok(())
     }
@@ -99,26 +104,24 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
             while j < k {
                 let (count, suffixes) = self.suffixes.next_chunk(k - j, &mut lengths)?;
                 if count == 0 {
-                    return Err(Error::invalid(
-                        ENCODING,
-                        "suffix lengths",
-                        "fewer suffix lengths than values",
-                    ));
+                    return Err(fewer_lengths("suffix lengths", "suffix"));
                 }
                 let chunk_prefixes = prefixes.get(j..j + count).unwrap_or_default();
                 let chunk_lengths = lengths.get(..count).unwrap_or_default();
-                let (good, fault) = self.check(chunk_prefixes, chunk_lengths, &mut checked);
+                let (good, fault) = self
+                    .chain
+                    .check(chunk_prefixes, chunk_lengths, &mut checked);
                 // The suffixes as the page's data from where they start, so that a sink may
                 // read around them.
                 let (data, taken) = self.suffixes.data_taken();
                 out.extend_from_deltas(
-                    &mut self.previous,
+                    &mut self.chain.previous,
                     checked.get(..good).unwrap_or_default(),
                     chunk_lengths.get(..good).unwrap_or_default(),
                     data,
                     taken - suffixes.len(),
                 );
-                self.index += good;
+                self.chain.index += good;
                 if let Some(fault) = fault {
                     return Err(fault);
                 }
@@ -129,7 +132,9 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
         }
         Ok(())
     }
+}
 
+impl Chain {
     /// Checks the next values' prefix lengths (each at most the length of the value before
     /// it) and, for FIXED_LEN_BYTE_ARRAY, their lengths, copying the prefix lengths to
     /// `checked`; returns how many values passed and the fault of the first that did not.
@@ -164,6 +169,50 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
         }
         (prefixes.len().min(lengths.len()), None)
     }
+
+    /// Checks `prefixes` and `lengths` (at most [`CHUNK`] values, the suffixes' bytes
+    /// `suffixes`) and builds the last of them in `previous`.
+    fn pass(&mut self, prefixes: &[i32], lengths: &[u32], suffixes: &[u8]) -> Result<()> {
+        let mut checked = [0u32; CHUNK];
+        let (good, fault) = self.check(prefixes, lengths, &mut checked);
+        let lengths = lengths.get(..good).unwrap_or_default();
+        let prefixes = checked.get(..good).unwrap_or_default();
+        Discard.extend_from_deltas(&mut self.previous, prefixes, lengths, suffixes, 0);
+        self.index += good;
+        fault.map_or(Ok(()), Err)
+    }
+
+    /// Passes over values, as pieces of prefix lengths and suffix lengths of the same count
+    /// and the suffixes' bytes: a piece of repeated lengths at once (its first value and its
+    /// last), the others (at most [`CHUNK`] values) value by value.
+    fn pass_over(
+        &mut self,
+        prefixes: Piece<'_, i32>,
+        lengths: Piece<'_, i32>,
+        suffixes: &[u8],
+    ) -> Result<()> {
+        if let (Piece::Repeat { count, value: p }, Piece::Repeat { value: len, .. }) =
+            (prefixes, lengths)
+        {
+            // Each value after the first is at least `p` long and as long as the first, so the
+            // first's checks hold for them all.
+            let len = len as u32;
+            self.pass(&[p], &[len], suffixes)?;
+            if count > 1 {
+                self.index += count - 2;
+                let last = suffixes.len().saturating_sub(len as usize);
+                self.pass(&[p], &[len], suffixes.get(last..).unwrap_or_default())?;
+            }
+            return Ok(());
+        }
+        let count = prefixes.len().min(lengths.len()).min(CHUNK);
+        let (mut p, mut l) = ([0i32; CHUNK], [0u32; CHUNK]);
+        for i in 0..count {
+            p[i] = prefixes.get(i).unwrap_or_default();
+            l[i] = lengths.get(i).unwrap_or_default() as u32;
+        }
+        self.pass(&p[..count], &l[..count], suffixes)
+    }
 }
 
 /// A sink that drops what it is given: what skipped values are decoded into.
@@ -172,6 +221,10 @@ struct Discard;
 impl Sink<[u8]> for Discard {
     #[inline]
     fn push(&mut self, _value: &[u8]) {}
+}
+
+fn fewer_lengths(field: &'static str, what: &str) -> Error {
+    Error::invalid(ENCODING, field, format!("fewer {what} lengths than values"))
 }
 
 fn bad_length(index: usize, len: usize, type_length: usize) -> Error {
@@ -209,7 +262,28 @@ impl<T: Binary> Decoder<T> for DeltaByteArrayDecoder<'_, T> {
 
     fn skip(&mut self, n: usize) -> Result<usize> {
         let n = n.min(self.remaining);
-        self.decode(n, &mut Discard)?;
+        let mut done = 0;
+        while done < n {
+            // Runs of repeated lengths pass at once: values that take no bytes cost no time.
+            let prefixes = self.prefixes.next_piece(n - done)?;
+            let k = prefixes.len();
+            if k == 0 {
+                return Err(fewer_lengths("prefix lengths", "prefix"));
+            }
+            let mut at = 0;
+            while at < k {
+                let (lengths, suffixes) = self.suffixes.next_piece(k - at)?;
+                let m = lengths.len();
+                if m == 0 {
+                    return Err(fewer_lengths("suffix lengths", "suffix"));
+                }
+                self.chain
+                    .pass_over(prefixes.slice(at, m), lengths, suffixes)?;
+                at += m;
+            }
+            done += k;
+            self.remaining -= k;
+        }
         Ok(n)
     }
 }

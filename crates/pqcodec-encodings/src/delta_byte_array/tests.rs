@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use super::{DeltaByteArrayDecoder, DeltaByteArrayEncoder};
 use crate::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::delta_binary_packed::tests::assert_interleaved;
+use crate::delta_length_byte_array::tests::repeated_lengths;
 
 fn encode<T: Binary>(values: &[Vec<u8>], type_length: usize) -> Vec<u8> {
     let mut enc = DeltaByteArrayEncoder::<T>::new(type_length);
@@ -233,6 +234,61 @@ fn truncated_anywhere() {
     }
 }
 
+/// Three billion empty values in two dozen bytes (prefix lengths and suffix lengths repeated)
+/// skip at once; a million times "abc" skips to the right last value.
+#[test]
+fn repeated_values_skip_at_once() {
+    let n = 3usize << 30;
+    let mut page = repeated_lengths(n as u64, 0);
+    page.extend(repeated_lengths(n as u64, 0));
+    let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&page, n, 0).unwrap();
+    assert_eq!(dec.skip(n - 3).unwrap(), n - 3);
+    let mut out = Vec::<Vec<u8>>::new();
+    assert_eq!(dec.read(&mut out, 10).unwrap(), 3);
+    assert_eq!(out, vec![Vec::<u8>::new(); 3]);
+
+    let n = 1 << 20;
+    let values = vec![b"abc".to_vec(); n];
+    let abc = encode::<ByteArrayType>(&values, 0);
+    let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&abc, n, 0).unwrap();
+    assert_eq!(dec.skip(n - 2).unwrap(), n - 2);
+    assert_eq!(decoded(&mut dec), strings(&["abc", "abc"]));
+    for (type_length, skip) in [(3, Ok(n - 2)), (4, Err(()))] {
+        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&abc, n, type_length);
+        let dec = dec.as_mut().unwrap();
+        assert_eq!(
+            dec.skip(n - 2).map_err(drop),
+            skip,
+            "type length {type_length}"
+        );
+    }
+}
+
+fn decoded<D: Decoder<ByteArrayType>>(dec: &mut D) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    dec.read(&mut out, usize::MAX).unwrap();
+    out
+}
+
+/// Runs of one value, or of one prefix and suffixes of one byte: prefix lengths and suffix
+/// lengths that repeat.
+fn runs() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let run = (
+        prop::collection::vec(any::<u8>(), 0..4),
+        1usize..300,
+        any::<bool>(),
+    )
+        .prop_map(|(base, count, same)| {
+            (0..count)
+                .map(|i| match same {
+                    true => base.clone(),
+                    false => [&base[..], &[i as u8]].concat(),
+                })
+                .collect::<Vec<_>>()
+        });
+    prop::collection::vec(run, 0..6).prop_map(|runs| runs.concat())
+}
+
 fn sorted_strings() -> impl Strategy<Value = Vec<Vec<u8>>> {
     let value = prop_oneof![
         8 => prop::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), any::<u8>()], 0..12),
@@ -257,6 +313,14 @@ proptest! {
 
     #[test]
     fn round_trip_byte_array(values in sorted_strings(), ops in ops()) {
+        let bytes = encode::<ByteArrayType>(&values, 0);
+        let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
+        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&bytes, values.len(), 0).unwrap();
+        assert_interleaved::<ByteArrayType, _>(&mut dec, &all, &ops);
+    }
+
+    #[test]
+    fn round_trip_runs(values in runs(), ops in ops()) {
         let bytes = encode::<ByteArrayType>(&values, 0);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
         let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&bytes, values.len(), 0).unwrap();

@@ -1,6 +1,6 @@
 use pqcodec_core::{ByteArrayType, Decoder, Encoding, Error, Int32Type, Result, Sink};
 
-use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, reserve_bound};
+use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
 
 /// Streaming DELTA_LENGTH_BYTE_ARRAY decoder of BYTE_ARRAY values.
 ///
@@ -76,27 +76,34 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         }
         if negative {
             let len = decoded.iter().copied().find(|&l| l < 0).unwrap_or(-1);
-            return Err(Error::invalid(
-                self.encoding,
-                "length",
-                format!("negative length {len}"),
-            ));
+            return Err(negative_length(self.encoding, len));
         }
         let count = decoded.len();
-        let rest = self.data.get(self.pos..).unwrap_or_default();
-        let bytes = usize::try_from(total)
-            .ok()
-            .and_then(|total| rest.get(..total))
-            .ok_or_else(|| {
-                Error::truncated(
-                    self.encoding,
-                    "byte array data",
-                    usize::try_from(total).unwrap_or(usize::MAX),
-                    rest.len(),
-                )
-            })?;
-        self.pos += bytes.len();
+        let bytes = take_bytes(self.encoding, self.data, &mut self.pos, total)?;
         Ok((count, bytes))
+    }
+
+    /// Takes the next up to `max` lengths as [`DeltaBinaryPackedDecoder::next_piece`] hands
+    /// them out (a run of equal lengths in constant time) and the bytes of their values,
+    /// checked as by [`Self::next_chunk`]. Empty only when no value remains or `max` is 0.
+    pub(crate) fn next_piece(&mut self, max: usize) -> Result<(Piece<'_, i32>, &'a [u8])> {
+        let (piece, negative, total) = match self.lengths.next_piece(max)? {
+            Piece::Values(lengths) => {
+                let total = lengths.iter().map(|&l| u64::from(l as u32)).sum::<u64>();
+                let negative = lengths.iter().copied().find(|&l| l < 0);
+                (Piece::Values(lengths), negative, total)
+            }
+            Piece::Repeat { count, value } => {
+                let total = u64::from(value as u32).saturating_mul(count as u64);
+                let piece = Piece::Repeat { count, value };
+                (piece, (value < 0).then_some(value), total)
+            }
+        };
+        if let Some(len) = negative {
+            return Err(negative_length(self.encoding, len));
+        }
+        let bytes = take_bytes(self.encoding, self.data, &mut self.pos, total)?;
+        Ok((piece, bytes))
     }
 
     /// The values' bytes, all of them, and how many of them [`Self::next_chunk`] has taken.
@@ -132,10 +139,9 @@ impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {
 
     fn skip(&mut self, n: usize) -> Result<usize> {
         let want = n.min(self.remaining());
-        let mut lengths = [0u32; CHUNK];
         let mut done = 0;
         while done < want {
-            let (count, _) = self.next_chunk(want - done, &mut lengths)?;
+            let count = self.next_piece(want - done)?.0.len();
             if count == 0 {
                 break;
             }
@@ -143,4 +149,32 @@ impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {
         }
         Ok(done)
     }
+}
+
+fn negative_length(encoding: Encoding, len: i32) -> Error {
+    Error::invalid(encoding, "length", format!("negative length {len}"))
+}
+
+/// The next `total` bytes of `data` from `pos`, moving `pos` past them, or the error of a page
+/// too short for them.
+fn take_bytes<'a>(
+    encoding: Encoding,
+    data: &'a [u8],
+    pos: &mut usize,
+    total: u64,
+) -> Result<&'a [u8]> {
+    let rest = data.get(*pos..).unwrap_or_default();
+    let bytes = usize::try_from(total)
+        .ok()
+        .and_then(|total| rest.get(..total))
+        .ok_or_else(|| {
+            Error::truncated(
+                encoding,
+                "byte array data",
+                usize::try_from(total).unwrap_or(usize::MAX),
+                rest.len(),
+            )
+        })?;
+    *pos += bytes.len();
+    Ok(bytes)
 }

@@ -47,4 +47,4 @@ pub use decoder::DeltaLengthByteArrayDecoder;
 pub use encoder::DeltaLengthByteArrayEncoder;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use super::{DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder};
 use crate::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::delta_binary_packed::tests::assert_interleaved;
+use crate::kernels::varint::{write_uleb128, zigzag_encode};
 
 fn encode(values: &[Vec<u8>]) -> Vec<u8> {
     let mut enc = DeltaLengthByteArrayEncoder::new();
@@ -137,6 +138,51 @@ fn truncated_anywhere() {
     }
 }
 
+/// Lengths `first` then `first + min_delta` for every next value, `n` in all, as one block of
+/// one zero-width miniblock holding them all.
+pub(crate) fn repeated_lengths(n: u64, first: i64) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in [n.next_multiple_of(128), 1, n] {
+        write_uleb128(&mut out, v);
+    }
+    write_uleb128(&mut out, zigzag_encode(first));
+    out.extend([0, 0]);
+    out
+}
+
+/// Three billion empty values in a dozen bytes skip at once; equal lengths over them that the
+/// data cannot hold fail at once.
+#[test]
+fn repeated_lengths_skip_at_once() {
+    let n = 3usize << 30;
+    let page = repeated_lengths(n as u64, 0);
+    let mut dec = DeltaLengthByteArrayDecoder::new(&page, n).unwrap();
+    assert_eq!(dec.skip(n - 3).unwrap(), n - 3);
+    let mut out = Vec::<Vec<u8>>::new();
+    assert_eq!(dec.read(&mut out, 10).unwrap(), 3);
+    assert_eq!(out, vec![Vec::<u8>::new(); 3]);
+
+    // Lengths of 2: the first values are unpacked and read, the run after them fails whole.
+    let mut page = repeated_lengths(n as u64, 2);
+    page.extend([b'x'; 1000]);
+    let mut dec = DeltaLengthByteArrayDecoder::new(&page, n).unwrap();
+    assert!(matches!(
+        dec.skip(usize::MAX),
+        Err(Error::Truncated { needed, available, .. }) if needed > n && available < 1000
+    ));
+    let mut page = repeated_lengths(n as u64, -1);
+    page.extend(b"abcd");
+    let mut dec = DeltaLengthByteArrayDecoder::new(&page, n).unwrap();
+    assert!(matches!(dec.skip(n), Err(Error::Invalid { .. })));
+}
+
+/// Runs of values of one length, which DELTA_BINARY_PACKED packs at width 0.
+fn equal_length_runs() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let run = (0usize..4, 1usize..300, any::<u8>())
+        .prop_map(|(len, count, byte)| vec![vec![byte; len]; count]);
+    prop::collection::vec(run, 0..6).prop_map(|runs| runs.concat())
+}
+
 fn byte_values() -> impl Strategy<Value = Vec<Vec<u8>>> {
     let value = prop_oneof![
         4 => prop::collection::vec(any::<u8>(), 0..12),
@@ -156,6 +202,14 @@ proptest! {
 
     #[test]
     fn round_trip(values in byte_values(), ops in ops()) {
+        let bytes = encode(&values);
+        let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
+        let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, values.len()).unwrap();
+        assert_interleaved::<ByteArrayType, _>(&mut dec, &all, &ops);
+    }
+
+    #[test]
+    fn round_trip_equal_length_runs(values in equal_length_runs(), ops in ops()) {
         let bytes = encode(&values);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
         let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, values.len()).unwrap();

@@ -201,15 +201,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn round_trip(values in byte_values(), ops in ops()) {
-        let bytes = encode(&values);
-        let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, values.len()).unwrap();
-        assert_interleaved::<ByteArrayType, _>(&mut dec, &all, &ops);
-    }
-
-    #[test]
-    fn round_trip_equal_length_runs(values in equal_length_runs(), ops in ops()) {
+    fn round_trip(values in prop_oneof![byte_values(), equal_length_runs()], ops in ops()) {
         let bytes = encode(&values);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
         let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, values.len()).unwrap();

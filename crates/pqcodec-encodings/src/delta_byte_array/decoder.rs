@@ -11,8 +11,8 @@ const ENCODING: Encoding = Encoding::DeltaByteArray;
 ///
 /// Values reach the sink a chunk at a time ([`Sink::extend_from_deltas`]), which builds each
 /// from the one before; the last is kept between calls. Skipped values are rebuilt too (each
-/// value depends on the one before) but dropped, but for runs of repeated prefix and suffix
-/// lengths, which pass at once; no allocation per value.
+/// value depends on the one before) and dropped; a run whose prefix and suffix lengths both
+/// repeat passes at once. No allocation per value.
 #[derive(Debug, Clone)]
 pub struct DeltaByteArrayDecoder<'a, T: Binary> {
     prefixes: DeltaBinaryPackedDecoder<'a, Int32Type>,
@@ -85,7 +85,7 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
             got += slice.len();
         }
         if got < k {
-            return Err(fewer_lengths("prefix lengths", "prefix"));
+            return Err(fewer_lengths("prefix lengths"));
         }
         Ok(())
     }
@@ -104,7 +104,7 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
             while j < k {
                 let (count, suffixes) = self.suffixes.next_chunk(k - j, &mut lengths)?;
                 if count == 0 {
-                    return Err(fewer_lengths("suffix lengths", "suffix"));
+                    return Err(fewer_lengths("suffix lengths"));
                 }
                 let chunk_prefixes = prefixes.get(j..j + count).unwrap_or_default();
                 let chunk_lengths = lengths.get(..count).unwrap_or_default();
@@ -223,8 +223,8 @@ impl Sink<[u8]> for Discard {
     fn push(&mut self, _value: &[u8]) {}
 }
 
-fn fewer_lengths(field: &'static str, what: &str) -> Error {
-    Error::invalid(ENCODING, field, format!("fewer {what} lengths than values"))
+fn fewer_lengths(field: &'static str) -> Error {
+    Error::invalid(ENCODING, field, format!("fewer {field} than values"))
 }
 
 fn bad_length(index: usize, len: usize, type_length: usize) -> Error {
@@ -268,14 +268,14 @@ impl<T: Binary> Decoder<T> for DeltaByteArrayDecoder<'_, T> {
             let prefixes = self.prefixes.next_piece(n - done)?;
             let k = prefixes.len();
             if k == 0 {
-                return Err(fewer_lengths("prefix lengths", "prefix"));
+                return Err(fewer_lengths("prefix lengths"));
             }
             let mut at = 0;
             while at < k {
                 let (lengths, suffixes) = self.suffixes.next_piece(k - at)?;
                 let m = lengths.len();
                 if m == 0 {
-                    return Err(fewer_lengths("suffix lengths", "suffix"));
+                    return Err(fewer_lengths("suffix lengths"));
                 }
                 self.chain
                     .pass_over(prefixes.slice(at, m), lengths, suffixes)?;

@@ -1,5 +1,6 @@
 //! Framing: the footer read by the parquet crate, page headers read by pqcodec
-//! ([`ChunkPages`]) and decompressed by the parquet crate's codecs, over byte ranges already
+//! ([`ChunkPages`]) and decompressed (SNAPPY by pqcodec's [`snappy`], the other codecs by the
+//! parquet crate's), over byte ranges already
 //! read; and [`ParquetFile`], a whole file in memory, for tools that walk its pages. Only
 //! framing: every value and level is decoded by pqcodec.
 //!
@@ -42,6 +43,7 @@ pub use pages::ChunkPages;
 pub(crate) mod checks;
 mod fetched;
 mod pages;
+pub mod snappy;
 pub(crate) mod thrift_walk;
 
 /// How many levels below the root a schema may nest its fields. The parquet crate builds the

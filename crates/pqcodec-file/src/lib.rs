@@ -1,5 +1,6 @@
 //! Parquet files read by pqcodec: the footer and page index (read by the parquet crate), page
-//! headers (pqcodec's) and decompression (the parquet crate's codecs), and a reader that engines can call, decoding with pqcodec's
+//! headers (pqcodec's) and decompression (SNAPPY pqcodec's, the other codecs the parquet crate's),
+//! and a reader that engines can call, decoding with pqcodec's
 //! decoders into Arrow.
 //!
 //! [`ReaderBuilder`] says what to read, as arrow-rs's `ParquetRecordBatchReaderBuilder` does:

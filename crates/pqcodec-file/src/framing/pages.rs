@@ -1,7 +1,7 @@
 //! [`ChunkPages`]: the pages of one column chunk, framed by pqcodec. Each header is read by
 //! [`thrift_walk::page_header`] (so that every encoding pqcodec decodes, ALP included, is
-//! named, whatever the parquet crate's `Encoding` knows), each body decompressed by the parquet
-//! crate's codecs.
+//! named, whatever the parquet crate's `Encoding` knows), each body decompressed: SNAPPY by
+//! [`snappy`], the other codecs by the parquet crate's.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -16,6 +16,7 @@ use pqcodec_arrow::{
 use pqcodec_core::Encoding;
 
 use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE, PageChecks, page_body};
+use super::snappy;
 use super::thrift_walk::{self, PageHeader};
 use super::{Fetched, FramingError, reason};
 use crate::metadata::FileMetadata;
@@ -31,10 +32,17 @@ pub struct ChunkPages {
     /// Pages read or passed over so far (index pages not counted), to name the page of an error.
     page: usize,
     /// `None` for an uncompressed chunk.
-    codec: Option<Box<dyn Codec>>,
+    codec: Option<Decompressor>,
     order: Order,
     /// The next page, once its header is read.
     peeked: Option<Framed>,
+}
+
+/// How a chunk's pages are decompressed: SNAPPY by pqcodec, the other codecs by the parquet
+/// crate.
+enum Decompressor {
+    Snappy,
+    Codec(Box<dyn Codec>),
 }
 
 /// In what order the pages come.
@@ -114,9 +122,15 @@ impl ChunkPages {
                 }
             }
         };
-        let options = CodecOptionsBuilder::default().build();
-        let codec =
-            create_codec(chunk.compression(), &options).map_err(|e| chunk_error(reason(e)))?;
+        let codec = match chunk.compression() {
+            parquet::basic::Compression::SNAPPY => Some(Decompressor::Snappy),
+            other => {
+                let options = CodecOptionsBuilder::default().build();
+                create_codec(other, &options)
+                    .map_err(|e| chunk_error(reason(e)))?
+                    .map(Decompressor::Codec)
+            }
+        };
         Ok(ChunkPages {
             data,
             row_group,
@@ -231,14 +245,22 @@ impl ChunkPages {
                 // codecs that bound it (checked); BROTLI's output grows as it comes.
                 let room =
                     uncompressed.min(body.len().saturating_mul(1 << 15).saturating_add(4096));
-                let mut out = Vec::with_capacity(room);
+                let mut out = Vec::with_capacity(room + snappy::SLACK);
                 out.extend_from_slice(&body[..split]);
                 // A page of no values (all nulls) may be empty, not compressed.
                 if uncompressed > levels {
-                    let values = Some(uncompressed - levels);
-                    codec
-                        .decompress(&body[split..], &mut out, values)
-                        .map_err(|e| self.error(reason(e)))?;
+                    let values = uncompressed - levels;
+                    match codec {
+                        Decompressor::Snappy => {
+                            snappy::decompress_into(&body[split..], values, &mut out)
+                                .map_err(|e| self.error(e.to_string()))?
+                        }
+                        Decompressor::Codec(codec) => {
+                            codec
+                                .decompress(&body[split..], &mut out, Some(values))
+                                .map_err(|e| self.error(reason(e)))?;
+                        }
+                    }
                 }
                 if out.len() != uncompressed {
                     return Err(self.error(format!(

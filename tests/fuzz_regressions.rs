@@ -222,6 +222,17 @@ mod seeds {
 
     /// Pages of our own encoders, for every target.
     pub fn synthesized(seeds: &mut Seeds) {
+        // SNAPPY: data compressed by `snap` (mode 0), and raw bytes to compress (mode 1), of
+        // runs, repeats at short and long distances, and text.
+        let text = b"carefully final deposits detect slyly; furiously final deposits sleep";
+        let mut samples: Vec<Vec<u8>> = vec![vec![], text.to_vec(), vec![0; 300]];
+        samples.push((0..2000u32).flat_map(|i| (i / 3).to_le_bytes()).collect());
+        samples.push(text.iter().cycle().take(5000).copied().collect());
+        for sample in samples {
+            let compressed = snap::raw::Encoder::new().compress_vec(&sample).unwrap();
+            seeds.add("decompress_snappy", &[&[0][..], &compressed].concat());
+            seeds.add("decompress_snappy", &[&[0x41][..], &sample].concat());
+        }
         let typed_targets: [(&str, Encoding, &[PhysicalType]); 7] = [
             ("decode_plain", Encoding::Plain, &PhysicalType::ALL),
             (

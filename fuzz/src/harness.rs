@@ -7,7 +7,7 @@
 //! so a crash found once stays a test. For that, the file uses only crates that both the fuzz
 //! crate and the root package's dev-dependencies have: `pqcodec-core`, `pqcodec-encodings`,
 //! `pqcodec-arrow`, `pqcodec-file`, `arrow-array`, `arrow-buffer`,
-//! `arrow-data`, `arrow-schema` and `bytes`.
+//! `arrow-data`, `arrow-schema`, `bytes` and `snap` (the reference SNAPPY decoder).
 //!
 //! What counts as a bug: a panic (including arithmetic overflow, which fuzz builds check), an
 //! abort or an out-of-memory from allocation out of proportion to the input, a hang; a
@@ -79,6 +79,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("roundtrip_group_var_int", roundtrip_group_var_int),
     ("roundtrip_alp", roundtrip_alp),
     ("arrow_pages", arrow_pages),
+    ("decompress_snappy", decompress_snappy),
     ("cat_file", cat_file),
     ("read_file", read_file),
 ];
@@ -1408,6 +1409,39 @@ pub fn cat_file(data: &[u8]) {
 
 /// Bytes before the file in a `read_file` input: see [`read_file`].
 pub const READ_FILE_PREFIX: usize = 16;
+
+/// pqcodec's SNAPPY decoder against the `snap` crate's. With the first byte even, the rest is
+/// SNAPPY data as it comes: both decoders fail, or both give the same bytes (a header claiming
+/// more than the data can make is refused before either allocates it). With it odd, the rest is
+/// compressed by `snap` and must come back as it was, after the first byte's other bits of
+/// prefix already in the output.
+pub fn decompress_snappy(data: &[u8]) {
+    use pqcodec_file::framing::snappy::{SnappyError, decompress_into, decompressed_len};
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let prefix = vec![mode; usize::from(mode >> 5)];
+    if mode & 1 == 1 {
+        let compressed = snap::raw::Encoder::new().compress_vec(rest).unwrap();
+        let mut out = prefix.clone();
+        decompress_into(&compressed, rest.len(), &mut out).unwrap();
+        assert_eq!(&out[..prefix.len()], &prefix[..]);
+        assert_eq!(&out[prefix.len()..], rest);
+        return;
+    }
+    let len = decompressed_len(rest).map_or(0, |(len, _)| len);
+    let mut out = prefix.clone();
+    let ours = decompress_into(rest, len, &mut out);
+    if let Err(SnappyError::Impossible { .. }) = ours {
+        return;
+    }
+    let theirs = snap::raw::Decoder::new().decompress_vec(rest);
+    match (ours, theirs) {
+        (Ok(()), Ok(theirs)) => assert_eq!(&out[prefix.len()..], &theirs[..]),
+        (Err(_), Err(_)) => assert_eq!(out, prefix, "a failed decompression left bytes"),
+        (ours, theirs) => panic!("pqcodec {ours:?}, snap {:?}", theirs.map(|v| v.len())),
+    }
+}
 
 /// A Parquet file read as an engine reads it: `ReaderBuilder` over the bytes with the page
 /// index, what to read chosen by the first [`READ_FILE_PREFIX`] bytes, every batch checked.

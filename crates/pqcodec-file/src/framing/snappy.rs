@@ -52,7 +52,7 @@ pub enum SnappyError {
     /// The header's length is not the length the caller expected.
     Length {
         /// What the data's header says.
-        header: u64,
+        header: usize,
         /// What the caller expected.
         expected: usize,
     },
@@ -159,7 +159,7 @@ pub fn decompress_into(src: &[u8], expected: usize, out: &mut Vec<u8>) -> Result
     let (len, header) = decompressed_len(src)?;
     if len != expected {
         return Err(SnappyError::Length {
-            header: len as u64,
+            header: len,
             expected,
         });
     }
@@ -169,8 +169,8 @@ pub fn decompress_into(src: &[u8], expected: usize, out: &mut Vec<u8>) -> Result
     }
     out.reserve(len + SLACK);
     let start = out.len();
-    // SAFETY: `out` has room for `len + SLACK` bytes past `start` (reserved above), which is
-    // all `Writer` writes to; `finish` checked that exactly `len` bytes were written.
+    // SAFETY: `out` has room for `len + SLACK` bytes past `start` (reserved above), all that
+    // `decompress_raw` writes to; it returns `Ok` only once the `len` bytes are all written.
     unsafe {
         let dst = out.as_mut_ptr().add(start);
         let written = decompress_raw(src, header, dst, len)?;
@@ -220,7 +220,11 @@ unsafe fn decompress_raw(
                 // SAFETY: 4 bytes from `s + 1` are in `src` (loop condition).
                 let word = unsafe { (srcp.add(s + 1) as *const u32).read_unaligned() };
                 let mask = u32::MAX >> (32 - 8 * n);
-                ((u32::from_le(word) & mask) as usize + 1, 1 + n)
+                // (Saturating: on 32-bit targets a 4-byte length may be `usize::MAX`.)
+                (
+                    ((u32::from_le(word) & mask) as usize).saturating_add(1),
+                    1 + n,
+                )
             };
             let at = s;
             s += skip;
@@ -276,9 +280,11 @@ unsafe fn decompress_raw(
                         .iter()
                         .rev()
                         .fold(0usize, |v, &b| (v << 8) | b as usize)
-                        + 1
+                        .saturating_add(1)
                 };
-                let bytes = src.get(s..s + l).ok_or(SnappyError::Truncated { at })?;
+                let bytes = src
+                    .get(s..s.saturating_add(l))
+                    .ok_or(SnappyError::Truncated { at })?;
                 if l > len - d {
                     return Err(SnappyError::Overflow { at });
                 }

@@ -222,8 +222,8 @@ mod seeds {
 
     /// Pages of our own encoders, for every target.
     pub fn synthesized(seeds: &mut Seeds) {
-        // SNAPPY: data compressed by `snap` (mode 0), and raw bytes to compress (mode 1), of
-        // runs, repeats at short and long distances, and text.
+        // SNAPPY: data compressed by `snap` (an even mode byte), and raw bytes to compress (an
+        // odd one, two bytes of prefix): runs, repeats at short and long distances, and text.
         let text = b"carefully final deposits detect slyly; furiously final deposits sleep";
         let mut samples: Vec<Vec<u8>> = vec![vec![], text.to_vec(), vec![0; 300]];
         samples.push((0..2000u32).flat_map(|i| (i / 3).to_le_bytes()).collect());

@@ -1413,8 +1413,8 @@ pub const READ_FILE_PREFIX: usize = 16;
 /// pqcodec's SNAPPY decoder against the `snap` crate's. With the first byte even, the rest is
 /// SNAPPY data as it comes: both decoders fail, or both give the same bytes (a header claiming
 /// more than the data can make is refused before either allocates it). With it odd, the rest is
-/// compressed by `snap` and must come back as it was, after the first byte's other bits of
-/// prefix already in the output.
+/// compressed by `snap` and must come back as it was. Either way the output already holds
+/// `first >> 5` bytes, which must stay as they were.
 pub fn decompress_snappy(data: &[u8]) {
     use pqcodec_file::framing::snappy::{SnappyError, decompress_into, decompressed_len};
     let Some((&mode, rest)) = data.split_first() else {

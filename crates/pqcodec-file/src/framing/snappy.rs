@@ -173,15 +173,14 @@ pub fn decompress_into(src: &[u8], expected: usize, out: &mut Vec<u8>) -> Result
     // `decompress_raw` writes to; it returns `Ok` only once the `len` bytes are all written.
     unsafe {
         let dst = out.as_mut_ptr().add(start);
-        let written = decompress_raw(src, header, dst, len)?;
-        debug_assert_eq!(written, len);
+        decompress_raw(src, header, dst, len)?;
         out.set_len(start + len);
     }
     Ok(())
 }
 
-/// Decompresses `src[s..]` into `dst`, which has room for `len + SLACK` bytes, returning the
-/// bytes written (always `len` on success). Every byte below the returned count is written.
+/// Decompresses `src[s..]` into `dst`, which has room for `len + SLACK` bytes: on success,
+/// every one of the first `len` is written.
 ///
 /// # Safety
 /// `dst` must be valid for writes (and reads of what was written) of `len + SLACK` bytes.
@@ -190,7 +189,7 @@ unsafe fn decompress_raw(
     mut s: usize,
     dst: *mut u8,
     len: usize,
-) -> Result<usize, SnappyError> {
+) -> Result<(), SnappyError> {
     let mut d = 0usize;
     let end = src.len();
     let srcp = src.as_ptr();
@@ -333,7 +332,7 @@ unsafe fn decompress_raw(
             header: len,
         });
     }
-    Ok(d)
+    Ok(())
 }
 
 /// Copies `l` (at most 64) bytes from `offset` back, at `d`: an overlapping copy repeats the

@@ -40,6 +40,8 @@ pub struct FileMetadata {
     schema: SchemaRef,
     columns: Vec<ColumnDesc>,
     file_size: u64,
+    /// Whether the page index was asked for when this was read (the file may have none).
+    page_index: bool,
     /// The column chunks whose own metadata gives another physical type than their schema
     /// column's (the parquet crate keeps only the schema's): (row group, column, type id).
     pub(crate) chunk_type_mismatches: Vec<(usize, usize, i32)>,
@@ -54,6 +56,26 @@ impl FileMetadata {
             loader.push(ranges, data)?;
         }
         loader.finish()
+    }
+
+    /// This metadata with the page index too: `self` again if it was read with it, else the
+    /// index's bytes read from `source` (the footer is not read again).
+    pub fn with_page_index(self: Arc<Self>, source: &dyn crate::RangeRead) -> Result<Arc<Self>> {
+        if self.page_index {
+            return Ok(self);
+        }
+        let mut loader = MetadataLoader::page_index_of(&self)?;
+        while let Some(ranges) = loader.needs()? {
+            let data = crate::source::read_checked(source, &ranges)?;
+            loader.push(ranges, data)?;
+        }
+        Ok(Arc::new(loader.finish()?))
+    }
+
+    /// Whether the page index was asked for when this was read: if so, the metadata holds it
+    /// where the file has one.
+    pub fn page_index_read(&self) -> bool {
+        self.page_index
     }
 
     /// The parquet crate's metadata: row groups, column chunks, statistics, the page index.
@@ -272,6 +294,20 @@ impl MetadataLoader {
         }
     }
 
+    /// A loader of the page index of a file whose footer is `meta`, read without it.
+    pub(crate) fn page_index_of(meta: &FileMetadata) -> Result<Self> {
+        let mut partial = meta.clone();
+        partial.page_index = true;
+        let mut loader = MetadataLoader {
+            file_size: meta.file_size,
+            page_index: true,
+            state: State::Failed,
+        };
+        let decoder = loader.index_decoder(&partial)?;
+        loader.decode_index(decoder, Box::new(partial))?;
+        Ok(loader)
+    }
+
     /// The metadata read.
     pub(crate) fn finish(self) -> Result<FileMetadata> {
         match self.state {
@@ -334,7 +370,12 @@ impl MetadataLoader {
                     })
             })
             .collect();
-        FileMetadata::new(Arc::new(metadata), self.file_size, chunk_type_mismatches)
+        FileMetadata::new(
+            Arc::new(metadata),
+            self.file_size,
+            self.page_index,
+            chunk_type_mismatches,
+        )
     }
 
     /// After the footer: done, or the page index to read (the bytes already read offered to
@@ -344,15 +385,23 @@ impl MetadataLoader {
             self.state = State::Done(Box::new(meta));
             return Ok(());
         }
+        let mut decoder = self.index_decoder(&meta)?;
+        decoder
+            .push_range(read, bytes)
+            .map_err(|e| FramingError::Footer(format!("page index: {}", reason(e))))?;
+        self.decode_index(decoder, Box::new(meta))
+    }
+
+    /// The parquet crate's decoder of the page index of the file whose footer is `meta`.
+    fn index_decoder(&self, meta: &FileMetadata) -> Result<Box<ParquetMetaDataPushDecoder>> {
         let index_error = |e| FramingError::Footer(format!("page index: {}", reason(e)));
-        let mut decoder = ParquetMetaDataPushDecoder::try_new_with_metadata(
+        let decoder = ParquetMetaDataPushDecoder::try_new_with_metadata(
             self.file_size,
             ParquetMetaData::clone(&meta.metadata),
         )
         .map_err(index_error)?
         .with_page_index_policy(PageIndexPolicy::Optional);
-        decoder.push_range(read, bytes).map_err(index_error)?;
-        self.decode_index(Box::new(decoder), Box::new(meta))
+        Ok(Box::new(decoder))
     }
 
     fn decode_index(
@@ -396,6 +445,7 @@ impl FileMetadata {
     fn new(
         metadata: Arc<ParquetMetaData>,
         file_size: u64,
+        page_index: bool,
         chunk_type_mismatches: Vec<(usize, usize, i32)>,
     ) -> Result<Self, FramingError> {
         let arrow = ArrowReaderMetadata::try_new(Arc::clone(&metadata), ArrowReaderOptions::new())
@@ -412,6 +462,7 @@ impl FileMetadata {
             metadata,
             columns,
             file_size,
+            page_index,
             chunk_type_mismatches,
         })
     }

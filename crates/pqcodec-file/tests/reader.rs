@@ -459,6 +459,44 @@ fn only_the_selected_pages_are_read() {
     assert!(bytes < chunks, "{bytes} bytes of {chunks}");
 }
 
+/// A footer read without the page index takes it later by reading the index alone: the
+/// footer is not read again, and the result is what a load with the index gives.
+#[test]
+fn a_footer_read_alone_takes_its_page_index_without_reading_it_again() {
+    let data = file(false);
+    let with_index = FileMetadata::load(data, true).unwrap();
+    assert!(with_index.metadata().offset_index().is_some());
+    let source = Counting::new(data);
+    let footer = Arc::new(FileMetadata::load(&source, false).unwrap());
+    assert!(!footer.page_index_read());
+    assert!(footer.metadata().offset_index().is_none());
+    let footer_reads = source.reads().len();
+    let completed = Arc::clone(&footer).with_page_index(&source).unwrap();
+    assert!(completed.page_index_read());
+    assert_eq!(completed.metadata(), with_index.metadata());
+    // Only the index's own bytes, which end where the footer begins.
+    let reads = &source.reads()[footer_reads..];
+    let n = data.len();
+    let footer_len = u32::from_le_bytes(data[n - 8..n - 4].try_into().unwrap());
+    let footer_start = (n - 8) as u64 - u64::from(footer_len);
+    let index_end = (with_index.metadata().row_groups().iter())
+        .flat_map(|g| g.columns())
+        .filter_map(|c| Some(c.offset_index_offset()? as u64 + c.offset_index_length()? as u64))
+        .max()
+        .unwrap();
+    assert!(!reads.is_empty());
+    for read in reads {
+        assert!(
+            read.end <= index_end && read.end <= footer_start,
+            "{read:?}"
+        );
+    }
+    // Completing a metadata that has it is free.
+    let again = Arc::clone(&completed).with_page_index(&source).unwrap();
+    assert!(Arc::ptr_eq(&again, &completed));
+    assert_eq!(source.reads().len(), footer_reads + reads.len());
+}
+
 /// Pages that hold no selected row are not decoded: ruin their bytes and the read still
 /// succeeds, while a read that needs them fails.
 #[test]

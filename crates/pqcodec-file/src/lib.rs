@@ -45,6 +45,7 @@ mod selection;
 mod source;
 #[cfg(feature = "object_store")]
 mod stream;
+mod times;
 pub mod writer;
 
 pub use error::{Error, Result};
@@ -59,6 +60,7 @@ pub use selection::{RowSelection, RowSelector};
 pub use source::{LocalFile, RangeRead};
 #[cfg(feature = "object_store")]
 pub use stream::{AsyncRangeRead, ObjectStoreSource, ParquetRecordBatchStream};
+pub use times::ReadTimes;
 #[cfg(feature = "object_store")]
 pub use writer::AsyncFileWriter;
 pub use writer::{ColumnSettings, Compression, FileWriter, PageVersion, WriterOptions};

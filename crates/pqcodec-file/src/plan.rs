@@ -19,6 +19,7 @@ use crate::metadata::FileMetadata;
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::coalesce;
+use crate::times::ReadTimes;
 
 /// A reader's plan.
 #[derive(Debug)]
@@ -33,6 +34,8 @@ pub(crate) struct Plan {
     pub(crate) batch_size: usize,
     /// Ranges at most this far apart are read as one.
     pub(crate) coalesce_gap: u64,
+    /// Where the time spent decompressing and decoding is added.
+    pub(crate) times: Option<ReadTimes>,
 }
 
 /// The bytes one row group needs: coalesced ranges, and for each leaf read (by the filter or
@@ -255,7 +258,8 @@ impl Plan {
                 .map_err(|source| Error::Chunk {
                     column: desc.path.clone(),
                     source,
-                })?;
+                })?
+                .with_read_times(self.times.clone());
             columns.push(Column::new(desc, pages));
         }
         Ok(columns)

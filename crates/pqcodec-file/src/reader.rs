@@ -16,6 +16,7 @@ use crate::projection::Projection;
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{RangeRead, read_checked};
+use crate::times::{ReadTimes, decoding};
 
 /// Rows per batch unless [`ReaderBuilder::with_batch_size`] says otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 8192;
@@ -85,6 +86,7 @@ pub struct ReaderBuilder<T> {
     schema: Option<SchemaRef>,
     fields: Vec<FieldRef>,
     coalesce_gap: Option<u64>,
+    times: Option<ReadTimes>,
 }
 
 impl<T> ReaderBuilder<T> {
@@ -104,6 +106,7 @@ impl<T> ReaderBuilder<T> {
             schema: None,
             fields: Vec::new(),
             coalesce_gap: None,
+            times: None,
         }
     }
 
@@ -206,6 +209,12 @@ impl<T> ReaderBuilder<T> {
         self
     }
 
+    /// Adds the time spent decompressing and decoding to `times`.
+    pub fn with_read_times(mut self, times: ReadTimes) -> Self {
+        self.times = Some(times);
+        self
+    }
+
     /// The plan, the settings checked; the row groups to read with their selections.
     pub(crate) fn plan(&self, source_gap: u64) -> Result<(Plan, VecDeque<(usize, RowSelection)>)> {
         let full = self.schema()?;
@@ -250,6 +259,7 @@ impl<T> ReaderBuilder<T> {
             filters,
             batch_size: self.batch_size,
             coalesce_gap: self.coalesce_gap.unwrap_or(source_gap),
+            times: self.times.clone(),
         };
         check_schema(&plan)?;
         let groups = chosen
@@ -353,7 +363,7 @@ impl ParquetRecordBatchReader {
         loop {
             let mut spare = None;
             if let Some(group) = self.current.as_mut() {
-                match group.next_batch() {
+                match decoding(self.plan.times.as_ref(), || group.next_batch()) {
                     Ok(Some(batch)) => return Ok(Some(batch)),
                     Ok(None) => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                     Err(e) => {
@@ -389,7 +399,9 @@ impl ParquetRecordBatchReader {
     ) -> Result<RowGroupReader> {
         let fetch = self.plan.fetch(row_group, selection)?;
         let data = read_checked(&*self.input, &fetch.ranges)?;
-        self.plan.row_group(fetch, data, spare, &mut self.remaining)
+        decoding(self.plan.times.as_ref(), || {
+            self.plan.row_group(fetch, data, spare, &mut self.remaining)
+        })
     }
 }
 

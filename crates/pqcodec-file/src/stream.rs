@@ -24,6 +24,7 @@ use crate::reader::{DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions};
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{check_lengths, span};
+use crate::times::decoding;
 
 /// A file's bytes, read by ranges asynchronously: what a [`ParquetRecordBatchStream`] reads
 /// from. [`ObjectStoreSource`] is one.
@@ -116,6 +117,23 @@ impl FileMetadata {
         }
         loader.finish()
     }
+
+    /// This metadata with the page index too, read asynchronously: as
+    /// [`with_page_index`](Self::with_page_index).
+    pub async fn with_page_index_async(
+        self: Arc<Self>,
+        source: &dyn AsyncRangeRead,
+    ) -> Result<Arc<Self>> {
+        if self.page_index_read() {
+            return Ok(self);
+        }
+        let mut loader = MetadataLoader::page_index_of(&self)?;
+        while let Some(ranges) = loader.needs()? {
+            let data = read(source, ranges.clone()).await?;
+            loader.push(ranges, data)?;
+        }
+        Ok(Arc::new(loader.finish()?))
+    }
 }
 
 impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
@@ -204,7 +222,7 @@ impl StreamState {
         loop {
             let mut spare = None;
             if let Some(group) = self.current.as_mut() {
-                match group.next_batch()? {
+                match decoding(self.plan.times.as_ref(), || group.next_batch())? {
                     Some(batch) => return Ok(Some(batch)),
                     None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                 }
@@ -217,9 +235,9 @@ impl StreamState {
             };
             let fetch = self.plan.fetch(row_group, selection)?;
             let data = read(&*self.input, fetch.ranges.clone()).await?;
-            let group = self
-                .plan
-                .row_group(fetch, data, spare, &mut self.remaining)?;
+            let group = decoding(self.plan.times.as_ref(), || {
+                self.plan.row_group(fetch, data, spare, &mut self.remaining)
+            })?;
             self.current = Some(group);
         }
     }

@@ -20,6 +20,7 @@ use super::snappy;
 use super::thrift_walk::{self, PageHeader};
 use super::{Fetched, FramingError, reason};
 use crate::metadata::FileMetadata;
+use crate::times::ReadTimes;
 
 /// The pages of one column chunk, decompressed, from bytes already read: the whole chunk, or,
 /// with the chunk's page locations from the offset index, its dictionary page and the data
@@ -36,6 +37,8 @@ pub struct ChunkPages {
     order: Order,
     /// The next page, once its header is read.
     peeked: Option<Framed>,
+    /// Where the time spent decompressing is added.
+    times: Option<ReadTimes>,
 }
 
 /// How a chunk's pages are decompressed: SNAPPY by pqcodec, the other codecs by the parquet
@@ -138,7 +141,14 @@ impl ChunkPages {
             codec,
             order,
             peeked: None,
+            times: None,
         })
+    }
+
+    /// Adds the time spent decompressing to `times`.
+    pub(crate) fn with_read_times(mut self, times: Option<ReadTimes>) -> Self {
+        self.times = times;
+        self
     }
 
     /// The pages of column chunk `column` of `row_group`, the whole chunk read from `source`
@@ -250,17 +260,20 @@ impl ChunkPages {
                 // A page of no values (all nulls) may be empty, not compressed.
                 if uncompressed > levels {
                     let values = uncompressed - levels;
-                    match codec {
-                        Decompressor::Snappy => {
-                            snappy::decompress_into(&body[split..], values, &mut out)
-                                .map_err(|e| self.error(e.to_string()))?
-                        }
-                        Decompressor::Codec(codec) => {
-                            codec
-                                .decompress(&body[split..], &mut out, Some(values))
-                                .map_err(|e| self.error(reason(e)))?;
-                        }
+                    let input = &body[split..];
+                    let mut decompress = || match codec {
+                        Decompressor::Snappy => snappy::decompress_into(input, values, &mut out)
+                            .map_err(|e| e.to_string()),
+                        Decompressor::Codec(codec) => codec
+                            .decompress(input, &mut out, Some(values))
+                            .map(drop)
+                            .map_err(reason),
+                    };
+                    match &self.times {
+                        Some(times) => times.decompressing(decompress),
+                        None => decompress(),
                     }
+                    .map_err(|e| self.error(e))?;
                 }
                 if out.len() != uncompressed {
                     return Err(self.error(format!(

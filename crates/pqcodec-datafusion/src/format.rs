@@ -33,7 +33,7 @@ use futures::{StreamExt, TryStreamExt};
 use object_store::{ObjectMeta, ObjectStore};
 use pqcodec_file::FileMetadata;
 
-use crate::metadata::{Source, load};
+use crate::metadata::{Loads, Source};
 use crate::options::PqcodecOptions;
 use crate::source::PqcodecSource;
 
@@ -100,12 +100,16 @@ fn parquet_options(
 #[derive(Debug, Clone, Default)]
 pub struct PqcodecFormat {
     options: PqcodecOptions,
+    loads: Arc<Loads>,
 }
 
 impl PqcodecFormat {
     /// A format reading with `options`.
     pub fn new(options: PqcodecOptions) -> Self {
-        PqcodecFormat { options }
+        PqcodecFormat {
+            options,
+            loads: Arc::default(),
+        }
     }
 
     /// How it reads.
@@ -121,7 +125,13 @@ impl PqcodecFormat {
     ) -> Result<Arc<FileMetadata>> {
         let cache = state.runtime_env().cache_manager.get_file_metadata_cache();
         let source = Source::new(Arc::clone(store), object, None);
-        Ok(load(&source, object, Some(&cache), false).await?)
+        // With the page index when scans may use it, as DataFusion's reader does with a
+        // cache: read once here, it serves every partition of every query.
+        let page_index = self.options.page_index;
+        Ok(self
+            .loads
+            .load(&source, object, Some(&cache), page_index)
+            .await?)
     }
 }
 
@@ -237,7 +247,8 @@ impl FileFormat for PqcodecFormat {
             .cloned()
             .ok_or_else(|| internal_datafusion_err!("expected a PqcodecSource"))?
             .with_options(self.options.clone())
-            .with_metadata_cache(state.runtime_env().cache_manager.get_file_metadata_cache());
+            .with_metadata_cache(state.runtime_env().cache_manager.get_file_metadata_cache())
+            .with_loads(Arc::clone(&self.loads));
         let conf = FileScanConfigBuilder::from(conf)
             .with_source(Arc::new(source))
             .build();

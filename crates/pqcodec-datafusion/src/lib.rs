@@ -24,6 +24,7 @@
 mod error;
 mod format;
 mod metadata;
+mod metrics;
 mod opener;
 mod options;
 mod row_filter;

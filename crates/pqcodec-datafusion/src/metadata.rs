@@ -1,11 +1,11 @@
 //! Files' metadata read by pqcodec, through the object store and DataFusion's file metadata
-//! cache: the footer is read once per file and shared by schema inference, statistics and the
-//! scans of every partition.
+//! cache: the footer and page index are read once per file and shared by schema inference,
+//! statistics, the scans of every partition and later queries, within the cache's limit.
 
 use std::any::Any;
 use std::io;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::Bytes;
 use datafusion::common::HashMap;
@@ -15,17 +15,14 @@ use datafusion::execution::cache::cache_manager::{
 use datafusion::physical_plan::metrics::Count;
 use futures::FutureExt;
 use futures::future::BoxFuture;
+use object_store::path::Path;
 use object_store::{ObjectMeta, ObjectStore};
 use pqcodec_file::{AsyncRangeRead, FileMetadata, ObjectStoreSource};
 
 use crate::error::{Error, Result};
 
 /// pqcodec's metadata of a file as kept in DataFusion's file metadata cache.
-struct Cached {
-    meta: Arc<FileMetadata>,
-    /// Whether the page index was asked for (a file may have none).
-    page_index: bool,
-}
+struct Cached(Arc<FileMetadata>);
 
 impl CacheEntry for Cached {
     fn as_any(&self) -> &dyn Any {
@@ -33,13 +30,16 @@ impl CacheEntry for Cached {
     }
 
     fn memory_size(&self) -> usize {
-        self.meta.metadata().memory_size()
+        self.0.metadata().memory_size()
     }
 
     fn extra_info(&self) -> HashMap<String, String> {
         HashMap::from([
             ("reader".to_string(), "pqcodec".to_string()),
-            ("page_index".to_string(), self.page_index.to_string()),
+            (
+                "page_index".to_string(),
+                self.0.page_index_read().to_string(),
+            ),
         ])
     }
 }
@@ -79,37 +79,213 @@ impl AsyncRangeRead for Source {
     }
 }
 
-/// The metadata of `object`, from `cache` if it holds it (with the page index if
-/// `page_index`), else read from `source` and cached.
-pub(crate) async fn load(
-    source: &Source,
-    object: &ObjectMeta,
-    cache: Option<&Arc<FileMetadataCache>>,
-    page_index: bool,
-) -> Result<Arc<FileMetadata>> {
-    if let Some(entry) = cache.and_then(|c| c.get(&object.location))
-        && entry.is_valid_for(object)
-        && let Some(cached) = entry.file_metadata.as_any().downcast_ref::<Cached>()
-        && (cached.page_index || !page_index)
-    {
-        return Ok(Arc::clone(&cached.meta));
-    }
-    let meta = FileMetadata::load_async(source, page_index)
-        .await
-        .map_err(|source| Error::File {
+/// Loads of files' metadata, shared by the partitions of a scan (and by a format's schema
+/// inference): from DataFusion's file metadata cache when it holds what is asked, else read
+/// once however many partitions ask for the same file at the same time, and cached.
+#[derive(Debug, Default)]
+pub(crate) struct Loads {
+    /// A slot per file being loaded: the first to come reads, the others wait on its lock and
+    /// take what it read. Removed when the last of them is done.
+    slots: Mutex<HashMap<Path, Slot>>,
+}
+
+type Slot = Arc<futures::lock::Mutex<Option<Arc<FileMetadata>>>>;
+
+impl Loads {
+    /// The metadata of `object`, with its page index if `page_index`: from `cache` if it holds
+    /// it, else read from `source` (a footer cached without the page index is completed, not
+    /// read again) and cached.
+    pub(crate) async fn load(
+        &self,
+        source: &dyn AsyncRangeRead,
+        object: &ObjectMeta,
+        cache: Option<&Arc<FileMetadataCache>>,
+        page_index: bool,
+    ) -> Result<Arc<FileMetadata>> {
+        let hit = cache.and_then(|c| cached(c, object));
+        if let Some(meta) = hit.as_ref().filter(|m| enough(m, page_index)) {
+            return Ok(Arc::clone(meta));
+        }
+        let slot = SlotGuard::take(self, &object.location);
+        let mut held = slot.slot.lock().await;
+        // What another partition loaded while this one waited, or what the cache has now.
+        let known = held
+            .clone()
+            .filter(|m| m.file_size() == object.size)
+            .or_else(|| cache.and_then(|c| cached(c, object)))
+            .or(hit);
+        if let Some(meta) = known.as_ref().filter(|m| enough(m, page_index)) {
+            return Ok(Arc::clone(meta));
+        }
+        let file_error = |source| Error::File {
             path: object.location.to_string(),
             source,
-        })?;
-    let meta = Arc::new(meta);
-    if let Some(cache) = cache {
-        let entry = Cached {
-            meta: Arc::clone(&meta),
-            page_index,
         };
-        cache.put(
-            &object.location,
-            CachedFileMetadataEntry::new(object.clone(), Arc::new(entry)),
-        );
+        let meta = match known {
+            Some(footer) => footer.with_page_index_async(source).await,
+            None => FileMetadata::load_async(source, page_index)
+                .await
+                .map(Arc::new),
+        }
+        .map_err(file_error)?;
+        *held = Some(Arc::clone(&meta));
+        if let Some(cache) = cache {
+            let entry = Cached(Arc::clone(&meta));
+            cache.put(
+                &object.location,
+                CachedFileMetadataEntry::new(object.clone(), Arc::new(entry)),
+            );
+        }
+        Ok(meta)
     }
-    Ok(meta)
+}
+
+/// The metadata `cache` holds for `object`, if it is pqcodec's and still `object`'s.
+fn cached(cache: &Arc<FileMetadataCache>, object: &ObjectMeta) -> Option<Arc<FileMetadata>> {
+    let entry = cache.get(&object.location)?;
+    if !entry.is_valid_for(object) {
+        return None;
+    }
+    let cached = entry.file_metadata.as_any().downcast_ref::<Cached>()?;
+    Some(Arc::clone(&cached.0))
+}
+
+/// Whether `meta` serves a scan that wants the page index if `page_index`.
+fn enough(meta: &FileMetadata, page_index: bool) -> bool {
+    meta.page_index_read() || !page_index
+}
+
+/// A file's slot in [`Loads`], taken out of the map by the last to let it go (even when its
+/// future is dropped).
+struct SlotGuard<'a> {
+    loads: &'a Loads,
+    path: Path,
+    slot: Slot,
+}
+
+impl<'a> SlotGuard<'a> {
+    fn take(loads: &'a Loads, path: &Path) -> Self {
+        let mut slots = loads.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let slot = Arc::clone(slots.entry(path.clone()).or_default());
+        SlotGuard {
+            loads,
+            path: path.clone(),
+            slot,
+        }
+    }
+}
+
+impl Drop for SlotGuard<'_> {
+    fn drop(&mut self) {
+        let mut slots = self
+            .loads
+            .slots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // The map's reference and this one: nobody else waits. New takers clone under the
+        // map's lock, so the count cannot rise meanwhile.
+        if slots
+            .get(&self.path)
+            .is_some_and(|s| Arc::ptr_eq(s, &self.slot))
+            && Arc::strong_count(&self.slot) == 2
+        {
+            slots.remove(&self.path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use datafusion::execution::cache::default_cache::DefaultCache;
+
+    use super::*;
+
+    /// A file in memory whose range reads are counted and wait a turn of the executor, as
+    /// real I/O does, so that loads overlap.
+    #[derive(Default)]
+    struct Slow {
+        data: Bytes,
+        reads: AtomicUsize,
+    }
+
+    impl AsyncRangeRead for Slow {
+        fn size(&self) -> BoxFuture<'_, io::Result<u64>> {
+            futures::future::ready(Ok(self.data.len() as u64)).boxed()
+        }
+
+        fn read_ranges(&self, ranges: Vec<Range<u64>>) -> BoxFuture<'_, io::Result<Vec<Bytes>>> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            async move {
+                tokio::task::yield_now().await;
+                let slice = |r: Range<u64>| self.data.slice(r.start as usize..r.end as usize);
+                Ok(ranges.into_iter().map(slice).collect())
+            }
+            .boxed()
+        }
+    }
+
+    fn sample() -> (Slow, ObjectMeta) {
+        let file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/pyarrow_dict_opt_v1.parquet"
+        );
+        let data = Bytes::from(std::fs::read(file).unwrap());
+        let object = ObjectMeta {
+            location: Path::from("t.parquet"),
+            last_modified: Default::default(),
+            size: data.len() as u64,
+            e_tag: None,
+            version: None,
+        };
+        let source = Slow {
+            data,
+            reads: AtomicUsize::new(0),
+        };
+        (source, object)
+    }
+
+    /// Partitions opening one file at the same time wait for one load, even without a cache.
+    #[tokio::test]
+    async fn concurrent_loads_of_a_file_read_it_once() {
+        let (source, object) = sample();
+        // What one load reads.
+        FileMetadata::load_async(&source, true).await.unwrap();
+        let one = source.reads.swap(0, Ordering::SeqCst);
+        assert!(one >= 1);
+
+        let loads = Loads::default();
+        let all = (0..16).map(|_| loads.load(&source, &object, None, true));
+        let metas = futures::future::try_join_all(all).await.unwrap();
+        assert_eq!(source.reads.load(Ordering::SeqCst), one);
+        assert!(metas.iter().all(|m| Arc::ptr_eq(m, &metas[0])));
+        assert!(loads.slots.lock().unwrap().is_empty(), "slots are let go");
+    }
+
+    /// A cached footer is completed with the page index (the footer not read again), and what
+    /// the cache holds serves later loads without a read.
+    #[tokio::test]
+    async fn a_cached_footer_is_completed_then_served() {
+        let (source, object) = sample();
+        let cache: Arc<FileMetadataCache> = Arc::new(DefaultCache::new(1 << 20));
+        let loads = Loads::default();
+        let footer = loads.load(&source, &object, Some(&cache), false).await;
+        assert!(!footer.unwrap().page_index_read());
+        let footer_reads = source.reads.swap(0, Ordering::SeqCst);
+        let full = loads.load(&source, &object, Some(&cache), true).await;
+        assert!(full.unwrap().page_index_read());
+        // The file is small: its page index lies in the tail the footer's read took, but that
+        // is not kept, so the index takes one read of its own, and no tail read.
+        assert!(source.reads.swap(0, Ordering::SeqCst) <= footer_reads);
+        for page_index in [false, true] {
+            let meta = loads.load(&source, &object, Some(&cache), page_index).await;
+            assert!(meta.unwrap().page_index_read());
+        }
+        assert_eq!(source.reads.load(Ordering::SeqCst), 0);
+        let entries = cache.list_entries();
+        let info = entries[&object.location].value.file_metadata.extra_info();
+        assert_eq!(info["reader"], "pqcodec");
+        assert_eq!(info["page_index"], "true");
+    }
 }

@@ -26,12 +26,13 @@ use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet};
 use futures::{FutureExt, StreamExt, TryStreamExt};
 use object_store::ObjectStore;
-use pqcodec_file::{Projection, ReaderBuilder, RowSelection, RowSelector};
+use pqcodec_file::{Projection, ReadTimes, ReaderBuilder, RowSelection, RowSelector};
 
 use crate::error::Error;
-use crate::metadata::{Source, load};
+use crate::metadata::{Loads, Source};
+use crate::metrics::ScanTimes;
 use crate::options::PqcodecOptions;
-use crate::row_filter::row_filter;
+use crate::row_filter::{keeps_any_row, row_filter};
 
 /// Opens the files of one partition of a scan.
 pub(crate) struct PqcodecOpener {
@@ -48,12 +49,14 @@ pub(crate) struct PqcodecOpener {
     pub(crate) limit: Option<usize>,
     pub(crate) metrics: ExecutionPlanMetricsSet,
     pub(crate) metadata_cache: Option<Arc<FileMetadataCache>>,
+    pub(crate) loads: Arc<Loads>,
 }
 
 impl FileOpener for PqcodecOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
         let path = file.object_meta.location.to_string();
         let file_metrics = ParquetFileMetrics::new(self.partition, &path, &self.metrics);
+        let times = ScanTimes::new(&self.metrics, self.partition, &path);
         // Partition columns are constants within a file: the predicate is simplified with
         // their values before pruning.
         let literals: HashMap<String, ScalarValue> = self
@@ -71,6 +74,7 @@ impl FileOpener for PqcodecOpener {
             file,
             predicate,
             file_metrics,
+            times,
             store: Arc::clone(&self.store),
             logical_file_schema: Arc::clone(&self.logical_file_schema),
             projected_schema: Arc::clone(&self.projected_schema),
@@ -78,6 +82,7 @@ impl FileOpener for PqcodecOpener {
             batch_size: self.batch_size,
             limit: self.limit,
             metadata_cache: self.metadata_cache.clone(),
+            loads: Arc::clone(&self.loads),
         };
         Ok(open.open().boxed())
     }
@@ -89,6 +94,7 @@ struct OpenFile {
     file: PartitionedFile,
     predicate: Option<Arc<dyn PhysicalExpr>>,
     file_metrics: ParquetFileMetrics,
+    times: ScanTimes,
     store: Arc<dyn ObjectStore>,
     logical_file_schema: SchemaRef,
     projected_schema: SchemaRef,
@@ -96,6 +102,7 @@ struct OpenFile {
     batch_size: usize,
     limit: Option<usize>,
     metadata_cache: Option<Arc<FileMetadataCache>>,
+    loads: Arc<Loads>,
 }
 
 impl OpenFile {
@@ -103,13 +110,16 @@ impl OpenFile {
         self,
     ) -> Result<futures::stream::BoxStream<'static, Result<RecordBatch, DataFusionError>>> {
         let object = &self.file.object_meta;
-        let bytes: Count = self.file_metrics.bytes_scanned.clone();
-        let source = Source::new(Arc::clone(&self.store), object, Some(bytes));
         let page_index = self.options.page_index && self.predicate.is_some();
         let meta = {
             let _timer = self.file_metrics.metadata_load_time.timer();
-            load(&source, object, self.metadata_cache.as_ref(), page_index).await?
+            // Metadata is not counted in `bytes_scanned`, as DataFusion's reader counts.
+            let source = Source::new(Arc::clone(&self.store), object, None);
+            let cache = self.metadata_cache.as_ref();
+            self.loads.load(&source, object, cache, page_index).await?
         };
+        let bytes: Count = self.file_metrics.bytes_scanned.clone();
+        let source = Source::new(Arc::clone(&self.store), object, Some(bytes));
 
         // The file's columns as the table reads them (strings as views...), which pqcodec
         // decodes into directly.
@@ -186,7 +196,9 @@ impl OpenFile {
             .iter()
             .filter_map(|f| read_schema.index_of(f.name()).ok())
             .collect();
+        let read_times = ReadTimes::new();
         let mut builder = ReaderBuilder::new_with_metadata(source, Arc::clone(&meta))
+            .with_read_times(read_times.clone())
             .with_schema(Arc::clone(&read_schema))
             .with_projection(Projection::roots(roots))
             .with_row_groups(chosen)
@@ -203,6 +215,9 @@ impl OpenFile {
         {
             let pruned = &self.file_metrics.pushdown_rows_pruned;
             let matched = &self.file_metrics.pushdown_rows_matched;
+            if !keeps_any_row(predicate)? {
+                return Ok(futures::stream::empty().boxed());
+            }
             let reorder = self.options.reorder_filters;
             let counts = (pruned, matched);
             if let Some(filter) = row_filter(predicate, &read_schema, &meta, reorder, counts)? {
@@ -218,10 +233,11 @@ impl OpenFile {
             .build_stream()
             .map_err(|source| file_error(&path, source))?;
         let adapter = Adapter::new(&path, Arc::clone(&self.projected_schema), &stream.schema())?;
-        Ok(stream
+        let batches = stream
             .map_err(move |source| DataFusionError::from(file_error(&path, source)))
             .and_then(move |batch| futures::future::ready(adapter.adapt(&batch)))
-            .boxed())
+            .boxed();
+        Ok(self.times.timed(batches, read_times).boxed())
     }
 }
 

@@ -1,7 +1,6 @@
 //! [`PqcodecOptions`]: how the format reads, as plain data.
 
 use datafusion::common::config::ParquetOptions;
-use pqcodec_file::DEFAULT_COALESCE_GAP;
 
 /// How [`PqcodecFormat`](crate::PqcodecFormat) reads: plain data (no handles, no closures), so
 /// that it can be compared, cloned and carried to other processes.
@@ -24,7 +23,9 @@ pub struct PqcodecOptions {
     pub skip_metadata: bool,
     /// The longest `IN (...)` list a pruning predicate expands (`max_in_list_size`).
     pub max_in_list_size: usize,
-    /// Byte ranges at most this far apart are read in one request.
+    /// Byte ranges at most this far apart are read in one request. 0 by default: the exact
+    /// ranges go to the object store, whose `get_ranges` merges nearby ones as suits it (a
+    /// remote store within 1 MiB, the local one not at all), as with DataFusion's reader.
     pub coalesce_gap: u64,
     /// The filters evaluated while reading, conjunct by conjunct, each decoding its columns for
     /// the rows the ones before kept; the other columns decoded for the rows all keep
@@ -50,7 +51,7 @@ impl From<&ParquetOptions> for PqcodecOptions {
             binary_as_string: o.binary_as_string,
             skip_metadata: o.skip_metadata,
             max_in_list_size: o.max_in_list_size,
-            coalesce_gap: DEFAULT_COALESCE_GAP,
+            coalesce_gap: 0,
             pushdown_filters: o.pushdown_filters,
             reorder_filters: o.reorder_filters,
         }

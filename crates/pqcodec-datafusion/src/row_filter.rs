@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::{BooleanArray, RecordBatch};
+use arrow_array::{Array, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use datafusion::arrow::array::AsArray;
 use datafusion::physical_expr::split_conjunction;
@@ -51,6 +51,29 @@ impl ArrowPredicate for Conjunct {
     }
 }
 
+/// Whether the conjuncts of `predicate` that name no column (columns the file lacks, made
+/// literals) keep the rows: each is evaluated once, for the whole file.
+pub(crate) fn keeps_any_row(predicate: &Arc<dyn PhysicalExpr>) -> datafusion::error::Result<bool> {
+    let one_row = RecordBatch::try_new_with_options(
+        Arc::new(Schema::empty()),
+        vec![],
+        &RecordBatchOptions::new().with_row_count(Some(1)),
+    )?;
+    for expr in split_conjunction(predicate) {
+        if is_volatile(expr) || !collect_columns(expr).is_empty() {
+            continue;
+        }
+        let value = expr.evaluate(&one_row)?.into_array(1)?;
+        let kept = value
+            .as_boolean_opt()
+            .is_some_and(|b| b.is_valid(0) && b.value(0));
+        if !kept {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The row filter of `predicate` (over `schema`, the file's columns as read), counting the
 /// rows each conjunct prunes and keeps in `pruned` and `matched`; the conjuncts cheapest first
 /// if `reorder`, else in the predicate's order; `None` if it has no conjunct to evaluate.
@@ -92,7 +115,7 @@ pub(crate) fn row_filter(
         roots.sort_unstable();
         roots.dedup();
         // A conjunct of no columns (one about a column this file lacks, made a literal) is
-        // left to the filter above the scan.
+        // the same for every row: `keeps_any_row` evaluates it once.
         if roots.is_empty() {
             continue;
         }

@@ -13,11 +13,14 @@ use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::cache::cache_manager::FileMetadataCache;
 use datafusion::physical_expr::conjunction;
 use datafusion::physical_expr::projection::ProjectionExprs;
+use datafusion::physical_expr::utils::collect_columns;
+use datafusion::physical_expr_common::physical_expr::is_volatile;
 use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::{DisplayFormatType, PhysicalExpr, apply_expression_roots};
 use object_store::ObjectStore;
 
+use crate::metadata::Loads;
 use crate::opener::PqcodecOpener;
 use crate::options::PqcodecOptions;
 
@@ -25,8 +28,8 @@ use crate::options::PqcodecOptions;
 /// columns and expressions projected, and the filters offered for pruning.
 ///
 /// Filters skip row groups and pages and, with `pushdown_filters`, rows before the projected
-/// columns are decoded; their rows are still filtered above the scan. What is read is decoded
-/// by pqcodec's reader.
+/// columns are decoded: those it evaluates exactly are then not evaluated again above the scan
+/// (`PushedDown::Yes`). What is read is decoded by pqcodec's reader.
 #[derive(Clone)]
 pub struct PqcodecSource {
     table_schema: TableSchema,
@@ -36,6 +39,7 @@ pub struct PqcodecSource {
     batch_size: Option<usize>,
     metrics: ExecutionPlanMetricsSet,
     metadata_cache: Option<Arc<FileMetadataCache>>,
+    loads: Arc<Loads>,
 }
 
 impl fmt::Debug for PqcodecSource {
@@ -60,6 +64,7 @@ impl PqcodecSource {
             batch_size: None,
             metrics: ExecutionPlanMetricsSet::new(),
             metadata_cache: None,
+            loads: Arc::default(),
         }
     }
 
@@ -76,6 +81,12 @@ impl PqcodecSource {
         self
     }
 
+    /// Shares `loads` (a format's) for the files' metadata.
+    pub(crate) fn with_loads(mut self, loads: Arc<Loads>) -> Self {
+        self.loads = loads;
+        self
+    }
+
     /// Prunes row groups and pages by `predicate`, over the table's schema.
     pub fn with_predicate(mut self, predicate: Arc<dyn PhysicalExpr>) -> Self {
         self.predicate = Some(predicate);
@@ -85,6 +96,22 @@ impl PqcodecSource {
     /// How it reads.
     pub fn options(&self) -> &PqcodecOptions {
         &self.options
+    }
+}
+
+impl PqcodecSource {
+    /// Whether the row filter evaluates `filter` exactly in every file: it is not volatile
+    /// (evaluated twice, `random() < 0.5` would keep fewer rows) and it names columns of the
+    /// files only, no partition column. A column a file lacks is null there, and a conjunct
+    /// left with no column is evaluated once for the whole file (see the opener).
+    fn evaluates_exactly(&self, filter: &Arc<dyn PhysicalExpr>) -> bool {
+        let file_schema = self.table_schema.file_schema();
+        let columns = collect_columns(filter);
+        !is_volatile(filter)
+            && !columns.is_empty()
+            && columns
+                .iter()
+                .all(|c| file_schema.index_of(c.name()).is_ok_and(|i| i == c.index()))
     }
 }
 
@@ -113,6 +140,7 @@ impl FileSource for PqcodecSource {
             limit: base_config.limit,
             metrics: self.metrics.clone(),
             metadata_cache: self.metadata_cache.clone(),
+            loads: Arc::clone(&self.loads),
         });
         ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
     }
@@ -169,19 +197,28 @@ impl FileSource for PqcodecSource {
     fn try_pushdown_filters(
         &self,
         filters: Vec<Arc<dyn PhysicalExpr>>,
-        _config: &ConfigOptions,
+        config: &ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
-        // Kept for pruning (and row filtering): the rows are still filtered above the scan.
-        let unchanged = vec![PushedDown::No; filters.len()];
         if filters.is_empty() {
             return Ok(FilterPushdownPropagation::with_parent_pushdown_result(
-                unchanged,
+                vec![],
             ));
         }
+        // Every filter prunes. With pushdown, those the scan evaluates exactly, row by row,
+        // are not evaluated again above it: `Yes`. The rest stay `No`.
+        let pushdown = self.options.pushdown_filters || config.execution.parquet.pushdown_filters;
+        let pushed = filters
+            .iter()
+            .map(|f| match pushdown && self.evaluates_exactly(f) {
+                true => PushedDown::Yes,
+                false => PushedDown::No,
+            })
+            .collect();
         let mut source = self.clone();
+        source.options.pushdown_filters = pushdown;
         source.predicate = Some(conjunction(self.predicate.iter().cloned().chain(filters)));
         Ok(
-            FilterPushdownPropagation::with_parent_pushdown_result(unchanged)
+            FilterPushdownPropagation::with_parent_pushdown_result(pushed)
                 .with_updated_node(Arc::new(source) as Arc<dyn FileSource>),
         )
     }

@@ -1,7 +1,8 @@
 //! `pqcodec sql`: SQL over Parquet files with DataFusion, decoded by pqcodec (or by
 //! DataFusion's own reader, to compare).
 
-use std::path::Path;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -10,6 +11,8 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::util::pretty::pretty_format_batches_with_schema;
 use datafusion::datasource::file_format::parquet::ParquetFormat;
 use datafusion::datasource::listing::ListingOptions;
+use datafusion::physical_plan::metrics::MetricValue;
+use datafusion::physical_plan::{ExecutionPlan, collect};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion::sql::parser::DFParser;
 use pqcodec_datafusion::PqcodecOptions;
@@ -38,8 +41,13 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct SqlArgs {
     /// The SQL: one statement, or several separated by `;` run in order (the last one's
-    /// result is printed). Quoted paths are tables: `SELECT * FROM 'data/x.parquet'`.
-    pub sql: String,
+    /// result is printed). Quoted paths are tables: `SELECT * FROM 'data/x.parquet'`. It may
+    /// begin with a `--` comment.
+    #[arg(allow_hyphen_values = true, required_unless_present = "file")]
+    pub sql: Option<String>,
+    /// Reads the SQL from this file (`-`: standard input), as `datafusion-cli -f` does.
+    #[arg(long, short = 'f', value_name = "PATH", conflicts_with = "sql")]
+    pub file: Option<PathBuf>,
     /// A table: `NAME=PATH`, PATH a Parquet file or a folder of them. Repeatable.
     #[arg(long = "table", value_name = "NAME=PATH")]
     pub tables: Vec<String>,
@@ -52,7 +60,8 @@ pub struct SqlArgs {
     /// The Parquet reader.
     #[arg(long, value_enum, default_value_t = SqlReader::Pqcodec)]
     pub reader: SqlReader,
-    /// Print the elapsed time (and rows) on stderr.
+    /// Print on stderr the rows, the elapsed time, the process's CPU time (user and system),
+    /// and the last statement's scans' `metadata_load_time` and `bytes_scanned` summed.
     #[arg(long)]
     pub timing: bool,
     /// Evaluate the filters while reading, before the other columns are decoded (either
@@ -78,24 +87,61 @@ pub fn sql(args: &SqlArgs, out: &mut dyn std::io::Write) -> Result<(), BoxError>
         .map(|t| parse_table(t))
         .collect::<Result<Vec<_>, _>>()
         .map_err(one_line)?;
+    let sql = read_sql(args).map_err(one_line)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(partitions)
         .enable_all()
         .build()?;
     let start = Instant::now();
-    let (schema, batches) = runtime
-        .block_on(query(args, partitions, &tables))
+    let (schema, batches, scans) = runtime
+        .block_on(query(args, &sql, partitions, &tables))
         .map_err(one_line)?;
     let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
     write(args.format, &schema, &batches, out)?;
     if args.timing {
+        let wall = start.elapsed().as_secs_f64();
+        let (user, system) = cpu_time();
         eprintln!(
-            "rows {rows} seconds {:.6} reader {:?} partitions {partitions}",
-            start.elapsed().as_secs_f64(),
+            "rows {rows} seconds {wall:.6} cpu {:.6} user {user:.6} system {system:.6} \
+             metadata_load_seconds {:.6} bytes_scanned {} reader {:?} partitions {partitions}",
+            user + system,
+            scans.metadata_load_seconds,
+            scans.bytes_scanned,
             args.reader
         );
     }
     Ok(())
+}
+
+/// The SQL given, or read from `--file`.
+fn read_sql(args: &SqlArgs) -> Result<String, BoxError> {
+    match (&args.sql, &args.file) {
+        (Some(sql), _) => Ok(sql.clone()),
+        (None, Some(path)) if path.as_os_str() == "-" => {
+            let mut sql = String::new();
+            std::io::stdin()
+                .read_to_string(&mut sql)
+                .map_err(|e| format!("--file -: {e}"))?;
+            Ok(sql)
+        }
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .map_err(|e| format!("--file {}: {e}", path.display()).into()),
+        (None, None) => Err("no SQL given: pass it, or --file PATH".into()),
+    }
+}
+
+/// The CPU time this process has used so far, user and system, in seconds.
+fn cpu_time() -> (f64, f64) {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `getrusage` writes a `rusage` through the pointer, which points to one.
+    let status = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
+    if status != 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    // SAFETY: it succeeded, so it wrote the whole struct (which was zeroed before anyway).
+    let usage = unsafe { usage.assume_init() };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    (seconds(usage.ru_utime), seconds(usage.ru_stime))
 }
 
 /// `NAME=PATH`, the path checked.
@@ -119,9 +165,10 @@ fn parse_table(arg: &str) -> Result<(String, String), BoxError> {
 
 async fn query(
     args: &SqlArgs,
+    sql: &str,
     partitions: usize,
     tables: &[(String, String)],
-) -> Result<(SchemaRef, Vec<RecordBatch>), BoxError> {
+) -> Result<(SchemaRef, Vec<RecordBatch>, ScanMetrics), BoxError> {
     let mut config = SessionConfig::new().with_target_partitions(partitions);
     config.options_mut().execution.parquet.pushdown_filters = args.pushdown_filters;
     let ctx = match args.reader {
@@ -148,7 +195,7 @@ async fn query(
             .await
             .map_err(|e| format!("--table {name}: {e}"))?;
     }
-    let statements = DFParser::parse_sql(&args.sql)?;
+    let statements = DFParser::parse_sql(sql)?;
     if statements.is_empty() {
         return Err("no SQL statement given".into());
     }
@@ -158,10 +205,41 @@ async fn query(
         let plan = state.statement_to_plan(statement).await?;
         let df = ctx.execute_logical_plan(plan).await?;
         let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
-        let batches = df.collect().await?;
-        last = Some((schema, batches));
+        let task = df.task_ctx();
+        let plan = df.create_physical_plan().await?;
+        let batches = collect(Arc::clone(&plan), Arc::new(task)).await?;
+        last = Some((schema, batches, ScanMetrics::of(&plan)));
     }
     last.ok_or_else(|| "no SQL statement given".into())
+}
+
+/// The metrics of a plan's scans, summed.
+#[derive(Debug, Default)]
+struct ScanMetrics {
+    metadata_load_seconds: f64,
+    bytes_scanned: usize,
+}
+
+impl ScanMetrics {
+    fn of(plan: &Arc<dyn ExecutionPlan>) -> Self {
+        let mut sums = ScanMetrics::default();
+        let mut nodes = vec![plan];
+        while let Some(node) = nodes.pop() {
+            for metric in node.metrics().iter().flat_map(|m| m.iter()) {
+                match metric.value() {
+                    MetricValue::Count { name, count } if name == "bytes_scanned" => {
+                        sums.bytes_scanned += count.value();
+                    }
+                    MetricValue::Time { name, time } if name == "metadata_load_time" => {
+                        sums.metadata_load_seconds += time.value() as f64 / 1e9;
+                    }
+                    _ => {}
+                }
+            }
+            nodes.extend(node.children());
+        }
+        sums
+    }
 }
 
 fn write(

@@ -137,3 +137,56 @@ fn errors_are_one_line() {
     assert!(error(&["SELECT * FROM t", "--table", &bad]).contains("bad.parquet"));
     assert!(error(&["SELECT 1", "--partitions", "0"]).contains("partitions"));
 }
+
+#[test]
+fn sql_may_begin_with_a_comment_or_come_from_a_file() {
+    let t = format!("t={SAMPLE}");
+    let sql = "-- how many rows?\nSELECT count(*) AS n FROM t";
+    assert_eq!(ok(&[sql, "--table", &t, "--format", "csv"]), "n\n1000\n");
+    assert_eq!(ok(&["--table", &t, sql, "--format", "csv"]), "n\n1000\n");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("q.sql");
+    std::fs::write(
+        &file,
+        format!("{sql};\n-- the last one is printed\nSELECT 2 AS two;\n"),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    assert_eq!(
+        ok(&["--file", file, "--table", &t, "--format", "csv"]),
+        "two\n2\n"
+    );
+    assert_eq!(
+        ok(&["-f", file, "--table", &t, "--format", "csv"]),
+        "two\n2\n"
+    );
+    assert!(error(&["--file", "/no/such/q.sql"]).contains("/no/such/q.sql"));
+    // One or the other.
+    assert!(!pqcodec(&["SELECT 1", "--file", file]).status.success());
+    assert!(!pqcodec(&[]).status.success());
+}
+
+#[test]
+fn timing_prints_wall_and_cpu_time_and_the_scans_metrics() {
+    let t = format!("t={SAMPLE}");
+    let out = pqcodec(&["SELECT sum(i32_seq) FROM t", "--table", &t, "--timing"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let fields: Vec<&str> = stderr.split_whitespace().collect();
+    let value = |name: &str| -> f64 {
+        let at = fields
+            .iter()
+            .position(|f| *f == name)
+            .unwrap_or_else(|| panic!("{stderr}"));
+        fields[at + 1].parse().unwrap()
+    };
+    assert_eq!(value("rows"), 1.0);
+    assert!(value("seconds") > 0.0, "{stderr}");
+    assert!(value("cpu") > 0.0, "{stderr}");
+    assert!(
+        (value("cpu") - value("user") - value("system")).abs() < 1e-5,
+        "{stderr}"
+    );
+    assert!(value("bytes_scanned") > 0.0, "{stderr}");
+    assert!(value("metadata_load_seconds") >= 0.0, "{stderr}");
+}

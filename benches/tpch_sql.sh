@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # The 22 TPC-H queries (benches/tpch/qNN.sql) through `pqcodec sql`, decoded by pqcodec and by
-# DataFusion's own Parquet reader in the same binary, on 1 and 2 partitions: each (query,
-# reader, partitions) runs RUNS times, alternating readers; the table shows the median seconds
-# (`--timing`: session, table registration, planning, execution, output) and the speedup, then
-# the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first run.
+# DataFusion's own Parquet reader in the same binary, on each partition count given: each
+# (query, reader, partitions) runs RUNS times, alternating readers. Per query and reader it
+# prints the median wall time and CPU time (user + system: on a machine with fewer cores than
+# partitions, the cost that grows with partitions shows there, not in wall time), the scans'
+# `metadata_load_time` and `bytes_scanned` (`--timing`), and the ratios DataFusion / pqcodec;
+# then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
+# run.
 #
-# Usage: [PUSHDOWN=1] benches/tpch_sql.sh [DIR] [SF] [RUNS]
-# PUSHDOWN=1 has both readers evaluate the filters while reading (`--pushdown-filters`).
-# DIR holds the tables, one file (DIR/lineitem.parquet) or folder (DIR/lineitem/) each; when it
-# has none they are generated there by tpchgen-cli (installed with cargo if missing).
+# Usage: [PUSHDOWN=1] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+# PARTITIONS: 1 2 16 by default. PUSHDOWN=1 has both readers evaluate the filters while reading
+# (`--pushdown-filters`). DIR holds the tables, one file (DIR/lineitem.parquet) or folder
+# (DIR/lineitem/) each; when it has none they are generated there by tpchgen-cli (installed
+# with cargo if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/tpch-sf1}
 sf=${2:-1}
 runs=${3:-3}
+shift $(($# < 3 ? $# : 3))
+partition_counts=("$@")
+[ ${#partition_counts[@]} -gt 0 ] || partition_counts=(1 2 16)
 pushdown=()
 if [ "${PUSHDOWN:-0}" = 1 ]; then
     pushdown=(--pushdown-filters)
@@ -25,9 +32,7 @@ if [ ! -e "$dir/lineitem.parquet" ] && [ ! -d "$dir/lineitem" ]; then
     mkdir -p "$dir"
     tpchgen-cli parquet --scale-factor "$sf" --output-dir "$dir"
 fi
-# The bench profile (no LTO): both readers are in the one binary, and DataFusion under fat LTO
-# would take most of an hour to build.
-cargo build -q --profile bench -p pqcodec-cli --features sql --bin pqcodec
+cargo build -q --release -p pqcodec-cli --features sql --bin pqcodec
 bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
 
 args=()
@@ -46,18 +51,18 @@ log=$(mktemp)
 scratch=$(mktemp -d)
 trap 'rm -rf "$log" "$scratch"' EXIT
 for q in $(seq -w 1 22); do
-    sql=$(cat "benches/tpch/q$q.sql")
-    for partitions in 1 2; do
+    for partitions in "${partition_counts[@]}"; do
         for run in $(seq "$runs"); do
             for reader in pqcodec datafusion; do
                 out="$scratch/$reader.csv"
-                err=$("$bin" sql "$sql" "${args[@]}" --partitions "$partitions" \
-                    --reader "$reader" "${pushdown[@]}" --format csv --timing 2>&1 >"$out") || {
+                err=$("$bin" sql --file "benches/tpch/q$q.sql" "${args[@]}" \
+                    --partitions "$partitions" --reader "$reader" "${pushdown[@]}" \
+                    --format csv --timing 2>&1 >"$out") || {
                     echo "q$q $reader failed: $err" >&2
                     exit 1
                 }
-                secs=$(awk '/^rows/ {print $4}' <<<"$err")
-                echo "q$q $partitions $reader $secs" >>"$log"
+                # rows N seconds W cpu C user U system S metadata_load_seconds M bytes_scanned B
+                echo "q$q $partitions $reader $(awk '/^rows/ {print $4, $6, $12, $14}' <<<"$err")" >>"$log"
             done
             if [ "$run" = 1 ] && ! cmp -s <(sort "$scratch/pqcodec.csv") <(sort "$scratch/datafusion.csv"); then
                 echo "q$q ($partitions partitions): the readers' results differ" >&2
@@ -68,28 +73,34 @@ for q in $(seq -w 1 22); do
     done
 done
 
-python3 - "$log" <<'PY'
+python3 - "$log" "${partition_counts[@]}" <<'PY'
 import statistics, sys
 t = {}
 for line in open(sys.argv[1]):
-    q, p, reader, secs = line.split()
-    t.setdefault((q, int(p), reader), []).append(float(secs))
+    q, p, reader, wall, cpu, meta, scanned = line.split()
+    t.setdefault((q, int(p), reader), []).append((float(wall), float(cpu), float(meta), int(scanned)))
+partitions = [int(p) for p in sys.argv[2:]]
 qs = sorted({k[0] for k in t})
-print("| query | pqcodec 1p (s) | datafusion 1p (s) | speedup 1p | pqcodec 2p (s) | datafusion 2p (s) | speedup 2p |")
-print("|---|---:|---:|---:|---:|---:|---:|")
-sums = {}
-for q in qs:
-    cells = [q]
-    for p in (1, 2):
-        a = statistics.median(t[(q, p, "pqcodec")])
-        b = statistics.median(t[(q, p, "datafusion")])
-        sums[(p, "pqcodec")] = sums.get((p, "pqcodec"), 0) + a
-        sums[(p, "datafusion")] = sums.get((p, "datafusion"), 0) + b
-        cells += [f"{a:.3f}", f"{b:.3f}", f"{b / a:.2f}x"]
+names = ["wall (s)", "CPU (s)", "metadata_load_time (ms)", "bytes_scanned (MB)"]
+scale = [1, 1, 1e3, 1e-6]
+for p in partitions:
+    print(f"\n{p} partitions: pqcodec / DataFusion's reader, and DataFusion / pqcodec")
+    print("| query | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    sums = [[0.0, 0.0] for _ in names]
+    for q in qs:
+        cells = [q]
+        for i in range(len(names)):
+            a = statistics.median(r[i] for r in t[(q, p, "pqcodec")])
+            b = statistics.median(r[i] for r in t[(q, p, "datafusion")])
+            sums[i][0] += a
+            sums[i][1] += b
+            ratio = f" ({b / a:.2f}x)" if a > 0 and i < 2 else ""
+            cells.append(f"{a * scale[i]:.3f} / {b * scale[i]:.3f}{ratio}")
+        print("| " + " | ".join(cells) + " |")
+    cells = ["sum"]
+    for i, (a, b) in enumerate(sums):
+        ratio = f" ({b / a:.2f}x)" if a > 0 and i < 2 else ""
+        cells.append(f"{a * scale[i]:.2f} / {b * scale[i]:.2f}{ratio}")
     print("| " + " | ".join(cells) + " |")
-cells = ["sum"]
-for p in (1, 2):
-    a, b = sums[(p, "pqcodec")], sums[(p, "datafusion")]
-    cells += [f"{a:.2f}", f"{b:.2f}", f"{b / a:.2f}x"]
-print("| " + " | ".join(cells) + " |")
 PY

@@ -32,7 +32,9 @@ if [ ! -e "$dir/lineitem.parquet" ] && [ ! -d "$dir/lineitem" ]; then
     mkdir -p "$dir"
     tpchgen-cli parquet --scale-factor "$sf" --output-dir "$dir"
 fi
-cargo build -q --release -p pqcodec-cli --features sql --bin pqcodec
+# The bench profile (no LTO): both readers are in the one binary, and DataFusion under fat LTO
+# takes most of an hour to build.
+cargo build -q --profile bench -p pqcodec-cli --features sql --bin pqcodec
 bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
 
 args=()

@@ -122,7 +122,7 @@ impl Loads {
             source,
         };
         let meta = match known {
-            Some(footer) => footer.with_page_index_async(source).await,
+            Some(footer) => footer.load_page_index_async(source).await,
             None => FileMetadata::load_async(source, page_index)
                 .await
                 .map(Arc::new),

@@ -60,7 +60,7 @@ impl FileMetadata {
 
     /// This metadata with the page index too: `self` again if it was read with it, else the
     /// index's bytes read from `source` (the footer is not read again).
-    pub fn with_page_index(self: Arc<Self>, source: &dyn crate::RangeRead) -> Result<Arc<Self>> {
+    pub fn load_page_index(self: Arc<Self>, source: &dyn crate::RangeRead) -> Result<Arc<Self>> {
         if self.page_index {
             return Ok(self);
         }

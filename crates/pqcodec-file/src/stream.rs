@@ -119,8 +119,8 @@ impl FileMetadata {
     }
 
     /// This metadata with the page index too, read asynchronously: as
-    /// [`with_page_index`](Self::with_page_index).
-    pub async fn with_page_index_async(
+    /// [`load_page_index`](Self::load_page_index).
+    pub async fn load_page_index_async(
         self: Arc<Self>,
         source: &dyn AsyncRangeRead,
     ) -> Result<Arc<Self>> {

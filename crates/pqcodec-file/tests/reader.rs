@@ -471,7 +471,7 @@ fn a_footer_read_alone_takes_its_page_index_without_reading_it_again() {
     assert!(!footer.page_index_read());
     assert!(footer.metadata().offset_index().is_none());
     let footer_reads = source.reads().len();
-    let completed = Arc::clone(&footer).with_page_index(&source).unwrap();
+    let completed = Arc::clone(&footer).load_page_index(&source).unwrap();
     assert!(completed.page_index_read());
     assert_eq!(completed.metadata(), with_index.metadata());
     // Only the index's own bytes, which end where the footer begins.
@@ -492,7 +492,7 @@ fn a_footer_read_alone_takes_its_page_index_without_reading_it_again() {
         );
     }
     // Completing a metadata that has it is free.
-    let again = Arc::clone(&completed).with_page_index(&source).unwrap();
+    let again = Arc::clone(&completed).load_page_index(&source).unwrap();
     assert!(Arc::ptr_eq(&again, &completed));
     assert_eq!(source.reads().len(), footer_reads + reads.len());
 }

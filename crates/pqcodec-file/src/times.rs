@@ -78,6 +78,14 @@ pub(crate) fn decoding<R>(times: Option<&ReadTimes>, f: impl FnOnce() -> R) -> R
     }
 }
 
+/// Runs `f` under `times`'s [`decompressing`](ReadTimes::decompressing) timer, if any.
+pub(crate) fn decompressing<R>(times: Option<&ReadTimes>, f: impl FnOnce() -> R) -> R {
+    match times {
+        Some(times) => times.decompressing(f),
+        None => f(),
+    }
+}
+
 fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }

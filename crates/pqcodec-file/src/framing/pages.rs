@@ -20,7 +20,7 @@ use super::snappy;
 use super::thrift_walk::{self, PageHeader};
 use super::{Fetched, FramingError, reason};
 use crate::metadata::FileMetadata;
-use crate::times::ReadTimes;
+use crate::times::{ReadTimes, decompressing};
 
 /// The pages of one column chunk, decompressed, from bytes already read: the whole chunk, or,
 /// with the chunk's page locations from the offset index, its dictionary page and the data
@@ -261,7 +261,7 @@ impl ChunkPages {
                 if uncompressed > levels {
                     let values = uncompressed - levels;
                     let input = &body[split..];
-                    let mut decompress = || match codec {
+                    let decompress = || match codec {
                         Decompressor::Snappy => snappy::decompress_into(input, values, &mut out)
                             .map_err(|e| e.to_string()),
                         Decompressor::Codec(codec) => codec
@@ -269,11 +269,7 @@ impl ChunkPages {
                             .map(drop)
                             .map_err(reason),
                     };
-                    match &self.times {
-                        Some(times) => times.decompressing(decompress),
-                        None => decompress(),
-                    }
-                    .map_err(|e| self.error(e))?;
+                    decompressing(self.times.as_ref(), decompress).map_err(|e| self.error(e))?;
                 }
                 if out.len() != uncompressed {
                     return Err(self.error(format!(

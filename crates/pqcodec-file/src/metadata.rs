@@ -50,12 +50,8 @@ pub struct FileMetadata {
 impl FileMetadata {
     /// Reads the metadata of `source` (and its page index if `page_index`).
     pub fn load(source: &dyn crate::RangeRead, page_index: bool) -> Result<Self> {
-        let mut loader = MetadataLoader::new(source.size().map_err(Error::size)?, page_index)?;
-        while let Some(ranges) = loader.needs()? {
-            let data = crate::source::read_checked(source, &ranges)?;
-            loader.push(ranges, data)?;
-        }
-        loader.finish()
+        let loader = MetadataLoader::new(source.size().map_err(Error::size)?, page_index)?;
+        loader.read(source)
     }
 
     /// This metadata with the page index too: `self` again if it was read with it, else the
@@ -64,12 +60,9 @@ impl FileMetadata {
         if self.page_index {
             return Ok(self);
         }
-        let mut loader = MetadataLoader::page_index_of(&self)?;
-        while let Some(ranges) = loader.needs()? {
-            let data = crate::source::read_checked(source, &ranges)?;
-            loader.push(ranges, data)?;
-        }
-        Ok(Arc::new(loader.finish()?))
+        Ok(Arc::new(
+            MetadataLoader::page_index_of(&self)?.read(source)?,
+        ))
     }
 
     /// Whether the page index was asked for when this was read: if so, the metadata holds it
@@ -306,6 +299,28 @@ impl MetadataLoader {
         let decoder = loader.index_decoder(&partial)?;
         loader.decode_index(decoder, Box::new(partial))?;
         Ok(loader)
+    }
+
+    /// Reads from `source` what it needs, to the end.
+    fn read(mut self, source: &dyn crate::RangeRead) -> Result<FileMetadata> {
+        while let Some(ranges) = self.needs()? {
+            let data = crate::source::read_checked(source, &ranges)?;
+            self.push(ranges, data)?;
+        }
+        self.finish()
+    }
+
+    /// Reads from `source` what it needs, to the end, asynchronously.
+    #[cfg(feature = "object_store")]
+    pub(crate) async fn read_async(
+        mut self,
+        source: &dyn crate::AsyncRangeRead,
+    ) -> Result<FileMetadata> {
+        while let Some(ranges) = self.needs()? {
+            let data = crate::stream::read(source, ranges.clone()).await?;
+            self.push(ranges, data)?;
+        }
+        self.finish()
     }
 
     /// The metadata read.

@@ -95,7 +95,10 @@ impl AsyncRangeRead for ObjectStoreSource {
     }
 }
 
-async fn read(source: &dyn AsyncRangeRead, ranges: Vec<Range<u64>>) -> Result<Vec<Bytes>> {
+pub(crate) async fn read(
+    source: &dyn AsyncRangeRead,
+    ranges: Vec<Range<u64>>,
+) -> Result<Vec<Bytes>> {
     let data = source
         .read_ranges(ranges.clone())
         .await
@@ -110,12 +113,9 @@ impl FileMetadata {
     /// Reads the metadata of `source` (and its page index if `page_index`), asynchronously.
     pub async fn load_async(source: &dyn AsyncRangeRead, page_index: bool) -> Result<Self> {
         let size = source.size().await.map_err(Error::size)?;
-        let mut loader = MetadataLoader::new(size, page_index)?;
-        while let Some(ranges) = loader.needs()? {
-            let data = read(source, ranges.clone()).await?;
-            loader.push(ranges, data)?;
-        }
-        loader.finish()
+        MetadataLoader::new(size, page_index)?
+            .read_async(source)
+            .await
     }
 
     /// This metadata with the page index too, read asynchronously: as
@@ -127,12 +127,8 @@ impl FileMetadata {
         if self.page_index_read() {
             return Ok(self);
         }
-        let mut loader = MetadataLoader::page_index_of(&self)?;
-        while let Some(ranges) = loader.needs()? {
-            let data = read(source, ranges.clone()).await?;
-            loader.push(ranges, data)?;
-        }
-        Ok(Arc::new(loader.finish()?))
+        let loader = MetadataLoader::page_index_of(&self)?;
+        Ok(Arc::new(loader.read_async(source).await?))
     }
 }
 

@@ -26,11 +26,11 @@ use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet};
 use futures::{FutureExt, StreamExt, TryStreamExt};
 use object_store::ObjectStore;
-use pqcodec_file::{Projection, ReadTimes, ReaderBuilder, RowSelection, RowSelector};
+use pqcodec_file::{Projection, ReadMetrics, ReaderBuilder, RowSelection, RowSelector};
 
 use crate::error::Error;
 use crate::metadata::{Loads, Source};
-use crate::metrics::ScanTimes;
+use crate::metrics::ScanMetrics;
 use crate::options::PqcodecOptions;
 use crate::row_filter::{keeps_any_row, row_filter};
 
@@ -56,7 +56,7 @@ impl FileOpener for PqcodecOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
         let path = file.object_meta.location.to_string();
         let file_metrics = ParquetFileMetrics::new(self.partition, &path, &self.metrics);
-        let times = ScanTimes::new(&self.metrics, self.partition, &path);
+        let scan_metrics = ScanMetrics::new(&self.metrics, self.partition, &path, &file_metrics);
         // Partition columns are constants within a file: the predicate is simplified with
         // their values before pruning.
         let literals: HashMap<String, ScalarValue> = self
@@ -74,7 +74,7 @@ impl FileOpener for PqcodecOpener {
             file,
             predicate,
             file_metrics,
-            times,
+            scan_metrics,
             store: Arc::clone(&self.store),
             logical_file_schema: Arc::clone(&self.logical_file_schema),
             projected_schema: Arc::clone(&self.projected_schema),
@@ -94,7 +94,7 @@ struct OpenFile {
     file: PartitionedFile,
     predicate: Option<Arc<dyn PhysicalExpr>>,
     file_metrics: ParquetFileMetrics,
-    times: ScanTimes,
+    scan_metrics: ScanMetrics,
     store: Arc<dyn ObjectStore>,
     logical_file_schema: SchemaRef,
     projected_schema: SchemaRef,
@@ -196,9 +196,9 @@ impl OpenFile {
             .iter()
             .filter_map(|f| read_schema.index_of(f.name()).ok())
             .collect();
-        let read_times = ReadTimes::new();
+        let read_metrics = ReadMetrics::new();
         let mut builder = ReaderBuilder::new_with_metadata(source, Arc::clone(&meta))
-            .with_read_times(read_times.clone())
+            .with_read_metrics(read_metrics.clone())
             .with_schema(Arc::clone(&read_schema))
             .with_projection(Projection::roots(roots))
             .with_row_groups(chosen)
@@ -223,6 +223,9 @@ impl OpenFile {
             if let Some(filter) = row_filter(predicate, &read_schema, &meta, reorder, counts)? {
                 builder = builder.with_row_filter(filter);
             }
+            if let Some(bytes) = self.options.max_predicate_cache_size {
+                builder = builder.with_max_predicate_cache_size(bytes);
+            }
         }
         let path = self.path;
         let file_error = |path: &str, source| Error::File {
@@ -237,7 +240,7 @@ impl OpenFile {
             .map_err(move |source| DataFusionError::from(file_error(&path, source)))
             .and_then(move |batch| futures::future::ready(adapter.adapt(&batch)))
             .boxed();
-        Ok(self.times.timed(batches, read_times).boxed())
+        Ok(self.scan_metrics.timed(batches, read_metrics).boxed())
     }
 }
 

@@ -34,6 +34,10 @@ pub struct PqcodecOptions {
     /// With `pushdown_filters`, the conjuncts evaluated cheapest first (fewest compressed
     /// bytes), not in the query's order (`reorder_filters`).
     pub reorder_filters: bool,
+    /// With `pushdown_filters`, the bound in bytes on what a row group's predicates keep of
+    /// the projected columns they read, so that those are decoded once; `None` for the
+    /// reader's (100 MiB), 0 to decode them again (`max_predicate_cache_size`).
+    pub max_predicate_cache_size: Option<usize>,
 }
 
 impl Default for PqcodecOptions {
@@ -54,6 +58,7 @@ impl From<&ParquetOptions> for PqcodecOptions {
             coalesce_gap: 0,
             pushdown_filters: o.pushdown_filters,
             reorder_filters: o.reorder_filters,
+            max_predicate_cache_size: o.max_predicate_cache_size,
         }
     }
 }

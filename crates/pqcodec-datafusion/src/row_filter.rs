@@ -1,14 +1,15 @@
 //! The query's filters evaluated while a file is read (`pushdown_filters`): each conjunct of
 //! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
 //! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns projected are decoded only
-//! for the rows every conjunct keeps. The filter above the scan stays: it sees only the rows
-//! kept.
+//! for the rows every conjunct keeps. A dynamic filter (a join's or a top-k's, which only
+//! saves work) is left out of a file once it keeps nearly every row.
 
 use std::sync::Arc;
 
 use arrow_array::{Array, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use datafusion::arrow::array::AsArray;
+use datafusion::physical_expr::expressions::DynamicFilterPhysicalExpr;
 use datafusion::physical_expr::split_conjunction;
 use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
 use datafusion::physical_expr_common::physical_expr::is_volatile;
@@ -20,6 +21,8 @@ use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, RowFilter};
 struct Conjunct {
     expr: Arc<dyn PhysicalExpr>,
     projection: Projection,
+    /// A dynamic filter: the operator that made it drops the rows it drops again.
+    optional: bool,
     pruned: Count,
     matched: Count,
 }
@@ -48,6 +51,10 @@ impl ArrowPredicate for Conjunct {
         self.matched.add(matched);
         self.pruned.add(rows - matched);
         Ok(kept)
+    }
+
+    fn is_optional(&self) -> bool {
+        self.optional
     }
 }
 
@@ -126,6 +133,7 @@ pub(crate) fn row_filter(
                 .map(|&r| Arc::clone(&schema.fields()[r]))
                 .collect::<Vec<_>>(),
         );
+        let optional = expr.downcast_ref::<DynamicFilterPhysicalExpr>().is_some();
         let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
         let cost = (roots.iter().map(|&r| bytes(r))).fold(0i64, i64::saturating_add);
         conjuncts.push((
@@ -133,6 +141,7 @@ pub(crate) fn row_filter(
             Conjunct {
                 expr,
                 projection: Projection::roots(roots),
+                optional,
                 pruned: pruned.clone(),
                 matched: matched.clone(),
             },

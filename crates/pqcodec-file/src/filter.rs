@@ -19,6 +19,13 @@ pub trait ArrowPredicate: Send + 'static {
 
     /// Whether to keep each row of `batch`.
     fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError>;
+
+    /// Whether the rows it drops may be kept: it only saves work, as a dynamic join filter
+    /// does (the join drops those rows again). A reader stops evaluating an optional predicate
+    /// once it has seen it keep nearly every row. `false` by default.
+    fn is_optional(&self) -> bool {
+        false
+    }
 }
 
 /// An [`ArrowPredicate`] from a closure.
@@ -63,15 +70,41 @@ where
 }
 
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
-/// rows the ones before kept.
+/// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
+/// out once it has kept at least 95 % of 64 Ki rows or more.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
+    /// For each predicate, the rows it saw and those it kept.
+    counts: Vec<(u64, u64)>,
 }
+
+/// The rows an optional predicate is measured over before it may be left out.
+const MEASURED_ROWS: u64 = 1 << 16;
+
+/// The share of rows (in percent) an optional predicate that keeps at least is left out.
+const NEARLY_ALL: u64 = 95;
 
 impl RowFilter {
     /// The filter of `predicates`, evaluated in this order.
     pub fn new(predicates: Vec<Box<dyn ArrowPredicate>>) -> Self {
-        RowFilter { predicates }
+        let counts = vec![(0, 0); predicates.len()];
+        RowFilter { predicates, counts }
+    }
+
+    /// Whether predicate `p` is left out: optional, and measured keeping nearly every row.
+    pub(crate) fn leaves_out(&self, p: usize) -> bool {
+        let (seen, kept) = self.counts[p];
+        self.predicates[p].is_optional()
+            && seen >= MEASURED_ROWS
+            && kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL)
+    }
+
+    /// Counts `seen` rows evaluated by predicate `p`, of which it kept `kept`.
+    pub(crate) fn count(&mut self, p: usize, seen: usize, kept: usize) {
+        let as_u64 = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+        let counts = &mut self.counts[p];
+        counts.0 = counts.0.saturating_add(as_u64(seen));
+        counts.1 = counts.1.saturating_add(as_u64(kept));
     }
 }
 

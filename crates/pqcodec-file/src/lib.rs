@@ -37,7 +37,9 @@ mod error;
 mod filter;
 pub mod framing;
 mod metadata;
+mod metrics;
 mod plan;
+mod predicate_cache;
 mod projection;
 mod reader;
 mod row_group;
@@ -45,12 +47,12 @@ mod selection;
 mod source;
 #[cfg(feature = "object_store")]
 mod stream;
-mod times;
 pub mod writer;
 
 pub use error::{Error, Result};
 pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter};
 pub use metadata::FileMetadata;
+pub use metrics::ReadMetrics;
 pub use projection::Projection;
 pub use reader::{
     DEFAULT_BATCH_SIZE, DEFAULT_COALESCE_GAP, ParquetRecordBatchReader, ReaderBuilder,
@@ -60,7 +62,6 @@ pub use selection::{RowSelection, RowSelector};
 pub use source::{LocalFile, RangeRead};
 #[cfg(feature = "object_store")]
 pub use stream::{AsyncRangeRead, ObjectStoreSource, ParquetRecordBatchStream};
-pub use times::ReadTimes;
 #[cfg(feature = "object_store")]
 pub use writer::AsyncFileWriter;
 pub use writer::{ColumnSettings, Compression, FileWriter, PageVersion, WriterOptions};

@@ -16,10 +16,11 @@ use crate::error::{Error, Result};
 use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, spread};
 use crate::framing::{ChunkPages, Fetched};
 use crate::metadata::FileMetadata;
+use crate::metrics::ReadMetrics;
+use crate::predicate_cache::{Cache, Shared, leaf_ranges, rows_read};
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::coalesce;
-use crate::times::ReadTimes;
 
 /// A reader's plan.
 #[derive(Debug)]
@@ -31,11 +32,15 @@ pub(crate) struct Plan {
     pub(crate) leaves: Vec<usize>,
     /// For each predicate of the row filter, the schema and leaf columns it reads.
     pub(crate) filters: Vec<(SchemaRef, Vec<usize>)>,
+    /// The projected fields the predicates read too: decoded once, by the predicate.
+    pub(crate) shared: Vec<Shared>,
+    /// The bound on the arrays a row group's predicates keep for the projection.
+    pub(crate) cache_size: usize,
     pub(crate) batch_size: usize,
     /// Ranges at most this far apart are read as one.
     pub(crate) coalesce_gap: u64,
-    /// Where the time spent decompressing and decoding is added.
-    pub(crate) times: Option<ReadTimes>,
+    /// Where the time spent decompressing and decoding, and the cache's records, are added.
+    pub(crate) metrics: Option<ReadMetrics>,
 }
 
 /// The bytes one row group needs: coalesced ranges, and for each leaf read (by the filter or
@@ -148,9 +153,9 @@ impl Plan {
     ) -> Result<RowGroupReader> {
         let row_group = fetch.row_group;
         let fetched = Arc::new(Fetched::new(&fetch.ranges, data));
-        let (mut selection, mut mask) = match &mut remaining.filter {
+        let (mut selection, mut mask, cache) = match &mut remaining.filter {
             Some(filter) => self.filter_rows(row_group, &fetch, &fetched, filter)?,
-            None => (fetch.selection, None),
+            None => (fetch.selection, None, None),
         };
         // The offset and limit count rows kept: over a mask, they cut a selection.
         if let Some(bits) = mask.take_if(|_| remaining.offset > 0 || remaining.limit.is_some()) {
@@ -158,8 +163,28 @@ impl Plan {
         }
         let rows = selection.covered_rows();
         let selection = remaining.apply(selection, rows)?;
-        let columns = self.columns(row_group, &self.leaves, &fetched, &fetch.locations)?;
+        // The shared fields come from the predicates' batches; the others are decoded.
+        let taken = match cache {
+            Some(cache) => {
+                let rows = self.meta.metadata().row_group(row_group).num_rows();
+                let rows = usize::try_from(rows).unwrap_or(0);
+                let inner = cache.records();
+                let taken = cache.finish(&rows_read(&selection, mask.as_ref(), rows))?;
+                if let Some(metrics) = &self.metrics {
+                    let served = taken.iter().map(|(_, a)| a.len()).sum();
+                    metrics.add_cache_records(inner, served);
+                }
+                taken
+            }
+            None => Vec::new(),
+        };
+        let (schema, leaves) = match taken.is_empty() {
+            true => (self.schema.clone(), self.leaves.clone()),
+            false => self.decoded(&taken),
+        };
+        let columns = self.columns(row_group, &leaves, &fetched, &fetch.locations)?;
         let decode = |source| Error::Decode { row_group, source };
+        let spare = spare.filter(|d| d.schema() == schema);
         let decoder = match (columns.is_empty(), spare) {
             (true, _) => None,
             (false, Some(mut decoder)) => {
@@ -168,38 +193,67 @@ impl Plan {
                 Some(decoder)
             }
             (false, None) => Some(
-                RecordBatchDecoder::try_new(self.schema.clone(), columns, self.batch_size)
+                RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
                     .map_err(decode)?,
             ),
         };
-        Ok(RowGroupReader::new(
-            row_group,
-            self.schema.clone(),
-            decoder,
-            selection,
-            self.batch_size,
+        Ok(
+            RowGroupReader::new(row_group, schema, decoder, selection, self.batch_size)
+                .with_mask(mask)
+                .with_taken(self.schema.clone(), taken),
         )
-        .with_mask(mask))
+    }
+
+    /// The schema and leaves of the projected fields left to decode, those of `taken` aside.
+    fn decoded(&self, taken: &[(usize, arrow_array::ArrayRef)]) -> (SchemaRef, Vec<usize>) {
+        let ranges = leaf_ranges(&self.schema);
+        let fields: Vec<usize> = (0..ranges.len())
+            .filter(|f| !taken.iter().any(|(t, _)| t == f))
+            .collect();
+        let leaves = (fields.iter())
+            .flat_map(|&f| self.leaves[ranges[f].clone()].iter().copied())
+            .collect();
+        let fields = fields.iter().map(|&f| self.schema.field(f).clone());
+        let schema = arrow_schema::Schema::new_with_metadata(
+            fields.collect::<Vec<_>>(),
+            self.schema.metadata().clone(),
+        );
+        (Arc::new(schema), leaves)
     }
 
     /// The rows of `fetch`'s selection that `filter` keeps: as a selection, or as the
     /// selection and a mask of its rows (one bit a selected row) where the rows kept are too
-    /// scattered to skip between.
+    /// scattered to skip between; and the predicates' batches of the shared fields.
     fn filter_rows(
         &self,
         row_group: usize,
         fetch: &GroupFetch,
         fetched: &Arc<Fetched>,
         filter: &mut RowFilter,
-    ) -> Result<(RowSelection, Option<BooleanBuffer>)> {
+    ) -> Result<(RowSelection, Option<BooleanBuffer>, Option<Cache>)> {
+        let group_rows = self.meta.metadata().row_group(row_group).num_rows();
+        let group_rows = usize::try_from(group_rows).unwrap_or(0);
+        let mut cache = (!self.shared.is_empty()).then(|| Cache::new(self.cache_size));
         let mut selection = fetch.selection.clone();
         let mut mask: Option<BooleanBuffer> = None;
-        for (predicate, (schema, leaves)) in filter.predicates.iter_mut().zip(&self.filters) {
+        for (p, (schema, leaves)) in self.filters.iter().enumerate() {
             let rows = mask
                 .as_ref()
                 .map_or(selection.row_count(), |m| m.count_set_bits());
             if rows == 0 {
                 break;
+            }
+            if filter.leaves_out(p) {
+                continue;
+            }
+            let predicate = &mut filter.predicates[p];
+            // The shared fields this predicate reads: (column, where the cache keeps it).
+            let mut keeping = Vec::new();
+            if let Some(cache) = &mut cache {
+                let read = || rows_read(&selection, mask.as_ref(), group_rows);
+                for shared in self.shared.iter().filter(|s| s.predicate == p) {
+                    keeping.push((shared.column, cache.start(shared.field, read())));
+                }
             }
             let columns = self.columns(row_group, leaves, fetched, &fetch.locations)?;
             let decode = |source| Error::Decode { row_group, source };
@@ -222,6 +276,11 @@ impl Plan {
             let mut results = BooleanBufferBuilder::new(rows);
             while let Some(batch) = batches.next_batch()? {
                 let rows = batch.num_rows();
+                if let Some(cache) = &mut cache {
+                    for &(column, at) in &keeping {
+                        cache.keep(at, batch.column(column));
+                    }
+                }
                 let filter_error = |source| Error::Filter { row_group, source };
                 let result = predicate.evaluate(batch).map_err(filter_error)?;
                 if result.len() != rows {
@@ -232,13 +291,14 @@ impl Plan {
                 results.append_buffer(&kept(&result));
             }
             let results = results.finish();
+            filter.count(p, results.len(), results.count_set_bits());
             let bits = match &mask {
                 Some(mask) => spread(mask, &results),
                 None => results,
             };
             (selection, mask) = as_selection_or_mask(selection, bits);
         }
-        Ok((selection, mask))
+        Ok((selection, mask, cache))
     }
 
     /// The columns of `leaves` of a row group, their pages in `fetched`.
@@ -259,7 +319,7 @@ impl Plan {
                     column: desc.path.clone(),
                     source,
                 })?
-                .with_read_times(self.times.clone());
+                .with_read_metrics(self.metrics.clone());
             columns.push(Column::new(desc, pages));
         }
         Ok(columns)

@@ -11,12 +11,13 @@ use pqcodec_arrow::{Column, Page, RecordBatchDecoder, leaf_count};
 use crate::error::{Error, Result};
 use crate::filter::RowFilter;
 use crate::metadata::FileMetadata;
+use crate::metrics::{ReadMetrics, decoding};
 use crate::plan::{Plan, Remaining};
+use crate::predicate_cache::{self, shared_fields};
 use crate::projection::Projection;
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{RangeRead, read_checked};
-use crate::times::{ReadTimes, decoding};
 
 /// Rows per batch unless [`ReaderBuilder::with_batch_size`] says otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 8192;
@@ -86,7 +87,8 @@ pub struct ReaderBuilder<T> {
     schema: Option<SchemaRef>,
     fields: Vec<FieldRef>,
     coalesce_gap: Option<u64>,
-    times: Option<ReadTimes>,
+    metrics: Option<ReadMetrics>,
+    max_predicate_cache_size: usize,
 }
 
 impl<T> ReaderBuilder<T> {
@@ -106,7 +108,8 @@ impl<T> ReaderBuilder<T> {
             schema: None,
             fields: Vec::new(),
             coalesce_gap: None,
-            times: None,
+            metrics: None,
+            max_predicate_cache_size: predicate_cache::DEFAULT_MAX_SIZE,
         }
     }
 
@@ -209,9 +212,18 @@ impl<T> ReaderBuilder<T> {
         self
     }
 
-    /// Adds the time spent decompressing and decoding to `times`.
-    pub fn with_read_times(mut self, times: ReadTimes) -> Self {
-        self.times = Some(times);
+    /// Bounds the arrays of projected columns that the row filter's predicates keep, in bytes
+    /// per row group (100 MiB by default; 0 keeps none). A column both filtered and projected
+    /// is decoded once, for the predicate: the rows the filter keeps are taken from its
+    /// batches, unless they would pass the bound.
+    pub fn with_max_predicate_cache_size(mut self, bytes: usize) -> Self {
+        self.max_predicate_cache_size = bytes;
+        self
+    }
+
+    /// Adds the time spent decompressing and decoding, and the predicate cache's records, to `metrics`.
+    pub fn with_read_metrics(mut self, metrics: ReadMetrics) -> Self {
+        self.metrics = Some(metrics);
         self
     }
 
@@ -252,14 +264,20 @@ impl<T> ReaderBuilder<T> {
         for predicate in self.filter.iter().flat_map(|f| &f.predicates) {
             filters.push(predicate.projection().apply(meta.columns(), &full)?);
         }
+        let shared = match self.max_predicate_cache_size {
+            0 => Vec::new(),
+            _ => shared_fields(&schema, &leaves, &filters),
+        };
         let plan = Plan {
             meta: Arc::clone(meta),
             schema,
             leaves,
             filters,
+            shared,
+            cache_size: self.max_predicate_cache_size,
             batch_size: self.batch_size,
             coalesce_gap: self.coalesce_gap.unwrap_or(source_gap),
-            times: self.times.clone(),
+            metrics: self.metrics.clone(),
         };
         check_schema(&plan)?;
         let groups = chosen
@@ -363,7 +381,7 @@ impl ParquetRecordBatchReader {
         loop {
             let mut spare = None;
             if let Some(group) = self.current.as_mut() {
-                match decoding(self.plan.times.as_ref(), || group.next_batch()) {
+                match decoding(self.plan.metrics.as_ref(), || group.next_batch()) {
                     Ok(Some(batch)) => return Ok(Some(batch)),
                     Ok(None) => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                     Err(e) => {
@@ -399,7 +417,7 @@ impl ParquetRecordBatchReader {
     ) -> Result<RowGroupReader> {
         let fetch = self.plan.fetch(row_group, selection)?;
         let data = read_checked(&*self.input, &fetch.ranges)?;
-        decoding(self.plan.times.as_ref(), || {
+        decoding(self.plan.metrics.as_ref(), || {
             self.plan.row_group(fetch, data, spare, &mut self.remaining)
         })
     }

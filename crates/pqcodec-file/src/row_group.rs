@@ -2,11 +2,11 @@
 //! skip passed to the decoders' `skip`, which passes over whole pages unread where it can),
 //! batches of the chosen size; and a row filter's mask, where the rows it keeps are too
 //! scattered to skip between: each batch decoded whole and filtered, or skipped if it keeps
-//! none.
+//! none; and the fields the row filter decoded already (the predicate cache) put in place.
 
 use std::collections::VecDeque;
 
-use arrow_array::{BooleanArray, RecordBatch, RecordBatchOptions};
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_buffer::BooleanBuffer;
 use arrow_schema::SchemaRef;
 use pqcodec_arrow::RecordBatchDecoder;
@@ -24,6 +24,11 @@ pub(crate) struct RowGroupReader {
     batch_size: usize,
     /// Which of the selected rows are kept, and how many were passed so far.
     mask: Option<(BooleanBuffer, usize)>,
+    /// Fields not decoded here: their position in the batches and their values for every
+    /// row given; the batches' schema; the rows given so far.
+    taken: Vec<(usize, ArrayRef)>,
+    taken_schema: Option<SchemaRef>,
+    given: usize,
 }
 
 impl RowGroupReader {
@@ -46,7 +51,20 @@ impl RowGroupReader {
             runs,
             batch_size,
             mask: None,
+            taken: Vec::new(),
+            taken_schema: None,
+            given: 0,
         }
+    }
+
+    /// Puts the arrays of `taken` (a field's position in `schema`, its values for every row
+    /// this reader gives) into the batches, which are then of `schema`.
+    pub(crate) fn with_taken(mut self, schema: SchemaRef, taken: Vec<(usize, ArrayRef)>) -> Self {
+        if !taken.is_empty() {
+            self.taken = taken;
+            self.taken_schema = Some(schema);
+        }
+        self
     }
 
     /// Keeps only the selected rows `mask` keeps (one bit a selected row).
@@ -62,6 +80,31 @@ impl RowGroupReader {
 
     /// The next batch, or `None` at the end of the row group's selected rows (and kept ones).
     pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let batch = self.next_decoded()?;
+        let (Some(batch), Some(schema)) = (batch.as_ref(), &self.taken_schema) else {
+            return Ok(batch);
+        };
+        let rows = batch.num_rows();
+        let mut columns = batch.columns().to_vec();
+        for (at, array) in &self.taken {
+            if array.len() < self.given + rows {
+                return Err(Error::Request(format!(
+                    "the row filter kept {} rows of a column, {} are read",
+                    array.len(),
+                    self.given + rows
+                )));
+            }
+            columns.insert(*at, array.slice(self.given, rows));
+        }
+        self.given += rows;
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
+        RecordBatch::try_new_with_options(schema.clone(), columns, &options)
+            .map(Some)
+            .map_err(|e| Error::Request(e.to_string()))
+    }
+
+    /// The next batch of the decoded fields.
+    fn next_decoded(&mut self) -> Result<Option<RecordBatch>> {
         loop {
             let Some((mask, at)) = &mut self.mask else {
                 return self.next_selected(false);

@@ -19,12 +19,12 @@ use object_store::{ObjectStore, ObjectStoreExt};
 
 use crate::error::{Error, Result};
 use crate::metadata::{FileMetadata, MetadataLoader};
+use crate::metrics::decoding;
 use crate::plan::{Plan, Remaining};
 use crate::reader::{DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions};
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{check_lengths, span};
-use crate::times::decoding;
 
 /// A file's bytes, read by ranges asynchronously: what a [`ParquetRecordBatchStream`] reads
 /// from. [`ObjectStoreSource`] is one.
@@ -218,7 +218,7 @@ impl StreamState {
         loop {
             let mut spare = None;
             if let Some(group) = self.current.as_mut() {
-                match decoding(self.plan.times.as_ref(), || group.next_batch())? {
+                match decoding(self.plan.metrics.as_ref(), || group.next_batch())? {
                     Some(batch) => return Ok(Some(batch)),
                     None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                 }
@@ -231,7 +231,7 @@ impl StreamState {
             };
             let fetch = self.plan.fetch(row_group, selection)?;
             let data = read(&*self.input, fetch.ranges.clone()).await?;
-            let group = decoding(self.plan.times.as_ref(), || {
+            let group = decoding(self.plan.metrics.as_ref(), || {
                 self.plan.row_group(fetch, data, spare, &mut self.remaining)
             })?;
             self.current = Some(group);

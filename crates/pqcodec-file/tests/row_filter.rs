@@ -1,7 +1,7 @@
 //! Row filters (late materialisation) against arrow-rs's `RowFilter` with the same predicates,
-//! row selection, offset, limit and batch size (proptest-chosen), over a file of several row
-//! groups and many small pages with an offset index; the async stream too; predicates that
-//! fail or answer for the wrong number of rows.
+//! row selection, offset, limit, batch size and predicate cache bound (proptest-chosen), over a
+//! file of several row groups and many small pages with an offset index; the async stream too;
+//! the predicate cache's records; predicates that fail or answer for the wrong number of rows.
 
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ use parquet::arrow::arrow_reader::{
 use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use pqcodec_file::{
-    ArrowPredicateFn, Projection, ReaderBuilder, ReaderOptions, RowFilter, RowSelector,
+    ArrowPredicateFn, Projection, ReadMetrics, ReaderBuilder, ReaderOptions, RowFilter, RowSelector,
 };
 use proptest::prelude::*;
 
@@ -68,7 +68,12 @@ struct Request {
     batch_size: usize,
     /// Leaves read: all, or only `other` (columns the filter reads are not read out).
     only_other: bool,
+    /// The predicate cache's bound, in bytes a row group.
+    cache: usize,
 }
+
+/// The predicate cache's bound by default.
+const CACHE: usize = 100 << 20;
 
 fn id_below(batch: &RecordBatch, below: i64) -> BooleanArray {
     let ids = batch.column(0).as_primitive::<Int64Type>();
@@ -143,6 +148,7 @@ fn builder<T>(b: ReaderBuilder<T>, r: &Request) -> ReaderBuilder<T> {
     }
     let mut b = b
         .with_row_filter(RowFilter::new(predicates))
+        .with_max_predicate_cache_size(r.cache)
         .with_batch_size(r.batch_size)
         .with_offset(r.offset);
     if r.only_other {
@@ -189,9 +195,11 @@ fn request() -> impl Strategy<Value = Request> {
         prop::option::of(0usize..500),
         1usize..700,
         any::<bool>(),
+        // None, a bound some row groups pass (given up part way), the default.
+        prop::sample::select(vec![0, 3_000, CACHE]),
     )
         .prop_map(
-            |(below, suffix, runs, offset, limit, batch_size, only_other)| {
+            |(below, suffix, runs, offset, limit, batch_size, only_other, cache)| {
                 // A selection covers at most the file's rows.
                 let selection = runs.map(|runs| {
                     let mut left = ROWS;
@@ -211,6 +219,7 @@ fn request() -> impl Strategy<Value = Request> {
                     limit,
                     batch_size,
                     only_other,
+                    cache,
                 }
             },
         )
@@ -238,6 +247,7 @@ fn a_filter_that_keeps_nothing_or_everything() {
             limit: None,
             batch_size: 512,
             only_other: false,
+            cache: CACHE,
         };
         let got = pqcodec(&r);
         assert_eq!(got.num_rows(), rows);
@@ -258,6 +268,7 @@ async fn the_stream_filters_as_the_reader_does() {
         limit: Some(40),
         batch_size: 16,
         only_other: true,
+        cache: CACHE,
     };
     let source = pqcodec_file::ObjectStoreSource::new(store, path);
     let options = ReaderOptions::new().with_page_index(true);
@@ -270,6 +281,46 @@ async fn the_stream_filters_as_the_reader_does() {
     let got = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
     assert_eq!(got.num_rows(), 40);
     assert!(got == arrow_rs(&r));
+}
+
+#[test]
+fn a_column_filtered_and_projected_is_decoded_once() {
+    let read = |cache: usize| {
+        let r = Request {
+            below: 300,
+            suffix: Some('2'),
+            selection: None,
+            offset: 0,
+            limit: None,
+            batch_size: 128,
+            only_other: false,
+            cache,
+        };
+        let metrics = ReadMetrics::new();
+        let options = ReaderOptions::new().with_page_index(true);
+        let b = ReaderBuilder::try_new_with_options(file().clone(), options).unwrap();
+        let reader = builder(b.with_read_metrics(metrics.clone()), &r)
+            .build()
+            .unwrap();
+        let schema = reader.schema();
+        let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+        let got = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
+        assert!(got == arrow_rs(&r));
+        (got.num_rows(), metrics)
+    };
+    let (rows, metrics) = read(CACHE);
+    assert!(rows > 0);
+    // `id` read by the first predicate for every row, `name` by the second for the rows the
+    // first kept; both taken for the rows both kept, not decoded again.
+    let below_300 = (0..ROWS as i64).filter(|i| i * 7919 % 1000 < 300).count() as u64;
+    assert_eq!(metrics.cache_inner_records(), ROWS as u64 + below_300);
+    assert_eq!(metrics.cache_records(), 2 * rows as u64);
+    let (same, metrics) = read(0);
+    assert_eq!(same, rows);
+    assert_eq!(
+        (metrics.cache_inner_records(), metrics.cache_records()),
+        (0, 0)
+    );
 }
 
 #[test]
@@ -326,4 +377,68 @@ fn a_predicate_of_no_columns_sees_rows_only() {
         .map(|i| (i % 5 != 0).then_some(i))
         .collect();
     assert_eq!(read, want);
+}
+
+/// A predicate keeping the rows `keep` keeps, optional or not, counting the rows it sees.
+struct Counted {
+    projection: Projection,
+    optional: bool,
+    keep: fn(i64) -> bool,
+    seen: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl pqcodec_file::ArrowPredicate for Counted {
+    fn projection(&self) -> &Projection {
+        &self.projection
+    }
+
+    fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
+        let order = std::sync::atomic::Ordering::Relaxed;
+        self.seen.fetch_add(batch.num_rows(), order);
+        let values = batch.column(0).as_primitive::<Int64Type>();
+        Ok(values.iter().map(|v| v.map(self.keep)).collect())
+    }
+
+    fn is_optional(&self) -> bool {
+        self.optional
+    }
+}
+
+#[test]
+fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
+    const ROWS: i64 = 200_000;
+    let values = Int64Array::from_iter_values(0..ROWS);
+    let batch = RecordBatch::try_from_iter([("v", Arc::new(values) as ArrayRef)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(20_000))
+        .build();
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let file = Bytes::from(out);
+    let read = |optional: bool, keep: fn(i64) -> bool| {
+        let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let predicate = Counted {
+            projection: Projection::roots([0]),
+            optional,
+            keep,
+            seen: Arc::clone(&seen),
+        };
+        let reader = ReaderBuilder::try_new(file.clone())
+            .unwrap()
+            .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
+            .build()
+            .unwrap();
+        let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
+        (rows, seen.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    // All but one row in a thousand kept: measured over 64 Ki rows (four row groups), then
+    // left out; the rows it would have dropped from then on are read.
+    let (rows, seen) = read(true, |v| v % 1000 != 999);
+    assert_eq!(seen, 80_000);
+    assert_eq!(rows, 200_000 - 80);
+    // Required, or dropping half the rows: evaluated over every row.
+    assert_eq!(read(false, |v| v % 1000 != 999), (199_800, 200_000));
+    assert_eq!(read(true, |v| v % 2 == 0), (100_000, 200_000));
 }

@@ -20,7 +20,7 @@ use super::snappy;
 use super::thrift_walk::{self, PageHeader};
 use super::{Fetched, FramingError, reason};
 use crate::metadata::FileMetadata;
-use crate::times::{ReadTimes, decompressing};
+use crate::metrics::{ReadMetrics, decompressing};
 
 /// The pages of one column chunk, decompressed, from bytes already read: the whole chunk, or,
 /// with the chunk's page locations from the offset index, its dictionary page and the data
@@ -38,7 +38,7 @@ pub struct ChunkPages {
     /// The next page, once its header is read.
     peeked: Option<Framed>,
     /// Where the time spent decompressing is added.
-    times: Option<ReadTimes>,
+    metrics: Option<ReadMetrics>,
 }
 
 /// How a chunk's pages are decompressed: SNAPPY by pqcodec, the other codecs by the parquet
@@ -141,13 +141,13 @@ impl ChunkPages {
             codec,
             order,
             peeked: None,
-            times: None,
+            metrics: None,
         })
     }
 
-    /// Adds the time spent decompressing to `times`.
-    pub(crate) fn with_read_times(mut self, times: Option<ReadTimes>) -> Self {
-        self.times = times;
+    /// Adds the time spent decompressing to `metrics`.
+    pub(crate) fn with_read_metrics(mut self, metrics: Option<ReadMetrics>) -> Self {
+        self.metrics = metrics;
         self
     }
 
@@ -269,7 +269,7 @@ impl ChunkPages {
                             .map(drop)
                             .map_err(reason),
                     };
-                    decompressing(self.times.as_ref(), decompress).map_err(|e| self.error(e))?;
+                    decompressing(self.metrics.as_ref(), decompress).map_err(|e| self.error(e))?;
                 }
                 if out.len() != uncompressed {
                     return Err(self.error(format!(

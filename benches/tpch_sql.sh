@@ -4,7 +4,8 @@
 # (query, reader, partitions) runs RUNS times, alternating readers. Per query and reader it
 # prints the median wall time and CPU time (user + system: on a machine with fewer cores than
 # partitions, the cost that grows with partitions shows there, not in wall time), the scans'
-# `metadata_load_time` and `bytes_scanned` (`--timing`), and the ratios DataFusion / pqcodec;
+# `metadata_load_time` and `bytes_scanned`, the page faults (`--timing`), and the ratios
+# DataFusion / pqcodec;
 # then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
 # run.
 #
@@ -63,8 +64,10 @@ for q in $(seq -w 1 22); do
                     echo "q$q $reader failed: $err" >&2
                     exit 1
                 }
-                # rows N seconds W cpu C user U system S metadata_load_seconds M bytes_scanned B
-                echo "q$q $partitions $reader $(awk '/^rows/ {print $4, $6, $12, $14}' <<<"$err")" >>"$log"
+                # rows N seconds W cpu C ... faults F metadata_load_seconds M bytes_scanned B ...
+                fields=$(awk '/^rows/ { for (i = 1; i < NF; i += 2) v[$i] = $(i + 1);
+                    print v["seconds"], v["cpu"], v["metadata_load_seconds"], v["bytes_scanned"], v["faults"] }' <<<"$err")
+                echo "q$q $partitions $reader $fields" >>"$log"
             done
             if [ "$run" = 1 ] && ! cmp -s <(sort "$scratch/pqcodec.csv") <(sort "$scratch/datafusion.csv"); then
                 echo "q$q ($partitions partitions): the readers' results differ" >&2
@@ -79,12 +82,13 @@ python3 - "$log" "${partition_counts[@]}" <<'PY'
 import statistics, sys
 t = {}
 for line in open(sys.argv[1]):
-    q, p, reader, wall, cpu, meta, scanned = line.split()
-    t.setdefault((q, int(p), reader), []).append((float(wall), float(cpu), float(meta), int(scanned)))
+    q, p, reader, wall, cpu, meta, scanned, faults = line.split()
+    t.setdefault((q, int(p), reader), []).append(
+        (float(wall), float(cpu), float(meta), int(scanned), int(faults)))
 partitions = [int(p) for p in sys.argv[2:]]
 qs = sorted({k[0] for k in t})
-names = ["wall (s)", "CPU (s)", "metadata_load_time (ms)", "bytes_scanned (MB)"]
-scale = [1, 1, 1e3, 1e-6]
+names = ["wall (s)", "CPU (s)", "metadata_load_time (ms)", "bytes_scanned (MB)", "page faults (k)"]
+scale = [1, 1, 1e3, 1e-6, 1e-3]
 for p in partitions:
     print(f"\n{p} partitions: pqcodec / DataFusion's reader, and DataFusion / pqcodec")
     print("| query | " + " | ".join(names) + " |")

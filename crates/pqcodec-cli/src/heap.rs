@@ -1,28 +1,46 @@
 //! The heap a command holds, counted: the binary's global allocator is the system's, wrapped to
-//! keep the bytes live and their high-water mark, so `scan` can report each reader's peak heap
-//! (exact, unlike the peak RSS, which also counts the pages of code the run touched).
+//! keep the bytes live and their high-water mark once [`count`] is called, so `scan` can report
+//! each reader's peak heap (exact, unlike the peak RSS, which also counts the pages of code the
+//! run touched). Commands that do not report it (`sql`) do not count: two atomic updates of
+//! shared counters on every allocation would cost more the more threads allocate.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
 /// The system allocator, its live bytes counted.
 pub struct Counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+static COUNTING: AtomicBool = AtomicBool::new(false);
+/// Bytes allocated less bytes freed since counting began (blocks from before it may be freed
+/// after: it can go below zero).
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
 
-/// The most heap bytes live at once so far.
+/// Counts the heap from now on.
+pub fn count() {
+    COUNTING.store(true, Ordering::Relaxed);
+}
+
+/// The most heap bytes live at once since [`count`].
 pub fn peak() -> usize {
-    PEAK.load(Ordering::Relaxed)
+    usize::try_from(PEAK.load(Ordering::Relaxed)).unwrap_or(0)
 }
 
 fn grown(bytes: usize) {
-    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(live, Ordering::Relaxed);
+    if COUNTING.load(Ordering::Relaxed) {
+        let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
+        let live = LIVE
+            .fetch_add(bytes, Ordering::Relaxed)
+            .saturating_add(bytes);
+        PEAK.fetch_max(live, Ordering::Relaxed);
+    }
 }
 
 fn shrunk(bytes: usize) {
-    LIVE.fetch_sub(bytes, Ordering::Relaxed);
+    if COUNTING.load(Ordering::Relaxed) {
+        let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
+        LIVE.fetch_sub(bytes, Ordering::Relaxed);
+    }
 }
 
 // SAFETY: every call goes to `System` with the caller's arguments unchanged; the counters only
@@ -72,6 +90,7 @@ mod tests {
     // Other tests allocate on other threads meanwhile: only lower bounds hold.
     #[test]
     fn the_peak_covers_blocks_allocated_and_grown() {
+        count();
         let fresh = vec![1u8; peak() + (1 << 20)];
         assert!(peak() >= fresh.len());
         let target = peak() + (1 << 20);

@@ -150,6 +150,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 reader,
                 threads: threads.max(1),
             };
+            heap::count();
             let r = scan::scan(&file, &select, &args)?;
             print(&format!(
                 "rows {} seconds {:.6} peak_heap_bytes {}\n",
@@ -160,6 +161,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Inspect { file } => print(&inspect::inspect(&file)?),
         Command::Rewrite(args) => {
+            heap::count();
             let s = rewrite::rewrite(&args)?;
             print(&format!(
                 "rows {} bytes_in {} bytes_out {} seconds {:.3} write_seconds {:.3} peak_heap_bytes {}\n",

@@ -100,10 +100,15 @@ pub fn sql(args: &SqlArgs, out: &mut dyn std::io::Write) -> Result<(), BoxError>
     write(args.format, &schema, &batches, out)?;
     if args.timing {
         let wall = start.elapsed().as_secs_f64();
-        let (user, system) = cpu_time();
+        let Usage {
+            user,
+            system,
+            faults,
+        } = usage();
         eprintln!(
             "rows {rows} seconds {wall:.6} cpu {:.6} user {user:.6} system {system:.6} \
-             metadata_load_seconds {:.6} bytes_scanned {} reader {:?} partitions {partitions}",
+             faults {faults} metadata_load_seconds {:.6} bytes_scanned {} reader {:?} \
+             partitions {partitions}",
             user + system,
             scans.metadata_load_seconds,
             scans.bytes_scanned,
@@ -130,18 +135,34 @@ fn read_sql(args: &SqlArgs) -> Result<String, BoxError> {
     }
 }
 
-/// The CPU time this process has used so far, user and system, in seconds.
-fn cpu_time() -> (f64, f64) {
+/// What this process has used so far.
+struct Usage {
+    /// CPU time in user and system mode, in seconds.
+    user: f64,
+    system: f64,
+    /// Page faults, minor and major: memory touched for the first time since it was mapped.
+    faults: i64,
+}
+
+fn usage() -> Usage {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: `getrusage` writes a `rusage` through the pointer, which points to one.
     let status = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
     if status != 0 {
-        return (f64::NAN, f64::NAN);
+        return Usage {
+            user: f64::NAN,
+            system: f64::NAN,
+            faults: -1,
+        };
     }
     // SAFETY: it succeeded, so it wrote the whole struct (which was zeroed before anyway).
     let usage = unsafe { usage.assume_init() };
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    (seconds(usage.ru_utime), seconds(usage.ru_stime))
+    Usage {
+        user: seconds(usage.ru_utime),
+        system: seconds(usage.ru_stime),
+        faults: i64::from(usage.ru_minflt) + i64::from(usage.ru_majflt),
+    }
 }
 
 /// `NAME=PATH`, the path checked.

@@ -189,4 +189,5 @@ fn timing_prints_wall_and_cpu_time_and_the_scans_metrics() {
     );
     assert!(value("bytes_scanned") > 0.0, "{stderr}");
     assert!(value("metadata_load_seconds") >= 0.0, "{stderr}");
+    assert!(value("faults") > 0.0, "{stderr}");
 }

@@ -9,7 +9,7 @@
 # then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
 # run.
 #
-# Usage: [PUSHDOWN=1] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+# Usage: [PUSHDOWN=1] [BIN=path/to/pqcodec] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
 # PARTITIONS: 1 2 16 by default. PUSHDOWN=1 has both readers evaluate the filters while reading
 # (`--pushdown-filters`). DIR holds the tables, one file (DIR/lineitem.parquet) or folder
 # (DIR/lineitem/) each; when it has none they are generated there by tpchgen-cli (installed
@@ -33,10 +33,13 @@ if [ ! -e "$dir/lineitem.parquet" ] && [ ! -d "$dir/lineitem" ]; then
     mkdir -p "$dir"
     tpchgen-cli parquet --scale-factor "$sf" --output-dir "$dir"
 fi
-# The bench profile (no LTO): both readers are in the one binary, and DataFusion under fat LTO
-# takes most of an hour to build.
-cargo build -q --profile bench -p pqcodec-cli --features sql --bin pqcodec
-bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
+# The release build (both readers are in the one binary), or the binary BIN names.
+if [ -n "${BIN:-}" ]; then
+    bin=$BIN
+else
+    cargo build -q --release -p pqcodec-cli --features sql --bin pqcodec
+    bin=${CARGO_TARGET_DIR:-target}/release/pqcodec
+fi
 
 args=()
 for t in $tables; do
@@ -49,6 +52,10 @@ for t in $tables; do
         exit 1
     fi
 done
+
+# The tables in the page cache before the first run: the reader that goes first would
+# otherwise wait for the disk.
+find "$dir" -type f -name '*.parquet' -exec cat {} + >/dev/null
 
 log=$(mktemp)
 scratch=$(mktemp -d)

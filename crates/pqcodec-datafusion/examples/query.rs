@@ -2,7 +2,7 @@
 //! pqcodec's format in place of DataFusion's, query, print.
 //!
 //! ```text
-//! cargo run --example datafusion_query [FILE.parquet]
+//! cargo run -p pqcodec-datafusion --example query [FILE.parquet]
 //! ```
 
 use datafusion::prelude::{SessionConfig, SessionContext};
@@ -12,7 +12,7 @@ async fn main() -> datafusion::error::Result<()> {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/duckdb_v2_zstd.parquet"
+            "/../../tests/data/duckdb_v2_zstd.parquet"
         )
         .to_string()
     });

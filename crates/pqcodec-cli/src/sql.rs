@@ -141,7 +141,7 @@ struct Usage {
     user: f64,
     system: f64,
     /// Page faults, minor and major: memory touched for the first time since it was mapped.
-    faults: i64,
+    faults: libc::c_long,
 }
 
 fn usage() -> Usage {
@@ -161,7 +161,7 @@ fn usage() -> Usage {
     Usage {
         user: seconds(usage.ru_utime),
         system: seconds(usage.ru_stime),
-        faults: i64::from(usage.ru_minflt) + i64::from(usage.ru_majflt),
+        faults: usage.ru_minflt.saturating_add(usage.ru_majflt),
     }
 }
 

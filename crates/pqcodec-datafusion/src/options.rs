@@ -6,8 +6,20 @@ use datafusion::common::config::ParquetOptions;
 /// that it can be compared, cloned and carried to other processes.
 ///
 /// [`Default`] takes DataFusion's defaults for its own Parquet reader; [`From<&ParquetOptions>`]
-/// takes a session's (`datafusion.execution.parquet.*`).
+/// takes a session's (`datafusion.execution.parquet.*`). Fields may be added: set them with the
+/// `with_*` methods.
+///
+/// ```
+/// use pqcodec_datafusion::PqcodecOptions;
+///
+/// let options = PqcodecOptions::default()
+///     .with_pushdown_filters(true)
+///     .with_max_predicate_cache_size(Some(0));
+/// assert!(options.pushdown_filters);
+/// assert_eq!(options.max_predicate_cache_size, Some(0));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PqcodecOptions {
     /// Row groups pruned by the query's filters against their footer statistics
     /// (`datafusion.execution.parquet.pruning`).
@@ -38,6 +50,71 @@ pub struct PqcodecOptions {
     /// the projected columns they read, so that those are decoded once; `None` for the
     /// reader's (100 MiB), 0 to decode them again (`max_predicate_cache_size`).
     pub max_predicate_cache_size: Option<usize>,
+}
+
+impl PqcodecOptions {
+    /// Sets [`pruning`](Self::pruning).
+    pub fn with_pruning(mut self, pruning: bool) -> Self {
+        self.pruning = pruning;
+        self
+    }
+
+    /// Sets [`page_index`](Self::page_index).
+    pub fn with_page_index(mut self, page_index: bool) -> Self {
+        self.page_index = page_index;
+        self
+    }
+
+    /// Sets [`force_view_types`](Self::force_view_types).
+    pub fn with_force_view_types(mut self, force_view_types: bool) -> Self {
+        self.force_view_types = force_view_types;
+        self
+    }
+
+    /// Sets [`binary_as_string`](Self::binary_as_string).
+    pub fn with_binary_as_string(mut self, binary_as_string: bool) -> Self {
+        self.binary_as_string = binary_as_string;
+        self
+    }
+
+    /// Sets [`skip_metadata`](Self::skip_metadata).
+    pub fn with_skip_metadata(mut self, skip_metadata: bool) -> Self {
+        self.skip_metadata = skip_metadata;
+        self
+    }
+
+    /// Sets [`max_in_list_size`](Self::max_in_list_size).
+    pub fn with_max_in_list_size(mut self, max_in_list_size: usize) -> Self {
+        self.max_in_list_size = max_in_list_size;
+        self
+    }
+
+    /// Sets [`coalesce_gap`](Self::coalesce_gap).
+    pub fn with_coalesce_gap(mut self, coalesce_gap: u64) -> Self {
+        self.coalesce_gap = coalesce_gap;
+        self
+    }
+
+    /// Sets [`pushdown_filters`](Self::pushdown_filters).
+    pub fn with_pushdown_filters(mut self, pushdown_filters: bool) -> Self {
+        self.pushdown_filters = pushdown_filters;
+        self
+    }
+
+    /// Sets [`reorder_filters`](Self::reorder_filters).
+    pub fn with_reorder_filters(mut self, reorder_filters: bool) -> Self {
+        self.reorder_filters = reorder_filters;
+        self
+    }
+
+    /// Sets [`max_predicate_cache_size`](Self::max_predicate_cache_size).
+    pub fn with_max_predicate_cache_size(
+        mut self,
+        max_predicate_cache_size: Option<usize>,
+    ) -> Self {
+        self.max_predicate_cache_size = max_predicate_cache_size;
+        self
+    }
 }
 
 impl Default for PqcodecOptions {

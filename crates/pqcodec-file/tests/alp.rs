@@ -185,11 +185,9 @@ fn alp_files_of_pqcodec_read_bit_for_bit_by_arrow_rs() {
         ("f", Arc::new(f.clone()) as ArrayRef),
     ])
     .unwrap();
-    let alp = ColumnSettings {
-        encoding: Some(Encoding::Alp),
-        dictionary: Some(false),
-        ..Default::default()
-    };
+    let alp = ColumnSettings::new()
+        .with_encoding(Encoding::Alp)
+        .with_dictionary(false);
     for version in [PageVersion::V1, PageVersion::V2] {
         for codec in [Codec::Uncompressed, Codec::Snappy] {
             let options = WriterOptions::new()

@@ -453,13 +453,7 @@ fn every_encoding_reads_back() {
                 .with_data_page_version(version)
                 .with_data_page_row_count_limit(500);
             for c in columns {
-                options = options.with_column(
-                    *c,
-                    ColumnSettings {
-                        encoding: Some(encoding),
-                        ..Default::default()
-                    },
-                );
+                options = options.with_column(*c, ColumnSettings::new().with_encoding(encoding));
             }
             let file = write(&input, options);
             let metadata = SerializedFileReader::new(file.clone())
@@ -822,11 +816,9 @@ fn a_dictionary_falls_back_to_the_column_encoding() {
         .with_dictionary_page_size_limit(4096)
         .with_column(
             "v",
-            ColumnSettings {
-                encoding: Some(Encoding::DeltaBinaryPacked),
-                dictionary: Some(true),
-                ..Default::default()
-            },
+            ColumnSettings::new()
+                .with_encoding(Encoding::DeltaBinaryPacked)
+                .with_dictionary(true),
         );
     let file = write(std::slice::from_ref(&input), options);
     let metadata = SerializedFileReader::new(file.clone())

@@ -312,10 +312,7 @@ fn run(seed: u64) {
         chosen.push((column.path().string(), encoding));
         options = options.with_column(
             column.path().string(),
-            ColumnSettings {
-                encoding: Some(encoding),
-                ..Default::default()
-            },
+            ColumnSettings::new().with_encoding(encoding),
         );
     }
     let what = format!("seed {seed}: {schema:?} {chosen:?} {options:?}");

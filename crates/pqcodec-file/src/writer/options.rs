@@ -81,8 +81,21 @@ impl FromStr for Compression {
     }
 }
 
-/// Settings of one column, each overriding the file's when set.
+/// Settings of one column, each overriding the file's when set. Fields may be added: build
+/// them with the `with_*` methods.
+///
+/// ```
+/// use pqcodec_core::Encoding;
+/// use pqcodec_file::{ColumnSettings, WriterOptions};
+///
+/// let id = ColumnSettings::new()
+///     .with_encoding(Encoding::DeltaBinaryPacked)
+///     .with_dictionary(false);
+/// let options = WriterOptions::new().with_column("id", id);
+/// # let _ = options;
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ColumnSettings {
     /// The values' encoding (without a dictionary, or after it falls back).
     pub encoding: Option<Encoding>,
@@ -92,6 +105,37 @@ pub struct ColumnSettings {
     pub compression: Option<Compression>,
     /// Statistics in the footer and the column index.
     pub statistics: Option<bool>,
+}
+
+impl ColumnSettings {
+    /// No setting: the file's apply.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Encodes the values with `encoding` (without a dictionary, or after it falls back).
+    pub fn with_encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = Some(encoding);
+        self
+    }
+
+    /// Dictionary-encodes first, or not.
+    pub fn with_dictionary(mut self, dictionary: bool) -> Self {
+        self.dictionary = Some(dictionary);
+        self
+    }
+
+    /// Compresses the pages with `compression`.
+    pub fn with_compression(mut self, compression: Compression) -> Self {
+        self.compression = Some(compression);
+        self
+    }
+
+    /// Writes statistics (footer and column index), or not.
+    pub fn with_statistics(mut self, statistics: bool) -> Self {
+        self.statistics = Some(statistics);
+        self
+    }
 }
 
 /// How a [`FileWriter`](crate::FileWriter) writes: per file, with per-column overrides.

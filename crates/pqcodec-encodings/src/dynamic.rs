@@ -76,13 +76,6 @@ fn dictionary_decoder<'a, T: PlainType>(
     DictionaryDecoder::with_encoding(data, num_values, dictionary, encoding)
 }
 
-fn unlimited() -> DictionaryLimits {
-    DictionaryLimits {
-        max_dictionary_bytes: usize::MAX,
-        max_distinct_values: usize::MAX,
-    }
-}
-
 /// Declares a physical type's decoder and encoder enums and their [`DynamicType`] impl.
 macro_rules! dynamic_type {
     // `slices: yes` for the types whose values are `Sized`: `put_slice` is forwarded to the
@@ -217,7 +210,7 @@ dynamic_type!(
         Plain(PlainEncoder<BooleanType>) = Encoding::Plain => PlainEncoder::new(type_length),
         Rle(RleBooleanEncoder) = Encoding::Rle => RleBooleanEncoder::new(),
         Dictionary(DictionaryEncoder<BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, unlimited()),
+            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
     }
 );
 
@@ -239,7 +232,7 @@ macro_rules! integer_type {
                 Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
                 GroupVarInt(GroupVarIntEncoder<$t>) = Encoding::GroupVarInt => GroupVarIntEncoder::new(),
                 Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-                    DictionaryEncoder::new(type_length, unlimited()),
+                    DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
                 DeltaBinaryPacked(DeltaBinaryPackedEncoder<$t>) = Encoding::DeltaBinaryPacked => DeltaBinaryPackedEncoder::new(),
                 ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
             }
@@ -259,7 +252,7 @@ dynamic_type!(
     encoders |encoding, type_length| {
         Plain(PlainEncoder<Int96Type>) = Encoding::Plain => PlainEncoder::new(type_length),
         Dictionary(DictionaryEncoder<Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, unlimited()),
+            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
     }
 );
 
@@ -278,7 +271,7 @@ macro_rules! float_type {
             encoders |encoding, type_length| {
                 Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
                 Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-                    DictionaryEncoder::new(type_length, unlimited()),
+                    DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
                 ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
                 Alp(AlpEncoder<$t>) = Encoding::Alp => AlpEncoder::new(),
             }
@@ -302,7 +295,7 @@ dynamic_type!(
     encoders |encoding, type_length| {
         Plain(PlainEncoder<ByteArrayType>) = Encoding::Plain => PlainEncoder::new(type_length),
         Dictionary(DictionaryEncoder<ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, unlimited()),
+            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
         DeltaLengthByteArray(DeltaLengthByteArrayEncoder) = Encoding::DeltaLengthByteArray => DeltaLengthByteArrayEncoder::new(),
         DeltaByteArray(DeltaByteArrayEncoder<ByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(type_length),
     }
@@ -322,7 +315,7 @@ dynamic_type!(
     encoders |encoding, type_length| {
         Plain(PlainEncoder<FixedLenByteArrayType>) = Encoding::Plain => PlainEncoder::new(type_length),
         Dictionary(DictionaryEncoder<FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, unlimited()),
+            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
         DeltaByteArray(DeltaByteArrayEncoder<FixedLenByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(type_length),
         ByteStreamSplit(ByteStreamSplitEncoder<FixedLenByteArrayType>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
     }

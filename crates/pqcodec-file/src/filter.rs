@@ -81,7 +81,8 @@ pub struct RowFilter {
 /// The rows an optional predicate is measured over before it may be left out.
 const MEASURED_ROWS: u64 = 1 << 16;
 
-/// The share of rows (in percent) an optional predicate that keeps at least is left out.
+/// An optional predicate keeping at least this share of the rows it saw (in percent) is left
+/// out.
 const NEARLY_ALL: u64 = 95;
 
 impl RowFilter {

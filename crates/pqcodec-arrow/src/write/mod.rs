@@ -56,8 +56,10 @@ pub enum PageVersion {
     V2,
 }
 
-/// How one leaf column's pages are made.
+/// How one leaf column's pages are made. Fields may be added: set them with the `with_*`
+/// methods.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ColumnOptions {
     /// The values' encoding when no dictionary is used, and after the dictionary falls back.
     pub encoding: Encoding,
@@ -75,16 +77,57 @@ pub struct ColumnOptions {
     pub sort_order: SortOrder,
 }
 
+impl ColumnOptions {
+    /// Sets [`encoding`](Self::encoding).
+    pub fn with_encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// Sets [`dictionary`](Self::dictionary).
+    pub fn with_dictionary(mut self, dictionary: Option<DictionaryLimits>) -> Self {
+        self.dictionary = dictionary;
+        self
+    }
+
+    /// Sets [`page_version`](Self::page_version).
+    pub fn with_page_version(mut self, page_version: PageVersion) -> Self {
+        self.page_version = page_version;
+        self
+    }
+
+    /// Sets [`page_bytes`](Self::page_bytes).
+    pub fn with_page_bytes(mut self, page_bytes: usize) -> Self {
+        self.page_bytes = page_bytes;
+        self
+    }
+
+    /// Sets [`page_rows`](Self::page_rows).
+    pub fn with_page_rows(mut self, page_rows: usize) -> Self {
+        self.page_rows = page_rows;
+        self
+    }
+
+    /// Sets [`statistics`](Self::statistics).
+    pub fn with_statistics(mut self, statistics: bool) -> Self {
+        self.statistics = statistics;
+        self
+    }
+
+    /// Sets [`sort_order`](Self::sort_order).
+    pub fn with_sort_order(mut self, sort_order: SortOrder) -> Self {
+        self.sort_order = sort_order;
+        self
+    }
+}
+
 impl Default for ColumnOptions {
     /// PLAIN after a dictionary of up to 1 MiB, data page v1, pages of 1 MiB or 20,000 rows,
     /// statistics in signed order: arrow-rs's defaults.
     fn default() -> Self {
         ColumnOptions {
             encoding: Encoding::Plain,
-            dictionary: Some(DictionaryLimits {
-                max_dictionary_bytes: 1 << 20,
-                max_distinct_values: usize::MAX,
-            }),
+            dictionary: Some(DictionaryLimits::default()),
             page_version: PageVersion::V1,
             page_bytes: 1 << 20,
             page_rows: 20_000,

@@ -35,10 +35,7 @@ impl<T: DynamicType> ValueEncoder<T> {
     fn new(dictionary: bool, encoding: Encoding, type_length: usize) -> pqcodec_core::Result<Self> {
         Ok(if dictionary {
             // Limits are the column writer's to apply, between batches of values.
-            let unlimited = DictionaryLimits {
-                max_dictionary_bytes: usize::MAX,
-                max_distinct_values: usize::MAX,
-            };
+            let unlimited = DictionaryLimits::unlimited();
             ValueEncoder::Dictionary(DictionaryEncoder::new(type_length, unlimited))
         } else {
             ValueEncoder::Direct(T::encoder(encoding, type_length)?)

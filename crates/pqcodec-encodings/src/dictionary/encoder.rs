@@ -13,14 +13,37 @@ use crate::rle::RleEncoder;
 const ENCODING: Encoding = Encoding::RleDictionary;
 
 /// Limits after which a [`DictionaryEncoder`] stops growing its dictionary and falls back to
-/// PLAIN.
+/// PLAIN. Fields may be added: set them with the `with_*` methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DictionaryLimits {
     /// Largest size in bytes of the dictionary page (the dictionary's PLAIN encoding; one byte
     /// per value for BOOLEAN). Default 1 MiB.
     pub max_dictionary_bytes: usize,
     /// Most distinct values. Default unlimited (in practice 2^32 - 1, as indices are 32-bit).
     pub max_distinct_values: usize,
+}
+
+impl DictionaryLimits {
+    /// No limit: the dictionary grows as long as indices are 32-bit.
+    pub fn unlimited() -> Self {
+        DictionaryLimits {
+            max_dictionary_bytes: usize::MAX,
+            max_distinct_values: usize::MAX,
+        }
+    }
+
+    /// Sets [`max_dictionary_bytes`](Self::max_dictionary_bytes).
+    pub fn with_max_dictionary_bytes(mut self, bytes: usize) -> Self {
+        self.max_dictionary_bytes = bytes;
+        self
+    }
+
+    /// Sets [`max_distinct_values`](Self::max_distinct_values).
+    pub fn with_max_distinct_values(mut self, values: usize) -> Self {
+        self.max_distinct_values = values;
+        self
+    }
 }
 
 impl Default for DictionaryLimits {

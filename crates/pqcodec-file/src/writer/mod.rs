@@ -365,18 +365,18 @@ fn column_options(
         PqSortOrder::UNSIGNED => SortOrder::Unsigned,
         PqSortOrder::UNDEFINED => SortOrder::Undefined,
     };
-    let column = ColumnOptions {
-        encoding,
-        dictionary: dictionary.then_some(DictionaryLimits {
-            max_dictionary_bytes: options.dictionary_page_bytes,
-            max_distinct_values: usize::MAX,
-        }),
-        page_version: options.page_version,
-        page_bytes: options.page_bytes,
-        page_rows: options.page_rows,
-        statistics: settings.statistics.unwrap_or(options.statistics)
-            && column_desc(leaf).physical != PhysicalType::Int96,
-        sort_order,
-    };
+    let limits =
+        DictionaryLimits::default().with_max_dictionary_bytes(options.dictionary_page_bytes);
+    let column = ColumnOptions::default()
+        .with_encoding(encoding)
+        .with_dictionary(dictionary.then_some(limits))
+        .with_page_version(options.page_version)
+        .with_page_bytes(options.page_bytes)
+        .with_page_rows(options.page_rows)
+        .with_statistics(
+            settings.statistics.unwrap_or(options.statistics)
+                && column_desc(leaf).physical != PhysicalType::Int96,
+        )
+        .with_sort_order(sort_order);
     (column, settings.compression.unwrap_or(options.compression))
 }

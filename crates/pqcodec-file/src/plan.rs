@@ -86,8 +86,7 @@ impl Plan {
     /// What row group `row_group` needs to read the rows `selection` selects (over the row
     /// group's rows).
     pub(crate) fn fetch(&self, row_group: usize, selection: RowSelection) -> Result<GroupFetch> {
-        let rows =
-            usize::try_from(self.meta.metadata().row_group(row_group).num_rows()).unwrap_or(0);
+        let rows = self.rows(row_group);
         let everything = selection.row_count() == rows;
         let wanted = selection.ranges();
         let mut ranges = Vec::new();
@@ -166,10 +165,9 @@ impl Plan {
         // The shared fields come from the predicates' batches; the others are decoded.
         let taken = match cache {
             Some(cache) => {
-                let rows = self.meta.metadata().row_group(row_group).num_rows();
-                let rows = usize::try_from(rows).unwrap_or(0);
                 let inner = cache.records();
-                let taken = cache.finish(&rows_read(&selection, mask.as_ref(), rows))?;
+                let kept = rows_read(&selection, mask.as_ref(), self.rows(row_group));
+                let taken = cache.finish(&kept)?;
                 if let Some(metrics) = &self.metrics {
                     let served = taken.iter().map(|(_, a)| a.len()).sum();
                     metrics.add_cache_records(inner, served);
@@ -204,6 +202,12 @@ impl Plan {
         )
     }
 
+    /// The rows of row group `row_group`.
+    fn rows(&self, row_group: usize) -> usize {
+        let rows = self.meta.metadata().row_group(row_group).num_rows();
+        usize::try_from(rows).unwrap_or(0)
+    }
+
     /// The schema and leaves of the projected fields left to decode, those of `taken` aside.
     fn decoded(&self, taken: &[(usize, arrow_array::ArrayRef)]) -> (SchemaRef, Vec<usize>) {
         let ranges = leaf_ranges(&self.schema);
@@ -231,8 +235,6 @@ impl Plan {
         fetched: &Arc<Fetched>,
         filter: &mut RowFilter,
     ) -> Result<(RowSelection, Option<BooleanBuffer>, Option<Cache>)> {
-        let group_rows = self.meta.metadata().row_group(row_group).num_rows();
-        let group_rows = usize::try_from(group_rows).unwrap_or(0);
         let mut cache = (!self.shared.is_empty()).then(|| Cache::new(self.cache_size));
         let mut selection = fetch.selection.clone();
         let mut mask: Option<BooleanBuffer> = None;
@@ -249,10 +251,13 @@ impl Plan {
             let predicate = &mut filter.predicates[p];
             // The shared fields this predicate reads: (column, where the cache keeps it).
             let mut keeping = Vec::new();
-            if let Some(cache) = &mut cache {
-                let read = || rows_read(&selection, mask.as_ref(), group_rows);
-                for shared in self.shared.iter().filter(|s| s.predicate == p) {
-                    keeping.push((shared.column, cache.start(shared.field, read())));
+            let mut shared = self.shared.iter().filter(|s| s.predicate == p).peekable();
+            if let Some(cache) = &mut cache
+                && shared.peek().is_some()
+            {
+                let read = rows_read(&selection, mask.as_ref(), self.rows(row_group));
+                for s in shared {
+                    keeping.push((s.column, cache.start(s.field, read.clone())));
                 }
             }
             let columns = self.columns(row_group, leaves, fetched, &fetch.locations)?;

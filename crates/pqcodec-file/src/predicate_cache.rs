@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_buffer::{BooleanBuffer, BooleanBufferBuilder};
 use arrow_schema::SchemaRef;
@@ -146,7 +147,7 @@ impl Cache {
             let array = match &taken.rows == kept {
                 true => array,
                 false => {
-                    let keep = gather(&taken.rows, kept);
+                    let keep = gather(&taken.rows, kept)?;
                     arrow_select::filter::filter(&array, &BooleanArray::new(keep, None))
                         .map_err(request)?
                 }
@@ -181,9 +182,12 @@ pub(crate) fn rows_read(
     out.finish()
 }
 
-/// For each row `read` holds, whether `kept` holds it.
-fn gather(read: &BooleanBuffer, kept: &BooleanBuffer) -> BooleanBuffer {
-    read.set_indices().map(|row| kept.value(row)).collect()
+/// For each row `read` holds, whether `kept` holds it: `kept` filtered by `read`.
+fn gather(read: &BooleanBuffer, kept: &BooleanBuffer) -> Result<BooleanBuffer> {
+    let kept = BooleanArray::new(kept.clone(), None);
+    let gathered = arrow_select::filter::filter(&kept, &BooleanArray::new(read.clone(), None))
+        .map_err(|e| Error::Request(e.to_string()))?;
+    Ok(gathered.as_boolean().values().clone())
 }
 
 #[cfg(test)]

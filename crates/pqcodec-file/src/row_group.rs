@@ -24,10 +24,9 @@ pub(crate) struct RowGroupReader {
     batch_size: usize,
     /// Which of the selected rows are kept, and how many were passed so far.
     mask: Option<(BooleanBuffer, usize)>,
-    /// Fields not decoded here: their position in the batches and their values for every
-    /// row given; the batches' schema; the rows given so far.
-    taken: Vec<(usize, ArrayRef)>,
-    taken_schema: Option<SchemaRef>,
+    /// Fields not decoded here: the batches' schema, and each field's position in it and its
+    /// values for every row given; the rows given so far.
+    taken: Option<(SchemaRef, Vec<(usize, ArrayRef)>)>,
     given: usize,
 }
 
@@ -51,8 +50,7 @@ impl RowGroupReader {
             runs,
             batch_size,
             mask: None,
-            taken: Vec::new(),
-            taken_schema: None,
+            taken: None,
             given: 0,
         }
     }
@@ -60,10 +58,7 @@ impl RowGroupReader {
     /// Puts the arrays of `taken` (a field's position in `schema`, its values for every row
     /// this reader gives) into the batches, which are then of `schema`.
     pub(crate) fn with_taken(mut self, schema: SchemaRef, taken: Vec<(usize, ArrayRef)>) -> Self {
-        if !taken.is_empty() {
-            self.taken = taken;
-            self.taken_schema = Some(schema);
-        }
+        self.taken = (!taken.is_empty()).then_some((schema, taken));
         self
     }
 
@@ -81,12 +76,12 @@ impl RowGroupReader {
     /// The next batch, or `None` at the end of the row group's selected rows (and kept ones).
     pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         let batch = self.next_decoded()?;
-        let (Some(batch), Some(schema)) = (batch.as_ref(), &self.taken_schema) else {
+        let (Some(batch), Some((schema, taken))) = (batch.as_ref(), &self.taken) else {
             return Ok(batch);
         };
         let rows = batch.num_rows();
         let mut columns = batch.columns().to_vec();
-        for (at, array) in &self.taken {
+        for (at, array) in taken {
             if array.len() < self.given + rows {
                 return Err(Error::Request(format!(
                     "the row filter kept {} rows of a column, {} are read",

@@ -4,6 +4,9 @@
 //! over); where they are scattered, each batch is decoded whole and filtered, and batches that
 //! keep no row are skipped.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use arrow_array::{Array, BooleanArray, RecordBatch};
 use arrow_buffer::BooleanBuffer;
 use arrow_schema::ArrowError;
@@ -25,6 +28,12 @@ pub trait ArrowPredicate: Send + 'static {
     /// once it has seen it keep nearly every row. `false` by default.
     fn is_optional(&self) -> bool {
         false
+    }
+
+    /// A number that changes when what the predicate keeps changes (a dynamic filter made
+    /// tighter): what was measured of it before is then forgotten. `0` by default.
+    fn generation(&self) -> u64 {
+        0
     }
 }
 
@@ -71,11 +80,12 @@ where
 
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
 /// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
-/// out once it has kept at least 95 % of 64 Ki rows or more.
+/// out once its [`Selectivity`] has seen it keep at least 95 % of 64 Ki rows or more: from the
+/// next batch on, in the row group being read too.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
-    counts: Vec<(u64, u64)>,
+    selectivity: Vec<Selectivity>,
 }
 
 /// The rows an optional predicate is measured over before it may be left out.
@@ -86,26 +96,86 @@ const MEASURED_ROWS: u64 = 1 << 16;
 const NEARLY_ALL: u64 = 95;
 
 impl RowFilter {
-    /// The filter of `predicates`, evaluated in this order.
+    /// The filter of `predicates`, evaluated in this order, each measured on its own.
     pub fn new(predicates: Vec<Box<dyn ArrowPredicate>>) -> Self {
-        let counts = vec![(0, 0); predicates.len()];
-        RowFilter { predicates, counts }
+        let selectivity = predicates.iter().map(|_| Selectivity::new()).collect();
+        RowFilter {
+            predicates,
+            selectivity,
+        }
+    }
+
+    /// Measures predicate `p` with `selectivity`, which other readers may share (the readers of
+    /// one query's partitions, say): an optional predicate is then left out by all of them as
+    /// soon as the rows they saw together show it keeps nearly every row. A `p` past the
+    /// predicates is ignored.
+    pub fn with_selectivity(mut self, p: usize, selectivity: Selectivity) -> Self {
+        if let Some(s) = self.selectivity.get_mut(p) {
+            *s = selectivity;
+        }
+        self
     }
 
     /// Whether predicate `p` is left out: optional, and measured keeping nearly every row.
     pub(crate) fn leaves_out(&self, p: usize) -> bool {
-        let (seen, kept) = self.counts[p];
-        self.predicates[p].is_optional()
-            && seen >= MEASURED_ROWS
-            && kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL)
+        let predicate = &self.predicates[p];
+        predicate.is_optional() && self.selectivity[p].keeps_nearly_all(predicate.generation())
     }
 
     /// Counts `seen` rows evaluated by predicate `p`, of which it kept `kept`.
-    pub(crate) fn count(&mut self, p: usize, seen: usize, kept: usize) {
+    pub(crate) fn count(&self, p: usize, seen: usize, kept: usize) {
+        self.selectivity[p].add(seen, kept);
+    }
+}
+
+/// The rows a predicate was seen to keep, of those it saw: cheap to clone, every clone
+/// counting into the same totals.
+///
+/// ```
+/// use pqcodec_file::Selectivity;
+///
+/// let shared = Selectivity::new();
+/// let other = shared.clone();
+/// assert_eq!((other.rows_seen(), other.rows_kept()), (0, 0));
+/// # let _ = shared;
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Selectivity(Arc<[AtomicU64; 3]>);
+
+impl Selectivity {
+    /// Nothing seen yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The rows the predicate was evaluated over.
+    pub fn rows_seen(&self) -> u64 {
+        self.0[0].load(Ordering::Relaxed)
+    }
+
+    /// The rows it kept of those.
+    pub fn rows_kept(&self) -> u64 {
+        self.0[1].load(Ordering::Relaxed)
+    }
+
+    fn add(&self, seen: usize, kept: usize) {
         let as_u64 = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
-        let counts = &mut self.counts[p];
-        counts.0 = counts.0.saturating_add(as_u64(seen));
-        counts.1 = counts.1.saturating_add(as_u64(kept));
+        self.0[0].fetch_add(as_u64(seen), Ordering::Relaxed);
+        self.0[1].fetch_add(as_u64(kept), Ordering::Relaxed);
+    }
+
+    /// Whether at least 95 % of 64 Ki rows or more were kept, by the predicate's `generation`:
+    /// what an earlier one kept is forgotten.
+    fn keeps_nearly_all(&self, generation: u64) -> bool {
+        if self.0[2].swap(generation, Ordering::Relaxed) != generation {
+            self.0[0].store(0, Ordering::Relaxed);
+            self.0[1].store(0, Ordering::Relaxed);
+            return false;
+        }
+        // Kept first: a reader adding in between makes kept / seen smaller, never larger.
+        let kept = self.rows_kept();
+        let seen = self.rows_seen();
+        seen >= MEASURED_ROWS && kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL)
     }
 }
 

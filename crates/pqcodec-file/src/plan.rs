@@ -32,7 +32,8 @@ pub(crate) struct Plan {
     pub(crate) leaves: Vec<usize>,
     /// For each predicate of the row filter, the schema and leaf columns it reads.
     pub(crate) filters: Vec<(SchemaRef, Vec<usize>)>,
-    /// The projected fields the predicates read too: decoded once, by the predicate.
+    /// The fields the predicates read that a later predicate or the projection reads again:
+    /// decoded once, by the first predicate.
     pub(crate) shared: Vec<Shared>,
     /// The bound on the arrays a row group's predicates keep for the projection.
     pub(crate) cache_size: usize,
@@ -163,23 +164,22 @@ impl Plan {
         let rows = selection.covered_rows();
         let selection = remaining.apply(selection, rows)?;
         // The shared fields come from the predicates' batches; the others are decoded.
-        let taken = match cache {
-            Some(cache) => {
-                let inner = cache.records();
-                let kept = rows_read(&selection, mask.as_ref(), self.rows(row_group));
-                let taken = cache.finish(&kept)?;
-                if let Some(metrics) = &self.metrics {
-                    let served = taken.iter().map(|(_, a)| a.len()).sum();
-                    metrics.add_cache_records(inner, served);
+        let mut taken = Vec::new();
+        if let Some(mut cache) = cache {
+            let kept = rows_read(&selection, mask.as_ref(), self.rows(row_group));
+            for (at, shared) in self.shared.iter().enumerate() {
+                if let Some(field) = shared.projected
+                    && let Some(array) = cache.take(at, &kept)?
+                {
+                    taken.push((field, array));
                 }
-                taken
             }
-            None => Vec::new(),
-        };
-        let (schema, leaves) = match taken.is_empty() {
-            true => (self.schema.clone(), self.leaves.clone()),
-            false => self.decoded(&taken),
-        };
+            if let Some(metrics) = &self.metrics {
+                let (inner, served) = cache.records();
+                metrics.add_cache_records(inner, served);
+            }
+        }
+        let (schema, leaves) = decoded(&self.schema, &self.leaves, &taken);
         let columns = self.columns(row_group, &leaves, &fetched, &fetch.locations)?;
         let decode = |source| Error::Decode { row_group, source };
         let spare = spare.filter(|d| d.schema() == schema);
@@ -208,23 +208,6 @@ impl Plan {
         usize::try_from(rows).unwrap_or(0)
     }
 
-    /// The schema and leaves of the projected fields left to decode, those of `taken` aside.
-    fn decoded(&self, taken: &[(usize, arrow_array::ArrayRef)]) -> (SchemaRef, Vec<usize>) {
-        let ranges = leaf_ranges(&self.schema);
-        let fields: Vec<usize> = (0..ranges.len())
-            .filter(|f| !taken.iter().any(|(t, _)| t == f))
-            .collect();
-        let leaves = (fields.iter())
-            .flat_map(|&f| self.leaves[ranges[f].clone()].iter().copied())
-            .collect();
-        let fields = fields.iter().map(|&f| self.schema.field(f).clone());
-        let schema = arrow_schema::Schema::new_with_metadata(
-            fields.collect::<Vec<_>>(),
-            self.schema.metadata().clone(),
-        );
-        (Arc::new(schema), leaves)
-    }
-
     /// The rows of `fetch`'s selection that `filter` keeps: as a selection, or as the
     /// selection and a mask of its rows (one bit a selected row) where the rows kept are too
     /// scattered to skip between; and the predicates' batches of the shared fields.
@@ -235,7 +218,8 @@ impl Plan {
         fetched: &Arc<Fetched>,
         filter: &mut RowFilter,
     ) -> Result<(RowSelection, Option<BooleanBuffer>, Option<Cache>)> {
-        let mut cache = (!self.shared.is_empty()).then(|| Cache::new(self.cache_size));
+        let shared = &self.shared;
+        let mut cache = (!shared.is_empty()).then(|| Cache::new(shared.len(), self.cache_size));
         let mut selection = fetch.selection.clone();
         let mut mask: Option<BooleanBuffer> = None;
         for (p, (schema, leaves)) in self.filters.iter().enumerate() {
@@ -248,55 +232,77 @@ impl Plan {
             if filter.leaves_out(p) {
                 continue;
             }
-            let predicate = &mut filter.predicates[p];
-            // The shared fields this predicate reads: (column, where the cache keeps it).
+            // The shared fields this predicate reads: taken from an earlier predicate's
+            // batches, or kept for those after (`keeping`: its column, the field's index).
+            let mut taken = Vec::new();
             let mut keeping = Vec::new();
-            let mut shared = self.shared.iter().filter(|s| s.predicate == p).peekable();
-            if let Some(cache) = &mut cache
-                && shared.peek().is_some()
-            {
-                let read = rows_read(&selection, mask.as_ref(), self.rows(row_group));
-                for s in shared {
-                    keeping.push((s.column, cache.start(s.field, read.clone())));
+            if let Some(cache) = &mut cache {
+                let reads = |s: &Shared| s.readers.iter().position(|&(q, _)| q == p);
+                let mut read = None;
+                for (at, s) in shared.iter().enumerate() {
+                    let Some(i) = reads(s) else { continue };
+                    let read = read.get_or_insert_with(|| {
+                        rows_read(&selection, mask.as_ref(), self.rows(row_group))
+                    });
+                    let column = s.readers[i].1;
+                    match (i, cache.take(at, read)?) {
+                        (0, _) => {
+                            cache.start(at, read.clone());
+                            keeping.push((column, at));
+                        }
+                        (_, Some(array)) => taken.push((column, array)),
+                        (_, None) => {}
+                    }
                 }
             }
-            let columns = self.columns(row_group, leaves, fetched, &fetch.locations)?;
+            let (decoded, leaves) = decoded(schema, leaves, &taken);
+            let columns = self.columns(row_group, &leaves, fetched, &fetch.locations)?;
             let decode = |source| Error::Decode { row_group, source };
-            // A predicate of no columns sees batches of rows only.
+            // A predicate of no columns to decode sees batches of rows only.
             let decoder = match columns.is_empty() {
                 true => None,
                 false => Some(
-                    RecordBatchDecoder::try_new(schema.clone(), columns, self.batch_size)
+                    RecordBatchDecoder::try_new(decoded.clone(), columns, self.batch_size)
                         .map_err(decode)?,
                 ),
             };
             let mut batches = RowGroupReader::new(
                 row_group,
-                schema.clone(),
+                decoded,
                 decoder,
                 selection.clone(),
                 self.batch_size,
             )
-            .with_mask(mask.clone());
+            .with_mask(mask.clone())
+            .with_taken(schema.clone(), taken);
             let mut results = BooleanBufferBuilder::new(rows);
             while let Some(batch) = batches.next_batch()? {
-                let rows = batch.num_rows();
+                let n = batch.num_rows();
                 if let Some(cache) = &mut cache {
                     for &(column, at) in &keeping {
                         cache.keep(at, batch.column(column));
                     }
                 }
                 let filter_error = |source| Error::Filter { row_group, source };
-                let result = predicate.evaluate(batch).map_err(filter_error)?;
-                if result.len() != rows {
+                let result = (filter.predicates[p].evaluate(batch)).map_err(filter_error)?;
+                if result.len() != n {
                     return Err(filter_error(arrow_schema::ArrowError::ComputeError(
-                        format!("{} results for {rows} rows", result.len()),
+                        format!("{} results for {n} rows", result.len()),
                     )));
                 }
-                results.append_buffer(&kept(&result));
+                let result = kept(&result);
+                filter.count(p, n, result.count_set_bits());
+                results.append_buffer(&result);
+                // Measured keeping nearly every row: the rest are kept unread.
+                if results.len() < rows && filter.leaves_out(p) {
+                    results.append_n(rows - results.len(), true);
+                    if let Some(cache) = &mut cache {
+                        keeping.iter().for_each(|&(_, at)| cache.give_up(at));
+                    }
+                    break;
+                }
             }
             let results = results.finish();
-            filter.count(p, results.len(), results.count_set_bits());
             let bits = match &mask {
                 Some(mask) => spread(mask, &results),
                 None => results,
@@ -329,4 +335,29 @@ impl Plan {
         }
         Ok(columns)
     }
+}
+
+/// The fields of `schema` (over `leaves`, in field order) left to decode, those of `taken`
+/// (a field's index, its values) aside: their schema and leaves.
+fn decoded(
+    schema: &SchemaRef,
+    leaves: &[usize],
+    taken: &[(usize, arrow_array::ArrayRef)],
+) -> (SchemaRef, Vec<usize>) {
+    if taken.is_empty() {
+        return (schema.clone(), leaves.to_vec());
+    }
+    let ranges = leaf_ranges(schema);
+    let fields: Vec<usize> = (0..ranges.len())
+        .filter(|f| !taken.iter().any(|(t, _)| t == f))
+        .collect();
+    let kept_leaves = (fields.iter())
+        .flat_map(|&f| leaves[ranges[f].clone()].iter().copied())
+        .collect();
+    let fields = fields.iter().map(|&f| schema.field(f).clone());
+    let decoded = arrow_schema::Schema::new_with_metadata(
+        fields.collect::<Vec<_>>(),
+        schema.metadata().clone(),
+    );
+    (Arc::new(decoded), kept_leaves)
 }

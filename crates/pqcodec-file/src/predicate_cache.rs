@@ -1,7 +1,8 @@
-//! The predicate cache: a projected field that a predicate of the row filter reads too is
-//! decoded once. The predicate's batches of it are kept, then filtered down to the rows the
-//! whole filter keeps, in place of decoding the field again (arrow-rs's async reader does the
-//! same). A row group's kept arrays are bounded by a size; past it, the field is decoded again.
+//! The predicate cache: a field that the row filter's predicates read, and that a later
+//! predicate or the projection reads again alike, is decoded once. The first predicate reading
+//! it keeps its batches; whoever reads it next takes them, cut down to the rows it reads, in
+//! place of decoding the field again (arrow-rs's async reader does the same for the projection).
+//! A row group's kept arrays are bounded by a size; past it, the field is decoded again.
 
 use std::ops::Range;
 
@@ -18,16 +19,15 @@ use crate::selection::RowSelection;
 /// arrow-rs's.
 pub(crate) const DEFAULT_MAX_SIZE: usize = 100 * 1024 * 1024;
 
-/// A projected field that a predicate reads as it is projected (the same Arrow field over the
-/// same leaves): the last predicate to read it, so that its rows are the fewest.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A field read alike (the same Arrow field over the same leaves) by a predicate and by a later
+/// predicate or the projection.
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Shared {
-    /// The field's index in the projected schema.
-    pub(crate) field: usize,
-    /// The predicate's index in the row filter.
-    pub(crate) predicate: usize,
-    /// The field's index in the predicate's schema.
-    pub(crate) column: usize,
+    /// Each predicate reading it, in order, with the field's index in the predicate's schema:
+    /// the first decodes it, the others take it.
+    pub(crate) readers: Vec<(usize, usize)>,
+    /// The field's index in the projected schema, if it is projected.
+    pub(crate) projected: Option<usize>,
 }
 
 /// Where each field of `schema` lies in `leaves` (its leaf columns, in field order).
@@ -42,120 +42,143 @@ pub(crate) fn leaf_ranges(schema: &SchemaRef) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// The fields of the projection (`schema` over `leaves`) that the predicates (each a schema
-/// over leaves) read as they are projected.
+/// The fields the predicates (each a schema over leaves) read that are read again alike: by a
+/// later predicate or by the projection (`schema` over `leaves`).
 pub(crate) fn shared_fields(
     schema: &SchemaRef,
     leaves: &[usize],
     filters: &[(SchemaRef, Vec<usize>)],
 ) -> Vec<Shared> {
-    let mut shared = Vec::new();
-    for (field, range) in leaf_ranges(schema).into_iter().enumerate() {
-        let wanted = &leaves[range];
-        let last = filters.iter().enumerate().rev().find_map(|(p, (s, l))| {
-            let column = (leaf_ranges(s).into_iter().enumerate())
-                .position(|(c, r)| s.field(c) == schema.field(field) && &l[r] == wanted)?;
-            Some(Shared {
-                field,
-                predicate: p,
-                column,
-            })
-        });
-        shared.extend(last);
+    let mut shared: Vec<(&arrow_schema::Field, &[usize], Shared)> = Vec::new();
+    for (p, (s, l)) in filters.iter().enumerate() {
+        for (column, range) in leaf_ranges(s).into_iter().enumerate() {
+            let (field, wanted) = (s.field(column), &l[range]);
+            match shared
+                .iter_mut()
+                .find(|(f, w, _)| *f == field && *w == wanted)
+            {
+                Some((_, _, entry)) => entry.readers.push((p, column)),
+                None => shared.push((
+                    field,
+                    wanted,
+                    Shared {
+                        readers: vec![(p, column)],
+                        projected: None,
+                    },
+                )),
+            }
+        }
     }
-    shared
+    for (field, range) in leaf_ranges(schema).into_iter().enumerate() {
+        let (f, wanted) = (schema.field(field), &leaves[range]);
+        if let Some((_, _, entry)) = shared.iter_mut().find(|(g, w, _)| *g == f && *w == wanted) {
+            entry.projected = Some(field);
+        }
+    }
+    (shared.into_iter())
+        .map(|(_, _, entry)| entry)
+        .filter(|e| e.readers.len() + usize::from(e.projected.is_some()) > 1)
+        .collect()
 }
 
-/// The batches of a shared field, as its predicate read them, with the rows they hold.
-pub(crate) struct Taken {
-    field: usize,
+/// The batches of a shared field, as its first predicate read them, with the rows they hold.
+struct Kept {
     /// The row group's rows the predicate read (one bit a row of the row group).
     rows: BooleanBuffer,
     arrays: Vec<ArrayRef>,
 }
 
-/// What one row group's predicates keep of the shared fields, within a bound on their size.
+/// What one row group's predicates keep of the shared fields (each at its index in the plan's
+/// list), within a bound on their size.
 pub(crate) struct Cache {
     left: usize,
-    taken: Vec<Taken>,
+    kept: Vec<Option<Kept>>,
+    /// Records decoded into the cache, and given from it.
+    records: (usize, usize),
+}
+
+/// The bytes `array`'s slice holds.
+fn size(array: &ArrayRef) -> usize {
+    (array.to_data().get_slice_memory_size()).unwrap_or_else(|_| array.get_array_memory_size())
 }
 
 impl Cache {
-    /// A cache keeping at most `max_size` bytes of arrays.
-    pub(crate) fn new(max_size: usize) -> Self {
+    /// A cache of `fields` shared fields keeping at most `max_size` bytes of arrays.
+    pub(crate) fn new(fields: usize, max_size: usize) -> Self {
         Cache {
             left: max_size,
-            taken: Vec::new(),
+            kept: (0..fields).map(|_| None).collect(),
+            records: (0, 0),
         }
     }
 
-    /// Starts keeping `field`'s batches, read over `rows` of the row group.
-    pub(crate) fn start(&mut self, field: usize, rows: BooleanBuffer) -> usize {
-        self.taken.push(Taken {
-            field,
-            rows,
-            arrays: Vec::new(),
-        });
-        self.taken.len() - 1
+    /// Starts keeping shared field `at`'s batches, read over `rows` of the row group.
+    pub(crate) fn start(&mut self, at: usize, rows: BooleanBuffer) {
+        if let Some(slot) = self.kept.get_mut(at) {
+            *slot = Some(Kept {
+                rows,
+                arrays: Vec::new(),
+            });
+        }
     }
 
-    /// Keeps `array` as the next batch of the field started as `at`, or gives up the field if
-    /// the bound would be passed.
+    /// Keeps `array` as the next batch of shared field `at`, or gives the field up if the bound
+    /// would be passed.
     pub(crate) fn keep(&mut self, at: usize, array: &ArrayRef) {
-        let Some(taken) = self.taken.get_mut(at) else {
+        let Some(Some(kept)) = self.kept.get_mut(at) else {
             return;
         };
-        if taken.rows.is_empty() {
-            return;
-        }
-        let size = (array.to_data().get_slice_memory_size())
-            .unwrap_or_else(|_| array.get_array_memory_size());
-        match self.left.checked_sub(size) {
+        match self.left.checked_sub(size(array)) {
             Some(left) => {
                 self.left = left;
-                taken.arrays.push(array.clone());
+                self.records.0 += array.len();
+                kept.arrays.push(array.clone());
             }
-            None => {
-                // Given up: no rows, no arrays (what it held is free for the others).
-                let freed: usize = (taken.arrays.iter())
-                    .map(|a| a.to_data().get_slice_memory_size().unwrap_or(0))
-                    .sum();
-                self.left = self.left.saturating_add(freed);
-                taken.rows = BooleanBuffer::new_unset(0);
-                taken.arrays.clear();
-            }
+            None => self.give_up(at),
         }
     }
 
-    /// The records kept (one a row a field).
-    pub(crate) fn records(&self) -> usize {
-        let arrays = self.taken.iter().flat_map(|t| &t.arrays);
-        arrays.map(|a| a.len()).sum()
+    /// Gives up shared field `at`: whoever reads it next decodes it (what it held is free for
+    /// the others).
+    pub(crate) fn give_up(&mut self, at: usize) {
+        if let Some(kept) = self.kept.get_mut(at).and_then(Option::take) {
+            let freed: usize = kept.arrays.iter().map(size).sum();
+            self.left = self.left.saturating_add(freed);
+        }
     }
 
-    /// Each field kept, with its values for the rows of the row group `kept` keeps (one bit a
-    /// row), in field order.
-    pub(crate) fn finish(self, kept: &BooleanBuffer) -> Result<Vec<(usize, ArrayRef)>> {
-        let mut out = Vec::with_capacity(self.taken.len());
-        for taken in self.taken {
-            if taken.rows.is_empty() || taken.arrays.is_empty() {
-                continue;
-            }
-            let parts: Vec<&dyn Array> = taken.arrays.iter().map(|a| a.as_ref()).collect();
-            let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
+    /// Shared field `at`'s values for the rows of the row group `read` holds (one bit a row),
+    /// if it is kept.
+    pub(crate) fn take(&mut self, at: usize, read: &BooleanBuffer) -> Result<Option<ArrayRef>> {
+        let Some(Some(kept)) = self.kept.get_mut(at) else {
+            return Ok(None);
+        };
+        if kept.arrays.is_empty() {
+            return Ok(None);
+        }
+        let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
+        // Concatenated once, for every reader after.
+        if kept.arrays.len() != 1 {
+            let parts: Vec<&dyn Array> = kept.arrays.iter().map(|a| a.as_ref()).collect();
             let array = arrow_select::concat::concat(&parts).map_err(request)?;
-            let array = match &taken.rows == kept {
-                true => array,
-                false => {
-                    let keep = gather(&taken.rows, kept)?;
-                    arrow_select::filter::filter(&array, &BooleanArray::new(keep, None))
-                        .map_err(request)?
-                }
-            };
-            out.push((taken.field, array));
+            kept.arrays = vec![array];
         }
-        out.sort_by_key(|(field, _)| *field);
-        Ok(out)
+        let array = kept.arrays[0].clone();
+        let array = match &kept.rows == read {
+            true => array,
+            false => {
+                let keep = gather(&kept.rows, read)?;
+                arrow_select::filter::filter(&array, &BooleanArray::new(keep, None))
+                    .map_err(request)?
+            }
+        };
+        self.records.1 += array.len();
+        Ok(Some(array))
+    }
+
+    /// The records decoded into the cache, and those given from it.
+    pub(crate) fn records(&self) -> (usize, usize) {
+        self.records
     }
 }
 
@@ -182,10 +205,10 @@ pub(crate) fn rows_read(
     out.finish()
 }
 
-/// For each row `read` holds, whether `kept` holds it: `kept` filtered by `read`.
-fn gather(read: &BooleanBuffer, kept: &BooleanBuffer) -> Result<BooleanBuffer> {
-    let kept = BooleanArray::new(kept.clone(), None);
-    let gathered = arrow_select::filter::filter(&kept, &BooleanArray::new(read.clone(), None))
+/// For each row `held` holds, whether `wanted` holds it: `wanted` filtered by `held`.
+fn gather(held: &BooleanBuffer, wanted: &BooleanBuffer) -> Result<BooleanBuffer> {
+    let wanted = BooleanArray::new(wanted.clone(), None);
+    let gathered = arrow_select::filter::filter(&wanted, &BooleanArray::new(held.clone(), None))
         .map_err(|e| Error::Request(e.to_string()))?;
     Ok(gathered.as_boolean().values().clone())
 }
@@ -208,28 +231,36 @@ mod tests {
     }
 
     #[test]
-    fn a_projected_field_is_shared_with_the_last_predicate_reading_it_alike() {
+    fn a_field_read_again_alike_is_shared() {
         let projected = schema(&[("a", DataType::Int32), ("b", DataType::Utf8)]);
         let filters = vec![
             (schema(&[("a", DataType::Int32)]), vec![0]),
             (
-                schema(&[("a", DataType::Int32), ("c", DataType::Int32)]),
-                vec![0, 2],
+                schema(&[("c", DataType::Int32), ("a", DataType::Int32)]),
+                vec![2, 0],
             ),
             // `b` read as another type is not the projected field.
             (schema(&[("b", DataType::Utf8View)]), vec![1]),
+            (schema(&[("c", DataType::Int32)]), vec![2]),
         ];
         let shared = shared_fields(&projected, &[0, 1], &filters);
-        assert_eq!(
-            shared,
-            [Shared {
-                field: 0,
-                predicate: 1,
-                column: 0
-            }]
-        );
-        // The same field over other leaves (another file's column of that name) is not shared.
-        assert!(shared_fields(&projected, &[3, 1], &filters[..2]).is_empty());
+        let a = Shared {
+            readers: vec![(0, 0), (1, 1)],
+            projected: Some(0),
+        };
+        let c = Shared {
+            readers: vec![(1, 0), (3, 0)],
+            projected: None,
+        };
+        assert_eq!(shared, [a, c.clone()]);
+        // The same field over other leaves (another file's column of that name) is not shared;
+        // a field one predicate alone reads is not either.
+        let a = Shared {
+            readers: vec![(0, 0), (1, 1)],
+            projected: None,
+        };
+        assert_eq!(shared_fields(&projected, &[3, 1], &filters), [a, c]);
+        assert!(shared_fields(&projected, &[3, 1], &filters[2..3]).is_empty());
     }
 
     #[test]
@@ -251,40 +282,41 @@ mod tests {
     }
 
     #[test]
-    fn kept_batches_are_cut_to_the_rows_kept_at_the_end() {
+    fn kept_batches_are_cut_to_the_rows_each_reader_reads() {
         let read = BooleanBuffer::from_iter([true, true, false, true, true, true]);
-        let mut cache = Cache::new(1 << 20);
-        let at = cache.start(1, read);
-        cache.keep(at, &(Arc::new(Int32Array::from(vec![10, 11])) as ArrayRef));
+        let mut cache = Cache::new(2, 1 << 20);
+        cache.start(1, read.clone());
+        cache.keep(1, &(Arc::new(Int32Array::from(vec![10, 11])) as ArrayRef));
         cache.keep(
-            at,
+            1,
             &(Arc::new(Int32Array::from(vec![13, 14, 15])) as ArrayRef),
         );
-        let kept = BooleanBuffer::from_iter([false, true, false, true, false, true]);
-        let out = cache.finish(&kept).unwrap();
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].0, 1);
+        // Field 0 was not kept: its reader decodes it.
+        assert!(cache.take(0, &read).unwrap().is_none());
+        let all = cache.take(1, &read).unwrap().unwrap();
+        assert_eq!(all.len(), 5);
+        let fewer = BooleanBuffer::from_iter([false, true, false, true, false, true]);
+        let taken = cache.take(1, &fewer).unwrap().unwrap();
         assert_eq!(
-            out[0].1.as_ref(),
+            taken.as_ref(),
             &Int32Array::from(vec![11, 13, 15]) as &dyn Array
         );
+        assert_eq!(cache.records(), (5, 8));
     }
 
     #[test]
     fn a_field_past_the_bound_is_given_up_and_frees_its_share() {
         let rows = BooleanBuffer::from_iter([true; 4]);
-        let mut cache = Cache::new(40);
-        let big = cache.start(0, rows.clone());
-        let small = cache.start(1, rows.clone());
+        let mut cache = Cache::new(2, 40);
+        cache.start(0, rows.clone());
+        cache.start(1, rows.clone());
         let strings: ArrayRef = Arc::new(StringArray::from(vec!["0123456789"; 2]));
-        cache.keep(big, &strings);
-        cache.keep(small, &(Arc::new(Int32Array::from(vec![1, 2])) as ArrayRef));
+        cache.keep(0, &strings);
+        cache.keep(1, &(Arc::new(Int32Array::from(vec![1, 2])) as ArrayRef));
         // The second batch of strings passes the bound: the field is decoded again instead.
-        cache.keep(big, &strings);
-        cache.keep(small, &(Arc::new(Int32Array::from(vec![3, 4])) as ArrayRef));
-        let out = cache.finish(&rows).unwrap();
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].0, 1);
-        assert_eq!(out[0].1.len(), 4);
+        cache.keep(0, &strings);
+        cache.keep(1, &(Arc::new(Int32Array::from(vec![3, 4])) as ArrayRef));
+        assert!(cache.take(0, &rows).unwrap().is_none());
+        assert_eq!(cache.take(1, &rows).unwrap().unwrap().len(), 4);
     }
 }

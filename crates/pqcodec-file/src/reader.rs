@@ -212,10 +212,10 @@ impl<T> ReaderBuilder<T> {
         self
     }
 
-    /// Bounds the arrays of projected columns that the row filter's predicates keep, in bytes
-    /// per row group (100 MiB by default; 0 keeps none). A column both filtered and projected
-    /// is decoded once, for the predicate: the rows the filter keeps are taken from its
-    /// batches, unless they would pass the bound.
+    /// Bounds the arrays that the row filter's predicates keep, in bytes per row group
+    /// (100 MiB by default; 0 keeps none). A column that a predicate reads and a later
+    /// predicate or the projection reads again is decoded once, by the first: the others take
+    /// its batches cut to the rows they read, unless they would pass the bound.
     pub fn with_max_predicate_cache_size(mut self, bytes: usize) -> Self {
         self.max_predicate_cache_size = bytes;
         self

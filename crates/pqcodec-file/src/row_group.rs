@@ -57,7 +57,12 @@ impl RowGroupReader {
 
     /// Puts the arrays of `taken` (a field's position in `schema`, its values for every row
     /// this reader gives) into the batches, which are then of `schema`.
-    pub(crate) fn with_taken(mut self, schema: SchemaRef, taken: Vec<(usize, ArrayRef)>) -> Self {
+    pub(crate) fn with_taken(
+        mut self,
+        schema: SchemaRef,
+        mut taken: Vec<(usize, ArrayRef)>,
+    ) -> Self {
+        taken.sort_unstable_by_key(|(at, _)| *at);
         self.taken = (!taken.is_empty()).then_some((schema, taken));
         self
     }

@@ -57,11 +57,14 @@ fn file() -> &'static Bytes {
     })
 }
 
-/// What to read: ids below `below`, names ending in `suffix` (when set), and the rest.
+/// What to read: ids below `below`, names ending in `suffix` (when set), rows of a null name
+/// or an id not a multiple of `modulo` (when set: a predicate reading both columns again), and
+/// the rest.
 #[derive(Debug, Clone)]
 struct Request {
     below: i64,
     suffix: Option<char>,
+    modulo: Option<i64>,
     selection: Option<Vec<(usize, bool)>>,
     offset: usize,
     limit: Option<usize>,
@@ -88,6 +91,14 @@ fn name_ends(batch: &RecordBatch, suffix: char) -> BooleanArray {
         .collect()
 }
 
+fn not_multiple(batch: &RecordBatch, modulo: i64) -> BooleanArray {
+    let ids = batch.column(0).as_primitive::<Int64Type>();
+    let names = batch.column(1).as_string::<i32>();
+    (ids.iter().zip(names.iter()))
+        .map(|(id, name)| Some(name.is_none() || id? % modulo != 0))
+        .collect()
+}
+
 fn arrow_rs(r: &Request) -> RecordBatch {
     let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Optional);
     let mut b = ParquetRecordBatchReaderBuilder::try_new_with_options(file().clone(), options)
@@ -105,6 +116,12 @@ fn arrow_rs(r: &Request) -> RecordBatch {
         predicates.push(Box::new(PqPredicate::new(
             ProjectionMask::leaves(&schema, [1]),
             move |batch| Ok(name_ends(&batch, suffix)),
+        )));
+    }
+    if let Some(modulo) = r.modulo {
+        predicates.push(Box::new(PqPredicate::new(
+            ProjectionMask::leaves(&schema, [0, 1]),
+            move |batch| Ok(not_multiple(&batch, modulo)),
         )));
     }
     b = b.with_row_filter(PqFilter::new(predicates));
@@ -144,6 +161,12 @@ fn builder<T>(b: ReaderBuilder<T>, r: &Request) -> ReaderBuilder<T> {
         predicates.push(Box::new(ArrowPredicateFn::new(
             Projection::leaves([1]),
             move |batch| Ok(name_ends(&batch, suffix)),
+        )));
+    }
+    if let Some(modulo) = r.modulo {
+        predicates.push(Box::new(ArrowPredicateFn::new(
+            Projection::paths(["name", "id"]),
+            move |batch| Ok(not_multiple(&batch, modulo)),
         )));
     }
     let mut b = b
@@ -189,7 +212,10 @@ fn request() -> impl Strategy<Value = Request> {
     let runs = prop::collection::vec((1usize..400, any::<bool>()), 1..8);
     (
         0i64..1100,
-        prop::option::of(prop::sample::select(vec!['1', '2', '7'])),
+        (
+            prop::option::of(prop::sample::select(vec!['1', '2', '7'])),
+            prop::option::of(2i64..40),
+        ),
         prop::option::of(runs),
         0usize..300,
         prop::option::of(0usize..500),
@@ -199,7 +225,7 @@ fn request() -> impl Strategy<Value = Request> {
         prop::sample::select(vec![0, 3_000, CACHE]),
     )
         .prop_map(
-            |(below, suffix, runs, offset, limit, batch_size, only_other, cache)| {
+            |(below, (suffix, modulo), runs, offset, limit, batch_size, only_other, cache)| {
                 // A selection covers at most the file's rows.
                 let selection = runs.map(|runs| {
                     let mut left = ROWS;
@@ -214,6 +240,7 @@ fn request() -> impl Strategy<Value = Request> {
                 Request {
                     below,
                     suffix,
+                    modulo,
                     selection,
                     offset,
                     limit,
@@ -242,6 +269,7 @@ fn a_filter_that_keeps_nothing_or_everything() {
         let r = Request {
             below,
             suffix: None,
+            modulo: None,
             selection: None,
             offset: 0,
             limit: None,
@@ -263,9 +291,10 @@ async fn the_stream_filters_as_the_reader_does() {
     let r = Request {
         below: 300,
         suffix: Some('2'),
+        modulo: Some(3),
         selection: Some(vec![(100, true), (1500, false)]),
         offset: 3,
-        limit: Some(40),
+        limit: Some(20),
         batch_size: 16,
         only_other: true,
         cache: CACHE,
@@ -279,16 +308,17 @@ async fn the_stream_filters_as_the_reader_does() {
     let schema = stream.schema();
     let batches: Vec<RecordBatch> = stream.try_collect().await.unwrap();
     let got = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
-    assert_eq!(got.num_rows(), 40);
+    assert_eq!(got.num_rows(), 20);
     assert!(got == arrow_rs(&r));
 }
 
 #[test]
-fn a_column_filtered_and_projected_is_decoded_once() {
+fn a_column_read_again_is_decoded_once() {
     let read = |cache: usize| {
         let r = Request {
             below: 300,
             suffix: Some('2'),
+            modulo: Some(3),
             selection: None,
             offset: 0,
             limit: None,
@@ -310,11 +340,15 @@ fn a_column_filtered_and_projected_is_decoded_once() {
     };
     let (rows, metrics) = read(CACHE);
     assert!(rows > 0);
-    // `id` read by the first predicate for every row, `name` by the second for the rows the
-    // first kept; both taken for the rows both kept, not decoded again.
-    let below_300 = (0..ROWS as i64).filter(|i| i * 7919 % 1000 < 300).count() as u64;
-    assert_eq!(metrics.cache_inner_records(), ROWS as u64 + below_300);
-    assert_eq!(metrics.cache_records(), 2 * rows as u64);
+    // `id` decoded by the first predicate for every row, `name` by the second for the rows the
+    // first kept; the third takes both for the rows the first two kept, the projection both
+    // for the rows all three kept: neither is decoded again.
+    let below_300 = |i: &i64| i * 7919 % 1000 < 300;
+    let ends_in_2 = |i: &i64| i % 9 != 4 && [2, 12, 22].contains(&(i % 23));
+    let first = (0..ROWS as i64).filter(below_300).count() as u64;
+    let second = (0..ROWS as i64).filter(below_300).filter(ends_in_2).count() as u64;
+    assert_eq!(metrics.cache_inner_records(), ROWS as u64 + first);
+    assert_eq!(metrics.cache_records(), 2 * second + 2 * rows as u64);
     let (same, metrics) = read(0);
     assert_eq!(same, rows);
     assert_eq!(
@@ -379,12 +413,14 @@ fn a_predicate_of_no_columns_sees_rows_only() {
     assert_eq!(read, want);
 }
 
-/// A predicate keeping the rows `keep` keeps, optional or not, counting the rows it sees.
+/// A predicate keeping the rows `keep` keeps, optional or not, counting the rows it sees; its
+/// generation is `generation`'s.
 struct Counted {
     projection: Projection,
     optional: bool,
     keep: fn(i64) -> bool,
     seen: Arc<std::sync::atomic::AtomicUsize>,
+    generation: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl pqcodec_file::ArrowPredicate for Counted {
@@ -402,6 +438,10 @@ impl pqcodec_file::ArrowPredicate for Counted {
     fn is_optional(&self) -> bool {
         self.optional
     }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 #[test]
@@ -417,28 +457,44 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     writer.write(&batch).unwrap();
     writer.close().unwrap();
     let file = Bytes::from(out);
-    let read = |optional: bool, keep: fn(i64) -> bool| {
+    let order = std::sync::atomic::Ordering::Relaxed;
+    // Rows read and rows the predicate saw; with `update_at`, its generation changes once the
+    // reader gave that many rows.
+    let read = |optional: bool, keep: fn(i64) -> bool, update_at: Option<usize>| {
         let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let predicate = Counted {
             projection: Projection::roots([0]),
             optional,
             keep,
             seen: Arc::clone(&seen),
+            generation: Arc::clone(&generation),
         };
         let reader = ReaderBuilder::try_new(file.clone())
             .unwrap()
             .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
             .build()
             .unwrap();
-        let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
-        (rows, seen.load(std::sync::atomic::Ordering::Relaxed))
+        let mut rows = 0;
+        for batch in reader {
+            rows += batch.unwrap().num_rows();
+            if update_at.is_some_and(|at| rows >= at) {
+                generation.store(1, order);
+            }
+        }
+        (rows, seen.load(order))
     };
-    // All but one row in a thousand kept: measured over 64 Ki rows (four row groups), then
-    // left out; the rows it would have dropped from then on are read.
-    let (rows, seen) = read(true, |v| v % 1000 != 999);
-    assert_eq!(seen, 80_000);
-    assert_eq!(rows, 200_000 - 80);
+    // All but one row in a thousand kept: measured over 64 Ki rows or more (batches of 8,192,
+    // 8,192 and 3,616 rows a row group: 68,192 rows after the first of the fourth), then left
+    // out from the next batch on; the rows it would have dropped from then on are read.
+    let (rows, seen) = read(true, |v| v % 1000 != 999, None);
+    assert_eq!(seen, 68_192);
+    assert_eq!(rows, 200_000 - 68);
+    // Updated after the fifth row group: measured again from the sixth, over as many rows.
+    let (rows, seen) = read(true, |v| v % 1000 != 999, Some(99_000));
+    assert_eq!(seen, 2 * 68_192);
+    assert_eq!(rows, 200_000 - 2 * 68);
     // Required, or dropping half the rows: evaluated over every row.
-    assert_eq!(read(false, |v| v % 1000 != 999), (199_800, 200_000));
-    assert_eq!(read(true, |v| v % 2 == 0), (100_000, 200_000));
+    assert_eq!(read(false, |v| v % 1000 != 999, None), (199_800, 200_000));
+    assert_eq!(read(true, |v| v % 2 == 0, None), (100_000, 200_000));
 }

@@ -47,8 +47,9 @@ pub struct PqcodecOptions {
     /// bytes), not in the query's order (`reorder_filters`).
     pub reorder_filters: bool,
     /// With `pushdown_filters`, the bound in bytes on what a row group's predicates keep of
-    /// the projected columns they read, so that those are decoded once; `None` for the
-    /// reader's (100 MiB), 0 to decode them again (`max_predicate_cache_size`).
+    /// the columns they read that a later conjunct or the projection reads again, so that
+    /// those are decoded once; `None` for the reader's (100 MiB), 0 to decode them again
+    /// (`max_predicate_cache_size`).
     pub max_predicate_cache_size: Option<usize>,
 }
 

@@ -1,10 +1,12 @@
 //! The query's filters evaluated while a file is read (`pushdown_filters`): each conjunct of
 //! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
-//! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns projected are decoded only
-//! for the rows every conjunct keeps. A dynamic filter (a join's or a top-k's, which only
-//! saves work) is left out of a file once it keeps nearly every row.
+//! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns
+//! projected are decoded only for the rows every conjunct keeps. A dynamic filter (a join's or
+//! a top-k's, which only saves work) is left out once it keeps nearly every row: measured over
+//! every partition and file of the scan together, and again each time the operator updates it.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::{Array, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
@@ -12,10 +14,10 @@ use datafusion::arrow::array::AsArray;
 use datafusion::physical_expr::expressions::DynamicFilterPhysicalExpr;
 use datafusion::physical_expr::split_conjunction;
 use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
-use datafusion::physical_expr_common::physical_expr::is_volatile;
+use datafusion::physical_expr_common::physical_expr::{is_volatile, snapshot_generation};
 use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::Count;
-use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, RowFilter};
+use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, RowFilter, Selectivity};
 
 /// A conjunct of the predicate over the top-level fields it names.
 struct Conjunct {
@@ -56,6 +58,24 @@ impl ArrowPredicate for Conjunct {
     fn is_optional(&self) -> bool {
         self.optional
     }
+
+    fn generation(&self) -> u64 {
+        snapshot_generation(&self.expr)
+    }
+}
+
+/// What a scan's dynamic filters were seen to keep, by filter (`expression_id`): shared by its
+/// partitions and files, so that all leave a filter out once their rows together show it keeps
+/// nearly every row.
+#[derive(Debug, Default)]
+pub(crate) struct DynamicSelectivity(Mutex<HashMap<u64, Selectivity>>);
+
+impl DynamicSelectivity {
+    /// The measure of the dynamic filter `id`.
+    fn of(&self, id: u64) -> Selectivity {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(id).or_default().clone()
+    }
 }
 
 /// Whether the conjuncts of `predicate` that name no column (columns the file lacks, made
@@ -83,13 +103,15 @@ pub(crate) fn keeps_any_row(predicate: &Arc<dyn PhysicalExpr>) -> datafusion::er
 
 /// The row filter of `predicate` (over `schema`, the file's columns as read), counting the
 /// rows each conjunct prunes and keeps in `pruned` and `matched`; the conjuncts cheapest first
-/// if `reorder`, else in the predicate's order; `None` if it has no conjunct to evaluate.
+/// if `reorder`, else in the predicate's order; the dynamic filters measured in `dynamic`;
+/// `None` if it has no conjunct to evaluate.
 pub(crate) fn row_filter(
     predicate: &Arc<dyn PhysicalExpr>,
     schema: &SchemaRef,
     meta: &FileMetadata,
     reorder: bool,
     (pruned, matched): (&Count, &Count),
+    dynamic: &DynamicSelectivity,
 ) -> datafusion::error::Result<Option<RowFilter>> {
     // Each top-level field's compressed bytes in the file, to order the conjuncts.
     let parquet = meta.metadata();
@@ -134,10 +156,12 @@ pub(crate) fn row_filter(
                 .collect::<Vec<_>>(),
         );
         let optional = expr.downcast_ref::<DynamicFilterPhysicalExpr>().is_some();
+        let measured = (optional.then(|| expr.expression_id()).flatten()).map(|id| dynamic.of(id));
         let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
         let cost = (roots.iter().map(|&r| bytes(r))).fold(0i64, i64::saturating_add);
         conjuncts.push((
             cost,
+            measured,
             Conjunct {
                 expr,
                 projection: Projection::roots(roots),
@@ -151,11 +175,16 @@ pub(crate) fn row_filter(
         return Ok(None);
     }
     if reorder {
-        conjuncts.sort_by_key(|(cost, _)| *cost);
+        conjuncts.sort_by_key(|(cost, _, _)| *cost);
     }
-    let predicates = conjuncts
-        .into_iter()
-        .map(|(_, c)| Box::new(c) as Box<dyn ArrowPredicate>)
-        .collect();
-    Ok(Some(RowFilter::new(predicates)))
+    let (measures, predicates): (Vec<_>, Vec<_>) = (conjuncts.into_iter())
+        .map(|(_, measured, c)| (measured, Box::new(c) as Box<dyn ArrowPredicate>))
+        .unzip();
+    let mut filter = RowFilter::new(predicates);
+    for (p, measured) in measures.into_iter().enumerate() {
+        if let Some(selectivity) = measured {
+            filter = filter.with_selectivity(p, selectivity);
+        }
+    }
+    Ok(Some(filter))
 }

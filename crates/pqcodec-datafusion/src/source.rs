@@ -23,6 +23,7 @@ use object_store::ObjectStore;
 use crate::metadata::Loads;
 use crate::opener::PqcodecOpener;
 use crate::options::PqcodecOptions;
+use crate::row_filter::DynamicSelectivity;
 
 /// The scan of Parquet files by pqcodec, as DataFusion plans it: the table's schema, the
 /// columns and expressions projected, and the filters offered for pruning.
@@ -40,6 +41,8 @@ pub struct PqcodecSource {
     metrics: ExecutionPlanMetricsSet,
     metadata_cache: Option<Arc<FileMetadataCache>>,
     loads: Arc<Loads>,
+    /// What the dynamic filters keep, measured over all the scan's partitions.
+    dynamic: Arc<DynamicSelectivity>,
 }
 
 impl fmt::Debug for PqcodecSource {
@@ -65,6 +68,7 @@ impl PqcodecSource {
             metrics: ExecutionPlanMetricsSet::new(),
             metadata_cache: None,
             loads: Arc::default(),
+            dynamic: Arc::default(),
         }
     }
 
@@ -141,6 +145,7 @@ impl FileSource for PqcodecSource {
             metrics: self.metrics.clone(),
             metadata_cache: self.metadata_cache.clone(),
             loads: Arc::clone(&self.loads),
+            dynamic: Arc::clone(&self.dynamic),
         });
         ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
     }

@@ -13,8 +13,10 @@ use parquet::file::properties::WriterProperties;
 
 use common::*;
 
-fn pushdown(cache: Option<usize>) -> SessionConfig {
-    let mut config = config(1);
+fn pushdown(partitions: usize, cache: Option<usize>) -> SessionConfig {
+    let mut config = config(partitions);
+    // One file split in byte ranges, whatever its size.
+    config.options_mut().optimizer.repartition_file_min_size = 0;
     let parquet = &mut config.options_mut().execution.parquet;
     parquet.pushdown_filters = true;
     parquet.max_predicate_cache_size = cache;
@@ -38,7 +40,7 @@ async fn a_column_filtered_and_projected_is_decoded_once() {
     // sorted `id`), `name` for the rows `score` kept; both taken for the rows kept.
     let scored = (0..20_000).filter(|i| *i as f32 / 4.0 > 1000.0).count();
     for (cache, inner, served) in [(None, 20_000 + scored, 2 * theirs.len()), (Some(0), 0, 0)] {
-        let mut config = pushdown(cache);
+        let mut config = pushdown(1, cache);
         config.options_mut().execution.parquet.enable_page_index = false;
         config.options_mut().execution.parquet.pruning = false;
         let ctx = context(Reader::Pqcodec, config);
@@ -70,16 +72,28 @@ async fn a_dynamic_join_filter_keeping_every_row_is_left_out() {
     let theirs = context(Reader::DataFusion, config(1));
     tables(&theirs, dir.path()).await;
     let want = rows(&run(&theirs, sql).await.unwrap());
-    let ours = context(Reader::Pqcodec, pushdown(None));
-    tables(&ours, dir.path()).await;
-    let plan = explain_text(&run(&ours, &format!("EXPLAIN {sql}")).await.unwrap());
-    assert!(plan.contains("DynamicFilter"), "{plan}");
-    let (batches, plan) = run_plan(&ours, sql).await;
-    assert_eq!(rows(&batches), want);
-    // The join's filter, the scan's only conjunct, measured over 64 Ki rows (four row groups),
-    // then left out for the six others.
-    let evaluated = metric(&plan, "pushdown_rows_matched") + metric(&plan, "pushdown_rows_pruned");
-    assert_eq!(evaluated, 80_000);
+    for partitions in [1, 4] {
+        let ours = context(Reader::Pqcodec, pushdown(partitions, None));
+        tables(&ours, dir.path()).await;
+        let plan = explain_text(&run(&ours, &format!("EXPLAIN {sql}")).await.unwrap());
+        assert!(plan.contains("DynamicFilter"), "{plan}");
+        let (batches, plan) = run_plan(&ours, sql).await;
+        assert_eq!(rows(&batches), want);
+        // The join's filter, the scan's only conjunct, is measured over 64 Ki rows or more
+        // (batches of 1024), then left out. On one partition: 19 batches of 1024 and one of 544
+        // a row group, three row groups and six batches. On four, measured by all partitions
+        // together: each may be one batch past the bound when it is reached (each alone would
+        // have evaluated its 50 000 rows, 200 000 in all).
+        let evaluated =
+            metric(&plan, "pushdown_rows_matched") + metric(&plan, "pushdown_rows_pruned");
+        match partitions {
+            1 => assert_eq!(evaluated, 3 * 20_000 + 6 * 1024),
+            _ => assert!(
+                (65_536..=65_536 + partitions * 1024).contains(&evaluated),
+                "{evaluated} rows evaluated on {partitions} partitions"
+            ),
+        }
+    }
 }
 
 async fn tables(ctx: &SessionContext, dir: &Path) {

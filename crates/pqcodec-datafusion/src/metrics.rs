@@ -1,7 +1,8 @@
 //! The scan's own metrics beside DataFusion's Parquet ones (`bytes_scanned`,
 //! `metadata_load_time`...): `elapsed_compute`, the time spent making the batches (decoding,
 //! decompressing, adapting to the table's schema; not waiting for I/O), and of it pqcodec's
-//! `decode_time` and `decompress_time`, per file; and DataFusion's predicate cache gauges
+//! `decode_time` and `decompress_time`, per file, and DataFusion's `row_pushdown_eval_time`
+//! (the row filter's predicates); and DataFusion's predicate cache gauges
 //! (`predicate_cache_inner_records`, `predicate_cache_records`) from pqcodec's.
 
 use std::pin::Pin;
@@ -21,6 +22,7 @@ pub(crate) struct ScanMetrics {
     elapsed_compute: Time,
     decode: Time,
     decompress: Time,
+    filter: Time,
     cache_inner: Gauge,
     cache: Gauge,
 }
@@ -41,6 +43,7 @@ impl ScanMetrics {
             elapsed_compute: MetricBuilder::new(metrics).elapsed_compute(partition),
             decode: per_file("decode_time"),
             decompress: per_file("decompress_time"),
+            filter: file.row_pushdown_eval_time.clone(),
             cache_inner: file.predicate_cache_inner_records.clone(),
             cache: file.predicate_cache_records.clone(),
         }
@@ -57,7 +60,7 @@ impl ScanMetrics {
             batches,
             read,
             metrics: self,
-            added: (Duration::ZERO, Duration::ZERO),
+            added: [Duration::ZERO; 3],
         }
     }
 }
@@ -67,8 +70,8 @@ pub(crate) struct Timed {
     batches: BoxStream<'static, Result<RecordBatch>>,
     read: ReadMetrics,
     metrics: ScanMetrics,
-    /// The reader's decode and decompression times already added.
-    added: (Duration, Duration),
+    /// The reader's decode, decompression and filter times already added.
+    added: [Duration; 3],
 }
 
 impl Stream for Timed {
@@ -78,11 +81,14 @@ impl Stream for Timed {
         let start = Instant::now();
         let poll = self.batches.as_mut().poll_next(cx);
         self.metrics.elapsed_compute.add_elapsed(start);
-        let (decode, decompress) = (self.read.decode(), self.read.decompress());
-        let (added_decode, added_decompress) = self.added;
-        self.metrics.decode.add_duration(decode - added_decode);
-        (self.metrics.decompress).add_duration(decompress - added_decompress);
-        self.added = (decode, decompress);
+        let read = &self.read;
+        let now = [read.decode(), read.decompress(), read.filter()];
+        let metrics = &self.metrics;
+        let times = [&metrics.decode, &metrics.decompress, &metrics.filter];
+        for ((time, now), added) in times.into_iter().zip(now).zip(self.added) {
+            time.add_duration(now.saturating_sub(added));
+        }
+        self.added = now;
         let records = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         (self.metrics.cache_inner).set(records(self.read.cache_inner_records()));
         (self.metrics.cache).set(records(self.read.cache_records()));

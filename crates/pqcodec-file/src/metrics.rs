@@ -5,14 +5,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The time readers spent decompressing pages and decoding them into Arrow (the row filter's
-/// columns and predicates included), and the records of their predicate caches, summed over
+/// The time readers spent decompressing pages, decoding them into Arrow (the row filter's
+/// columns included) and evaluating the row filter's predicates, and the records of their
+/// predicate caches, summed over
 /// the batches read with it
 /// ([`ReaderBuilder::with_read_metrics`](crate::ReaderBuilder::with_read_metrics)). Clones share
 /// the sums. I/O waits are in neither time.
 ///
-/// Decoding is timed as the time spent making batches less the decompression timed meanwhile
-/// on these sums: give each concurrent reader its own `ReadMetrics` for an exact split.
+/// Decoding is timed as the time spent making batches less the decompression and predicates
+/// timed meanwhile on these sums: give each concurrent reader its own `ReadMetrics` for an exact split.
 ///
 /// ```
 /// use pqcodec_file::{ReadMetrics, ReaderBuilder};
@@ -35,6 +36,7 @@ pub struct ReadMetrics(Arc<Sums>);
 struct Sums {
     decompress: AtomicU64,
     decode: AtomicU64,
+    filter: AtomicU64,
     cache_inner: AtomicU64,
     cache: AtomicU64,
 }
@@ -53,6 +55,11 @@ impl ReadMetrics {
     /// The time spent decoding pages into Arrow, decompression not included.
     pub fn decode(&self) -> Duration {
         Duration::from_nanos(self.0.decode.load(Ordering::Relaxed))
+    }
+
+    /// The time spent evaluating the row filter's predicates.
+    pub fn filter(&self) -> Duration {
+        Duration::from_nanos(self.0.filter.load(Ordering::Relaxed))
     }
 
     /// The records of projected columns that the row filter's predicates decoded and kept
@@ -82,14 +89,26 @@ impl ReadMetrics {
         r
     }
 
-    /// Runs `f`, which decodes (and decompresses, timed apart), timed.
+    /// Runs `f`, a predicate's evaluation, timed.
+    pub(crate) fn filtering<R>(&self, f: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let r = f();
+        add(&self.0.filter, start.elapsed());
+        r
+    }
+
+    /// Runs `f`, which decodes (and decompresses and filters, timed apart), timed.
     pub(crate) fn decoding<R>(&self, f: impl FnOnce() -> R) -> R {
-        let before = self.0.decompress.load(Ordering::Relaxed);
+        let apart = || {
+            let decompress = self.0.decompress.load(Ordering::Relaxed);
+            decompress.wrapping_add(self.0.filter.load(Ordering::Relaxed))
+        };
+        let before = apart();
         let start = Instant::now();
         let r = f();
         let elapsed = nanos(start.elapsed());
-        let decompressed = self.0.decompress.load(Ordering::Relaxed) - before;
-        (self.0.decode).fetch_add(elapsed.saturating_sub(decompressed), Ordering::Relaxed);
+        let timed_apart = apart().wrapping_sub(before);
+        (self.0.decode).fetch_add(elapsed.saturating_sub(timed_apart), Ordering::Relaxed);
         r
     }
 }

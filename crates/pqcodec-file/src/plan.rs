@@ -284,7 +284,12 @@ impl Plan {
                     }
                 }
                 let filter_error = |source| Error::Filter { row_group, source };
-                let result = (filter.predicates[p].evaluate(batch)).map_err(filter_error)?;
+                let predicate = &mut filter.predicates[p];
+                let result = match &self.metrics {
+                    Some(metrics) => metrics.filtering(|| predicate.evaluate(batch)),
+                    None => predicate.evaluate(batch),
+                };
+                let result = result.map_err(filter_error)?;
                 if result.len() != n {
                     return Err(filter_error(arrow_schema::ArrowError::ComputeError(
                         format!("{} results for {n} rows", result.len()),

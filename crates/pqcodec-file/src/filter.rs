@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use arrow_array::{Array, BooleanArray, RecordBatch};
 use arrow_buffer::BooleanBuffer;
@@ -80,8 +81,10 @@ where
 
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
 /// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
-/// out once its [`Selectivity`] has seen it keep at least 95 % of 64 Ki rows or more: from the
-/// next batch on, in the row group being read too.
+/// out once its [`Selectivity`] has seen it over 64 Ki rows or more and either keep at least
+/// 95 % of them, or take longer to evaluate a row than the reader takes to decompress and
+/// decode one (of all its columns, as measured on the row groups read so far): from the next
+/// batch on, in the row group being read too.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
@@ -116,20 +119,21 @@ impl RowFilter {
         self
     }
 
-    /// Whether predicate `p` is left out: optional, and measured keeping nearly every row.
-    pub(crate) fn leaves_out(&self, p: usize) -> bool {
+    /// Whether predicate `p` is left out: optional, and measured keeping nearly every row or
+    /// costing more a row than `read_cost`, the nanoseconds reading a row takes (if known).
+    pub(crate) fn leaves_out(&self, p: usize, read_cost: Option<u64>) -> bool {
         let predicate = &self.predicates[p];
-        predicate.is_optional() && self.selectivity[p].keeps_nearly_all(predicate.generation())
+        predicate.is_optional() && self.selectivity[p].not_worth(predicate.generation(), read_cost)
     }
 
-    /// Counts `seen` rows evaluated by predicate `p`, of which it kept `kept`.
-    pub(crate) fn count(&self, p: usize, seen: usize, kept: usize) {
-        self.selectivity[p].add(seen, kept);
+    /// Counts `seen` rows evaluated by predicate `p` in `spent`, of which it kept `kept`.
+    pub(crate) fn count(&self, p: usize, seen: usize, kept: usize, spent: Duration) {
+        self.selectivity[p].add(seen, kept, spent);
     }
 }
 
-/// The rows a predicate was seen to keep, of those it saw: cheap to clone, every clone
-/// counting into the same totals.
+/// The rows a predicate was seen to keep, of those it saw, and the time it took: cheap to
+/// clone, every clone counting into the same totals.
 ///
 /// ```
 /// use pqcodec_file::Selectivity;
@@ -140,7 +144,7 @@ impl RowFilter {
 /// # let _ = shared;
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct Selectivity(Arc<[AtomicU64; 3]>);
+pub struct Selectivity(Arc<[AtomicU64; 4]>);
 
 impl Selectivity {
     /// Nothing seen yet.
@@ -158,24 +162,38 @@ impl Selectivity {
         self.0[1].load(Ordering::Relaxed)
     }
 
-    fn add(&self, seen: usize, kept: usize) {
+    /// The time it took to evaluate them.
+    pub fn time(&self) -> Duration {
+        Duration::from_nanos(self.0[3].load(Ordering::Relaxed))
+    }
+
+    fn add(&self, seen: usize, kept: usize, spent: Duration) {
         let as_u64 = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
         self.0[0].fetch_add(as_u64(seen), Ordering::Relaxed);
         self.0[1].fetch_add(as_u64(kept), Ordering::Relaxed);
+        let nanos = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
+        self.0[3].fetch_add(nanos, Ordering::Relaxed);
     }
 
-    /// Whether at least 95 % of 64 Ki rows or more were kept, by the predicate's `generation`:
-    /// what an earlier one kept is forgotten.
-    fn keeps_nearly_all(&self, generation: u64) -> bool {
+    /// Whether, over 64 Ki rows or more, at least 95 % were kept or a row took longer than
+    /// `read_cost` nanoseconds (if known), by the predicate's `generation`: what an earlier one
+    /// did is forgotten.
+    fn not_worth(&self, generation: u64, read_cost: Option<u64>) -> bool {
         if self.0[2].swap(generation, Ordering::Relaxed) != generation {
-            self.0[0].store(0, Ordering::Relaxed);
-            self.0[1].store(0, Ordering::Relaxed);
+            for measure in [0, 1, 3] {
+                self.0[measure].store(0, Ordering::Relaxed);
+            }
             return false;
         }
         // Kept first: a reader adding in between makes kept / seen smaller, never larger.
         let kept = self.rows_kept();
         let seen = self.rows_seen();
-        seen >= MEASURED_ROWS && kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL)
+        if seen < MEASURED_ROWS {
+            return false;
+        }
+        let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
+        let cost = self.0[3].load(Ordering::Relaxed) / seen;
+        nearly_all || read_cost.is_some_and(|read| cost > read)
     }
 }
 

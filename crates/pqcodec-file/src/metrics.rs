@@ -37,6 +37,8 @@ struct Sums {
     decompress: AtomicU64,
     decode: AtomicU64,
     filter: AtomicU64,
+    /// The rows of the row groups read to their end.
+    rows: AtomicU64,
     cache_inner: AtomicU64,
     cache: AtomicU64,
 }
@@ -89,12 +91,24 @@ impl ReadMetrics {
         r
     }
 
-    /// Runs `f`, a predicate's evaluation, timed.
-    pub(crate) fn filtering<R>(&self, f: impl FnOnce() -> R) -> R {
-        let start = Instant::now();
-        let r = f();
-        add(&self.0.filter, start.elapsed());
-        r
+    /// Counts the `rows` of a row group read to its end.
+    pub(crate) fn add_rows(&self, rows: usize) {
+        let rows = u64::try_from(rows).unwrap_or(u64::MAX);
+        self.0.rows.fetch_add(rows, Ordering::Relaxed);
+    }
+
+    /// The time spent decompressing and decoding a row of the row groups read to their end, in
+    /// nanoseconds (`None` before the first).
+    pub(crate) fn read_cost(&self) -> Option<u64> {
+        let rows = self.0.rows.load(Ordering::Relaxed);
+        let spent = self.0.decode.load(Ordering::Relaxed);
+        let spent = spent.saturating_add(self.0.decompress.load(Ordering::Relaxed));
+        (rows > 0).then(|| spent / rows)
+    }
+
+    /// Adds the time spent evaluating a predicate.
+    pub(crate) fn add_filter(&self, spent: Duration) {
+        add(&self.0.filter, spent);
     }
 
     /// Runs `f`, which decodes (and decompresses and filters, timed apart), timed.

@@ -202,6 +202,13 @@ impl Plan {
         )
     }
 
+    /// Counts a row group read to its end, for the cost of reading a row.
+    pub(crate) fn finished(&self, group: &RowGroupReader) {
+        if let Some(metrics) = &self.metrics {
+            metrics.add_rows(self.rows(group.row_group()));
+        }
+    }
+
     /// The rows of row group `row_group`.
     fn rows(&self, row_group: usize) -> usize {
         let rows = self.meta.metadata().row_group(row_group).num_rows();
@@ -229,7 +236,8 @@ impl Plan {
             if rows == 0 {
                 break;
             }
-            if filter.leaves_out(p) {
+            let read_cost = self.metrics.as_ref().and_then(ReadMetrics::read_cost);
+            if filter.leaves_out(p, read_cost) {
                 continue;
             }
             // The shared fields this predicate reads: taken from an earlier predicate's
@@ -284,11 +292,12 @@ impl Plan {
                     }
                 }
                 let filter_error = |source| Error::Filter { row_group, source };
-                let predicate = &mut filter.predicates[p];
-                let result = match &self.metrics {
-                    Some(metrics) => metrics.filtering(|| predicate.evaluate(batch)),
-                    None => predicate.evaluate(batch),
-                };
+                let start = std::time::Instant::now();
+                let result = filter.predicates[p].evaluate(batch);
+                let spent = start.elapsed();
+                if let Some(metrics) = &self.metrics {
+                    metrics.add_filter(spent);
+                }
                 let result = result.map_err(filter_error)?;
                 if result.len() != n {
                     return Err(filter_error(arrow_schema::ArrowError::ComputeError(
@@ -296,10 +305,10 @@ impl Plan {
                     )));
                 }
                 let result = kept(&result);
-                filter.count(p, n, result.count_set_bits());
+                filter.count(p, n, result.count_set_bits(), spent);
                 results.append_buffer(&result);
-                // Measured keeping nearly every row: the rest are kept unread.
-                if results.len() < rows && filter.leaves_out(p) {
+                // Measured not worth evaluating: the rest are kept unread.
+                if results.len() < rows && filter.leaves_out(p, read_cost) {
                     results.append_n(rows - results.len(), true);
                     if let Some(cache) = &mut cache {
                         keeping.iter().for_each(|&(_, at)| cache.give_up(at));

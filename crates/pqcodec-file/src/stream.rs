@@ -220,7 +220,10 @@ impl StreamState {
             if let Some(group) = self.current.as_mut() {
                 match decoding(self.plan.metrics.as_ref(), || group.next_batch())? {
                     Some(batch) => return Ok(Some(batch)),
-                    None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
+                    None => {
+                        self.plan.finished(group);
+                        spare = self.current.take().and_then(RowGroupReader::into_decoder);
+                    }
                 }
             }
             if self.remaining.done() {

@@ -413,12 +413,13 @@ fn a_predicate_of_no_columns_sees_rows_only() {
     assert_eq!(read, want);
 }
 
-/// A predicate keeping the rows `keep` keeps, optional or not, counting the rows it sees; its
-/// generation is `generation`'s.
+/// A predicate keeping the rows `keep` keeps, optional or not, counting the rows it sees,
+/// taking `delay` a batch; its generation is `generation`'s.
 struct Counted {
     projection: Projection,
     optional: bool,
     keep: fn(i64) -> bool,
+    delay: std::time::Duration,
     seen: Arc<std::sync::atomic::AtomicUsize>,
     generation: Arc<std::sync::atomic::AtomicU64>,
 }
@@ -431,6 +432,7 @@ impl pqcodec_file::ArrowPredicate for Counted {
     fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
         let order = std::sync::atomic::Ordering::Relaxed;
         self.seen.fetch_add(batch.num_rows(), order);
+        std::thread::sleep(self.delay);
         let values = batch.column(0).as_primitive::<Int64Type>();
         Ok(values.iter().map(|v| v.map(self.keep)).collect())
     }
@@ -459,14 +461,16 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     let file = Bytes::from(out);
     let order = std::sync::atomic::Ordering::Relaxed;
     // Rows read and rows the predicate saw; with `update_at`, its generation changes once the
-    // reader gave that many rows.
-    let read = |optional: bool, keep: fn(i64) -> bool, update_at: Option<usize>| {
+    // reader gave that many rows; with `slow`, it takes 10 ms a batch (over a microsecond a
+    // row, far more than decoding one).
+    let read = |optional: bool, keep: fn(i64) -> bool, update_at: Option<usize>, slow: bool| {
         let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let predicate = Counted {
             projection: Projection::roots([0]),
             optional,
             keep,
+            delay: std::time::Duration::from_millis(if slow { 10 } else { 0 }),
             seen: Arc::clone(&seen),
             generation: Arc::clone(&generation),
         };
@@ -487,14 +491,18 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     // All but one row in a thousand kept: measured over 64 Ki rows or more (batches of 8,192,
     // 8,192 and 3,616 rows a row group: 68,192 rows after the first of the fourth), then left
     // out from the next batch on; the rows it would have dropped from then on are read.
-    let (rows, seen) = read(true, |v| v % 1000 != 999, None);
+    let (rows, seen) = read(true, |v| v % 1000 != 999, None, false);
     assert_eq!(seen, 68_192);
     assert_eq!(rows, 200_000 - 68);
     // Updated after the fifth row group: measured again from the sixth, over as many rows.
-    let (rows, seen) = read(true, |v| v % 1000 != 999, Some(99_000));
+    let (rows, seen) = read(true, |v| v % 1000 != 999, Some(99_000), false);
     assert_eq!(seen, 2 * 68_192);
     assert_eq!(rows, 200_000 - 2 * 68);
-    // Required, or dropping half the rows: evaluated over every row.
-    assert_eq!(read(false, |v| v % 1000 != 999, None), (199_800, 200_000));
-    assert_eq!(read(true, |v| v % 2 == 0, None), (100_000, 200_000));
+    // Dropping half the rows but slower than reading them: left out as soon.
+    let (rows, seen) = read(true, |v| v % 2 == 0, None, true);
+    assert_eq!(seen, 68_192);
+    assert_eq!(rows, 200_000 - 68_192 / 2);
+    // Required: evaluated over every row, however slow.
+    let required = read(false, |v| v % 1000 != 999, None, true);
+    assert_eq!(required, (199_800, 200_000));
 }

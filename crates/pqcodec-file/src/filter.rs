@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use arrow_array::{Array, BooleanArray, RecordBatch};
 use arrow_buffer::BooleanBuffer;
+use arrow_buffer::bit_chunk_iterator::BitChunks;
 use arrow_schema::ArrowError;
 
 use crate::projection::Projection;
@@ -249,16 +250,38 @@ pub(crate) fn as_selection_or_mask(
     }
 }
 
-/// `results`, one bit for each set bit of `mask`, spread over `mask`'s positions.
+/// `results`, one bit for each set bit of `mask`, spread over `mask`'s positions: 64 bits of
+/// the mask at a time, each taking as many bits of `results` as it has set.
 pub(crate) fn spread(mask: &BooleanBuffer, results: &BooleanBuffer) -> BooleanBuffer {
-    let mut out = arrow_buffer::BooleanBufferBuilder::new(mask.len());
-    out.append_n(mask.len(), false);
-    for (i, at) in mask.set_indices().enumerate() {
-        if results.value(i) {
-            out.set_bit(at, true);
+    let mut words = Vec::with_capacity(mask.len().div_ceil(64));
+    let mut taken = 0;
+    for mut word in mask.bit_chunks().iter_padded() {
+        let n = word.count_ones() as usize;
+        let mut bits = next_bits(results, taken, n);
+        taken += n;
+        let mut out = 0u64;
+        while word != 0 {
+            if bits & 1 == 1 {
+                out |= word & word.wrapping_neg();
+            }
+            bits >>= 1;
+            word &= word - 1;
         }
+        words.push(out);
     }
-    out.finish()
+    let buffer = arrow_buffer::Buffer::from_vec(words);
+    BooleanBuffer::new(buffer, 0, mask.len())
+}
+
+/// Bits `at..at + n` of `bits` (`n` at most 64), the first in the lowest; bits past the end
+/// are 0.
+fn next_bits(bits: &BooleanBuffer, at: usize, n: usize) -> u64 {
+    let n = n.min(bits.len().saturating_sub(at));
+    if n == 0 {
+        return 0;
+    }
+    let chunks = BitChunks::new(bits.values(), bits.offset() + at, n);
+    chunks.iter_padded().next().unwrap_or(0)
 }
 
 /// What a predicate's result keeps: its true values, nulls not.
@@ -290,6 +313,15 @@ mod tests {
             spread(&mask, &results),
             BooleanBuffer::from_iter([false, false, true, true])
         );
+        // Over several words, from an offset, against the bit by bit spread.
+        let mask = BooleanBuffer::from_iter((0..1000).map(|i| i % 3 != 0 || i % 7 == 0));
+        let mask = mask.slice(5, 990);
+        let results = BooleanBuffer::from_iter((0..mask.count_set_bits()).map(|i| i % 5 < 2));
+        let mut want = vec![false; mask.len()];
+        for (i, at) in mask.set_indices().enumerate() {
+            want[at] = results.value(i);
+        }
+        assert_eq!(spread(&mask, &results), BooleanBuffer::from_iter(want));
     }
 
     #[test]

@@ -157,21 +157,31 @@ impl Cache {
             return Ok(None);
         }
         let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
-        // Concatenated once, for every reader after.
+        // Each batch cut to the rows read, then joined: readers come in order, each reading
+        // some of the rows the one before read, so what is kept is cut down to what this one
+        // reads, for the next.
+        if &kept.rows != read {
+            let keep = gather(&kept.rows, read)?;
+            let held: usize = kept.arrays.iter().map(|a| a.len()).sum();
+            if keep.len() != held {
+                return Err(Error::Request(format!(
+                    "the predicate cache holds {held} rows of a column, not {}",
+                    keep.len()
+                )));
+            }
+            let mut at = 0;
+            for array in &mut kept.arrays {
+                let part = BooleanArray::new(keep.slice(at, array.len()), None);
+                at += array.len();
+                *array = arrow_select::filter::filter(array, &part).map_err(request)?;
+            }
+            kept.rows = read.clone();
+        }
         if kept.arrays.len() != 1 {
             let parts: Vec<&dyn Array> = kept.arrays.iter().map(|a| a.as_ref()).collect();
-            let array = arrow_select::concat::concat(&parts).map_err(request)?;
-            kept.arrays = vec![array];
+            kept.arrays = vec![arrow_select::concat::concat(&parts).map_err(request)?];
         }
         let array = kept.arrays[0].clone();
-        let array = match &kept.rows == read {
-            true => array,
-            false => {
-                let keep = gather(&kept.rows, read)?;
-                arrow_select::filter::filter(&array, &BooleanArray::new(keep, None))
-                    .map_err(request)?
-            }
-        };
         self.records.1 += array.len();
         Ok(Some(array))
     }

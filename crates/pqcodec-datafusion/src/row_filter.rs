@@ -2,8 +2,9 @@
 //! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
 //! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns
 //! projected are decoded only for the rows every conjunct keeps. A dynamic filter (a join's or
-//! a top-k's, which only saves work) is left out once it keeps nearly every row: measured over
-//! every partition and file of the scan together, and again each time the operator updates it.
+//! a top-k's, which only saves work) is left out once it keeps nearly every row or costs more a
+//! row than reading one: measured over every partition and file of the scan together, and again
+//! each time the operator updates it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -65,8 +66,8 @@ impl ArrowPredicate for Conjunct {
 }
 
 /// What a scan's dynamic filters were seen to keep, by filter (`expression_id`): shared by its
-/// partitions and files, so that all leave a filter out once their rows together show it keeps
-/// nearly every row.
+/// partitions and files, so that all leave a filter out once their rows together show it is not
+/// worth evaluating.
 #[derive(Debug, Default)]
 pub(crate) struct DynamicSelectivity(Mutex<HashMap<u64, Selectivity>>);
 

@@ -111,7 +111,7 @@ impl RowFilter {
 
     /// Measures predicate `p` with `selectivity`, which other readers may share (the readers of
     /// one query's partitions, say): an optional predicate is then left out by all of them as
-    /// soon as the rows they saw together show it keeps nearly every row. A `p` past the
+    /// soon as the rows they saw together show it is not worth evaluating. A `p` past the
     /// predicates is ignored.
     pub fn with_selectivity(mut self, p: usize, selectivity: Selectivity) -> Self {
         if let Some(s) = self.selectivity.get_mut(p) {
@@ -145,7 +145,16 @@ impl RowFilter {
 /// # let _ = shared;
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct Selectivity(Arc<[AtomicU64; 4]>);
+pub struct Selectivity(Arc<Measures>);
+
+#[derive(Debug, Default)]
+struct Measures {
+    seen: AtomicU64,
+    kept: AtomicU64,
+    nanos: AtomicU64,
+    /// The predicate's generation they were measured at.
+    generation: AtomicU64,
+}
 
 impl Selectivity {
     /// Nothing seen yet.
@@ -155,34 +164,35 @@ impl Selectivity {
 
     /// The rows the predicate was evaluated over.
     pub fn rows_seen(&self) -> u64 {
-        self.0[0].load(Ordering::Relaxed)
+        self.0.seen.load(Ordering::Relaxed)
     }
 
     /// The rows it kept of those.
     pub fn rows_kept(&self) -> u64 {
-        self.0[1].load(Ordering::Relaxed)
+        self.0.kept.load(Ordering::Relaxed)
     }
 
     /// The time it took to evaluate them.
     pub fn time(&self) -> Duration {
-        Duration::from_nanos(self.0[3].load(Ordering::Relaxed))
+        Duration::from_nanos(self.0.nanos.load(Ordering::Relaxed))
     }
 
     fn add(&self, seen: usize, kept: usize, spent: Duration) {
         let as_u64 = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
-        self.0[0].fetch_add(as_u64(seen), Ordering::Relaxed);
-        self.0[1].fetch_add(as_u64(kept), Ordering::Relaxed);
+        self.0.seen.fetch_add(as_u64(seen), Ordering::Relaxed);
+        self.0.kept.fetch_add(as_u64(kept), Ordering::Relaxed);
         let nanos = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
-        self.0[3].fetch_add(nanos, Ordering::Relaxed);
+        self.0.nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
     /// Whether, over 64 Ki rows or more, at least 95 % were kept or a row took longer than
     /// `read_cost` nanoseconds (if known), by the predicate's `generation`: what an earlier one
     /// did is forgotten.
     fn not_worth(&self, generation: u64, read_cost: Option<u64>) -> bool {
-        if self.0[2].swap(generation, Ordering::Relaxed) != generation {
-            for measure in [0, 1, 3] {
-                self.0[measure].store(0, Ordering::Relaxed);
+        let m = &self.0;
+        if m.generation.swap(generation, Ordering::Relaxed) != generation {
+            for measure in [&m.seen, &m.kept, &m.nanos] {
+                measure.store(0, Ordering::Relaxed);
             }
             return false;
         }
@@ -193,7 +203,7 @@ impl Selectivity {
             return false;
         }
         let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
-        let cost = self.0[3].load(Ordering::Relaxed) / seen;
+        let cost = m.nanos.load(Ordering::Relaxed) / seen;
         nearly_all || read_cost.is_some_and(|read| cost > read)
     }
 }

@@ -35,7 +35,7 @@ pub(crate) struct Plan {
     /// The fields the predicates read that a later predicate or the projection reads again:
     /// decoded once, by the first predicate.
     pub(crate) shared: Vec<Shared>,
-    /// The bound on the arrays a row group's predicates keep for the projection.
+    /// The bound on the arrays a row group's predicates keep for later readers.
     pub(crate) cache_size: usize,
     pub(crate) batch_size: usize,
     /// Ranges at most this far apart are read as one.
@@ -241,7 +241,8 @@ impl Plan {
                 continue;
             }
             // The shared fields this predicate reads: taken from an earlier predicate's
-            // batches, or kept for those after (`keeping`: its column, the field's index).
+            // batches, or else decoded and kept for the readers after (`keeping`: its column,
+            // the field's index).
             let mut taken = Vec::new();
             let mut keeping = Vec::new();
             if let Some(cache) = &mut cache {
@@ -253,13 +254,14 @@ impl Plan {
                         rows_read(&selection, mask.as_ref(), self.rows(row_group))
                     });
                     let column = s.readers[i].1;
-                    match (i, cache.take(at, read)?) {
-                        (0, _) => {
+                    let read_after = i + 1 < s.readers.len() || s.projected.is_some();
+                    match cache.take(at, read)? {
+                        Some(array) => taken.push((column, array)),
+                        None if read_after => {
                             cache.start(at, read.clone());
                             keeping.push((column, at));
                         }
-                        (_, Some(array)) => taken.push((column, array)),
-                        (_, None) => {}
+                        None => {}
                     }
                 }
             }

@@ -1,6 +1,6 @@
 //! The predicate cache: a field that the row filter's predicates read, and that a later
 //! predicate or the projection reads again alike, is decoded once. The first predicate reading
-//! it keeps its batches; whoever reads it next takes them, cut down to the rows it reads, in
+//! it (of those not left out) keeps its batches; whoever reads it next takes them, cut down to the rows it reads, in
 //! place of decoding the field again (arrow-rs's async reader does the same for the projection).
 //! A row group's kept arrays are bounded by a size; past it, the field is decoded again.
 
@@ -24,7 +24,7 @@ pub(crate) const DEFAULT_MAX_SIZE: usize = 100 * 1024 * 1024;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Shared {
     /// Each predicate reading it, in order, with the field's index in the predicate's schema:
-    /// the first decodes it, the others take it.
+    /// the first evaluated decodes it, the others take it.
     pub(crate) readers: Vec<(usize, usize)>,
     /// The field's index in the projected schema, if it is projected.
     pub(crate) projected: Option<usize>,

@@ -253,11 +253,22 @@ pub(crate) fn as_selection_or_mask(
     kept: BooleanBuffer,
 ) -> (RowSelection, Option<BooleanBuffer>) {
     let rows = kept.count_set_bits();
-    let runs = kept.set_slices().count();
+    let runs = count_runs(&kept);
     match rows == 0 || rows >= runs * SHORTEST_RUNS {
         true => (refine(&selection, &kept), None),
         false => (selection, Some(kept)),
     }
+}
+
+/// The runs of set bits in `bits`: a run starts at each set bit whose previous bit is unset.
+fn count_runs(bits: &BooleanBuffer) -> usize {
+    let mut previous = 0u64;
+    let mut runs = 0;
+    for word in bits.bit_chunks().iter_padded() {
+        runs += (word & !((word << 1) | previous)).count_ones() as usize;
+        previous = word >> 63;
+    }
+    runs
 }
 
 /// `results`, one bit for each set bit of `mask`, spread over `mask`'s positions: 64 bits of
@@ -269,6 +280,11 @@ pub(crate) fn spread(mask: &BooleanBuffer, results: &BooleanBuffer) -> BooleanBu
         let n = word.count_ones() as usize;
         let mut bits = next_bits(results, taken, n);
         taken += n;
+        // All of the word's rows kept, or none: no bit to move.
+        if bits == u64::MAX >> (64 - n.max(1)) || bits == 0 {
+            words.push(if bits == 0 { 0 } else { word });
+            continue;
+        }
         let mut out = 0u64;
         while word != 0 {
             if bits & 1 == 1 {
@@ -317,6 +333,12 @@ mod tests {
         assert_eq!((s.ranges(), mask), (vec![70..210], None));
         let none = BooleanBuffer::new_unset(200);
         assert_eq!(as_selection_or_mask(selection, none).0.row_count(), 0);
+        // Runs counted word by word, across words, from an offset.
+        let bits = BooleanBuffer::from_iter((0..1000).map(|i| (i / 7) % 3 == 0 || i % 11 == 0));
+        for at in [0, 1, 63, 64, 65] {
+            let bits = bits.slice(at, 1000 - at - 3);
+            assert_eq!(count_runs(&bits), bits.set_slices().count());
+        }
         let mask = BooleanBuffer::from_iter([true, false, true, true]);
         let results = BooleanBuffer::from_iter([false, true, true]);
         assert_eq!(

@@ -97,9 +97,10 @@ pub(crate) struct Cache {
     records: (usize, usize),
 }
 
-/// The bytes `array`'s slice holds.
+/// The bytes `array` keeps alive: its buffers whole, even where it is a slice of them or shares
+/// them (a page's bytes that views point into), so that the bound holds.
 fn size(array: &ArrayRef) -> usize {
-    (array.to_data().get_slice_memory_size()).unwrap_or_else(|_| array.get_array_memory_size())
+    array.get_array_memory_size()
 }
 
 impl Cache {
@@ -317,15 +318,18 @@ mod tests {
     #[test]
     fn a_field_past_the_bound_is_given_up_and_frees_its_share() {
         let rows = BooleanBuffer::from_iter([true; 4]);
-        let mut cache = Cache::new(2, 40);
+        let strings: ArrayRef = Arc::new(StringArray::from(vec!["0123456789"; 2]));
+        let ints = |a, b| Arc::new(Int32Array::from(vec![a, b])) as ArrayRef;
+        let (big, small) = (size(&strings), size(&ints(1, 2)));
+        assert!(big > small);
+        let mut cache = Cache::new(2, big + 2 * small);
         cache.start(0, rows.clone());
         cache.start(1, rows.clone());
-        let strings: ArrayRef = Arc::new(StringArray::from(vec!["0123456789"; 2]));
         cache.keep(0, &strings);
-        cache.keep(1, &(Arc::new(Int32Array::from(vec![1, 2])) as ArrayRef));
+        cache.keep(1, &ints(1, 2));
         // The second batch of strings passes the bound: the field is decoded again instead.
         cache.keep(0, &strings);
-        cache.keep(1, &(Arc::new(Int32Array::from(vec![3, 4])) as ArrayRef));
+        cache.keep(1, &ints(3, 4));
         assert!(cache.take(0, &rows).unwrap().is_none());
         assert_eq!(cache.take(1, &rows).unwrap().unwrap().len(), 4);
     }

@@ -32,7 +32,7 @@ use crate::error::Error;
 use crate::metadata::{Loads, Source};
 use crate::metrics::ScanMetrics;
 use crate::options::PqcodecOptions;
-use crate::row_filter::{DynamicSelectivity, keeps_any_row, row_filter};
+use crate::row_filter::{Measures, keeps_any_row, row_filter};
 
 /// Opens the files of one partition of a scan.
 pub(crate) struct PqcodecOpener {
@@ -50,7 +50,7 @@ pub(crate) struct PqcodecOpener {
     pub(crate) metrics: ExecutionPlanMetricsSet,
     pub(crate) metadata_cache: Option<Arc<FileMetadataCache>>,
     pub(crate) loads: Arc<Loads>,
-    pub(crate) dynamic: Arc<DynamicSelectivity>,
+    pub(crate) measures: Arc<Measures>,
 }
 
 impl FileOpener for PqcodecOpener {
@@ -84,7 +84,7 @@ impl FileOpener for PqcodecOpener {
             limit: self.limit,
             metadata_cache: self.metadata_cache.clone(),
             loads: Arc::clone(&self.loads),
-            dynamic: Arc::clone(&self.dynamic),
+            measures: Arc::clone(&self.measures),
         };
         Ok(open.open().boxed())
     }
@@ -105,7 +105,7 @@ struct OpenFile {
     limit: Option<usize>,
     metadata_cache: Option<Arc<FileMetadataCache>>,
     loads: Arc<Loads>,
-    dynamic: Arc<DynamicSelectivity>,
+    measures: Arc<Measures>,
 }
 
 impl OpenFile {
@@ -223,9 +223,9 @@ impl OpenFile {
             }
             let reorder = self.options.reorder_filters;
             let counts = (pruned, matched);
-            let dynamic = &self.dynamic;
+            let measures = &self.measures;
             if let Some(filter) =
-                row_filter(predicate, &read_schema, &meta, reorder, counts, dynamic)?
+                row_filter(predicate, &read_schema, &meta, reorder, counts, measures)?
             {
                 builder = builder.with_row_filter(filter);
             }

@@ -18,7 +18,7 @@ use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
 use datafusion::physical_expr_common::physical_expr::{is_volatile, snapshot_generation};
 use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::Count;
-use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, RowFilter, Selectivity};
+use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, ReadCost, RowFilter, Selectivity};
 
 /// A conjunct of the predicate over the top-level fields it names.
 struct Conjunct {
@@ -65,16 +65,19 @@ impl ArrowPredicate for Conjunct {
     }
 }
 
-/// What a scan's dynamic filters were seen to keep, by filter (`expression_id`): shared by its
-/// partitions and files, so that all leave a filter out once their rows together show it is not
-/// worth evaluating.
+/// What a scan's row filters measured, shared by its partitions and files: what reading a row
+/// costs, and what each dynamic filter (by `expression_id`) kept and cost; so that all leave a
+/// dynamic filter out once their rows together show it is not worth evaluating.
 #[derive(Debug, Default)]
-pub(crate) struct DynamicSelectivity(Mutex<HashMap<u64, Selectivity>>);
+pub(crate) struct Measures {
+    read_cost: ReadCost,
+    dynamic: Mutex<HashMap<u64, Selectivity>>,
+}
 
-impl DynamicSelectivity {
+impl Measures {
     /// The measure of the dynamic filter `id`.
     fn of(&self, id: u64) -> Selectivity {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.dynamic.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(id).or_default().clone()
     }
 }
@@ -104,15 +107,15 @@ pub(crate) fn keeps_any_row(predicate: &Arc<dyn PhysicalExpr>) -> datafusion::er
 
 /// The row filter of `predicate` (over `schema`, the file's columns as read), counting the
 /// rows each conjunct prunes and keeps in `pruned` and `matched`; the conjuncts cheapest first
-/// if `reorder`, else in the predicate's order; the dynamic filters measured in `dynamic`;
-/// `None` if it has no conjunct to evaluate.
+/// if `reorder`, else in the predicate's order; the read cost and the dynamic filters measured
+/// in `measures`; `None` if it has no conjunct to evaluate.
 pub(crate) fn row_filter(
     predicate: &Arc<dyn PhysicalExpr>,
     schema: &SchemaRef,
     meta: &FileMetadata,
     reorder: bool,
     (pruned, matched): (&Count, &Count),
-    dynamic: &DynamicSelectivity,
+    measures: &Measures,
 ) -> datafusion::error::Result<Option<RowFilter>> {
     // Each top-level field's compressed bytes in the file, to order the conjuncts.
     let parquet = meta.metadata();
@@ -157,7 +160,7 @@ pub(crate) fn row_filter(
                 .collect::<Vec<_>>(),
         );
         let optional = expr.downcast_ref::<DynamicFilterPhysicalExpr>().is_some();
-        let measured = (optional.then(|| expr.expression_id()).flatten()).map(|id| dynamic.of(id));
+        let measured = (optional.then(|| expr.expression_id()).flatten()).map(|id| measures.of(id));
         let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
         let cost = (roots.iter().map(|&r| bytes(r))).fold(0i64, i64::saturating_add);
         conjuncts.push((
@@ -178,11 +181,11 @@ pub(crate) fn row_filter(
     if reorder {
         conjuncts.sort_by_key(|(cost, _, _)| *cost);
     }
-    let (measures, predicates): (Vec<_>, Vec<_>) = (conjuncts.into_iter())
+    let (dynamic, predicates): (Vec<_>, Vec<_>) = (conjuncts.into_iter())
         .map(|(_, measured, c)| (measured, Box::new(c) as Box<dyn ArrowPredicate>))
         .unzip();
-    let mut filter = RowFilter::new(predicates);
-    for (p, measured) in measures.into_iter().enumerate() {
+    let mut filter = RowFilter::new(predicates).with_read_cost(measures.read_cost.clone());
+    for (p, measured) in dynamic.into_iter().enumerate() {
         if let Some(selectivity) = measured {
             filter = filter.with_selectivity(p, selectivity);
         }

@@ -23,7 +23,7 @@ use object_store::ObjectStore;
 use crate::metadata::Loads;
 use crate::opener::PqcodecOpener;
 use crate::options::PqcodecOptions;
-use crate::row_filter::DynamicSelectivity;
+use crate::row_filter::Measures;
 
 /// The scan of Parquet files by pqcodec, as DataFusion plans it: the table's schema, the
 /// columns and expressions projected, and the filters offered for pruning.
@@ -41,8 +41,9 @@ pub struct PqcodecSource {
     metrics: ExecutionPlanMetricsSet,
     metadata_cache: Option<Arc<FileMetadataCache>>,
     loads: Arc<Loads>,
-    /// What the dynamic filters keep, measured over all the scan's partitions.
-    dynamic: Arc<DynamicSelectivity>,
+    /// What the row filters measure (the cost of reading a row, the dynamic filters), over all
+    /// the scan's partitions.
+    measures: Arc<Measures>,
 }
 
 impl fmt::Debug for PqcodecSource {
@@ -68,7 +69,7 @@ impl PqcodecSource {
             metrics: ExecutionPlanMetricsSet::new(),
             metadata_cache: None,
             loads: Arc::default(),
-            dynamic: Arc::default(),
+            measures: Arc::default(),
         }
     }
 
@@ -145,7 +146,7 @@ impl FileSource for PqcodecSource {
             metrics: self.metrics.clone(),
             metadata_cache: self.metadata_cache.clone(),
             loads: Arc::clone(&self.loads),
-            dynamic: Arc::clone(&self.dynamic),
+            measures: Arc::clone(&self.measures),
         });
         ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
     }

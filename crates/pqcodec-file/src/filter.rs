@@ -90,6 +90,9 @@ pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
     selectivity: Vec<Selectivity>,
+    read_cost: ReadCost,
+    /// The reader's time and rows already added to `read_cost`.
+    published: (u64, u64),
 }
 
 /// The rows an optional predicate is measured over before it may be left out.
@@ -106,7 +109,26 @@ impl RowFilter {
         RowFilter {
             predicates,
             selectivity,
+            read_cost: ReadCost::new(),
+            published: (0, 0),
         }
+    }
+
+    /// Measures what reading a row costs with `cost`, which other readers may share (those of
+    /// one query's partitions): each then knows it from the row groups all of them read.
+    pub fn with_read_cost(mut self, cost: ReadCost) -> Self {
+        self.read_cost = cost;
+        self
+    }
+
+    /// Adds what the reader spent decompressing and decoding, `nanos` over `rows` rows of the
+    /// row groups it read to their end (its totals so far), to the read cost.
+    pub(crate) fn publish(&mut self, nanos: u64, rows: u64) {
+        let (before_nanos, before_rows) = self.published;
+        let add = |sum: &AtomicU64, n: u64| sum.fetch_add(n, Ordering::Relaxed);
+        add(&self.read_cost.0[0], nanos.saturating_sub(before_nanos));
+        add(&self.read_cost.0[1], rows.saturating_sub(before_rows));
+        self.published = (nanos, rows);
     }
 
     /// Measures predicate `p` with `selectivity`, which other readers may share (the readers of
@@ -121,9 +143,10 @@ impl RowFilter {
     }
 
     /// Whether predicate `p` is left out: optional, and measured keeping nearly every row or
-    /// costing more a row than `read_cost`, the nanoseconds reading a row takes (if known).
-    pub(crate) fn leaves_out(&self, p: usize, read_cost: Option<u64>) -> bool {
+    /// costing more a row than reading one.
+    pub(crate) fn leaves_out(&self, p: usize) -> bool {
         let predicate = &self.predicates[p];
+        let read_cost = self.read_cost.nanos_per_row();
         predicate.is_optional() && self.selectivity[p].not_worth(predicate.generation(), read_cost)
     }
 
@@ -205,6 +228,35 @@ impl Selectivity {
         let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
         let cost = m.nanos.load(Ordering::Relaxed) / seen;
         nearly_all || read_cost.is_some_and(|read| cost > read)
+    }
+}
+
+/// What reading a row costs: the time readers spent decompressing and decoding the row groups
+/// they read to their end (every column they read), over those row groups' rows. Cheap to
+/// clone, every clone adding to the same totals.
+///
+/// ```
+/// use pqcodec_file::ReadCost;
+///
+/// assert_eq!(ReadCost::new().per_row(), None); // nothing read yet
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ReadCost(Arc<[AtomicU64; 2]>);
+
+impl ReadCost {
+    /// Nothing read yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The time a row took, once a row group was read.
+    pub fn per_row(&self) -> Option<Duration> {
+        self.nanos_per_row().map(Duration::from_nanos)
+    }
+
+    fn nanos_per_row(&self) -> Option<u64> {
+        let rows = self.0[1].load(Ordering::Relaxed);
+        (rows > 0).then(|| self.0[0].load(Ordering::Relaxed) / rows)
     }
 }
 

@@ -50,7 +50,7 @@ mod stream;
 pub mod writer;
 
 pub use error::{Error, Result};
-pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter, Selectivity};
+pub use filter::{ArrowPredicate, ArrowPredicateFn, ReadCost, RowFilter, Selectivity};
 pub use metadata::FileMetadata;
 pub use metrics::ReadMetrics;
 pub use projection::Projection;

@@ -97,13 +97,12 @@ impl ReadMetrics {
         self.0.rows.fetch_add(rows, Ordering::Relaxed);
     }
 
-    /// The time spent decompressing and decoding a row of the row groups read to their end, in
-    /// nanoseconds (`None` before the first).
-    pub(crate) fn read_cost(&self) -> Option<u64> {
-        let rows = self.0.rows.load(Ordering::Relaxed);
+    /// The nanoseconds spent decompressing and decoding, and the rows of the row groups read
+    /// to their end.
+    pub(crate) fn read_totals(&self) -> (u64, u64) {
         let spent = self.0.decode.load(Ordering::Relaxed);
         let spent = spent.saturating_add(self.0.decompress.load(Ordering::Relaxed));
-        (rows > 0).then(|| spent / rows)
+        (spent, self.0.rows.load(Ordering::Relaxed))
     }
 
     /// Adds the time spent evaluating a predicate.

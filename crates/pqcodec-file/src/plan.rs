@@ -202,10 +202,14 @@ impl Plan {
         )
     }
 
-    /// Counts a row group read to its end, for the cost of reading a row.
-    pub(crate) fn finished(&self, group: &RowGroupReader) {
+    /// Counts a row group read to its end, for the row filter's cost of reading a row.
+    pub(crate) fn finished(&self, group: &RowGroupReader, remaining: &mut Remaining) {
         if let Some(metrics) = &self.metrics {
             metrics.add_rows(self.rows(group.row_group()));
+            if let Some(filter) = &mut remaining.filter {
+                let (nanos, rows) = metrics.read_totals();
+                filter.publish(nanos, rows);
+            }
         }
     }
 
@@ -236,8 +240,7 @@ impl Plan {
             if rows == 0 {
                 break;
             }
-            let read_cost = self.metrics.as_ref().and_then(ReadMetrics::read_cost);
-            if filter.leaves_out(p, read_cost) {
+            if filter.leaves_out(p) {
                 continue;
             }
             // The shared fields this predicate reads: taken from an earlier predicate's
@@ -310,7 +313,7 @@ impl Plan {
                 filter.count(p, n, result.count_set_bits(), spent);
                 results.append_buffer(&result);
                 // Measured not worth evaluating: the rest are kept unread.
-                if results.len() < rows && filter.leaves_out(p, read_cost) {
+                if results.len() < rows && filter.leaves_out(p) {
                     results.append_n(rows - results.len(), true);
                     if let Some(cache) = &mut cache {
                         keeping.iter().for_each(|&(_, at)| cache.give_up(at));

@@ -385,7 +385,7 @@ impl ParquetRecordBatchReader {
                 match decoding(self.plan.metrics.as_ref(), || group.next_batch()) {
                     Ok(Some(batch)) => return Ok(Some(batch)),
                     Ok(None) => {
-                        self.plan.finished(group);
+                        self.plan.finished(group, &mut self.remaining);
                         spare = self.current.take().and_then(RowGroupReader::into_decoder);
                     }
                     Err(e) => {

@@ -221,7 +221,7 @@ impl StreamState {
                 match decoding(self.plan.metrics.as_ref(), || group.next_batch())? {
                     Some(batch) => return Ok(Some(batch)),
                     None => {
-                        self.plan.finished(group);
+                        self.plan.finished(group, &mut self.remaining);
                         spare = self.current.take().and_then(RowGroupReader::into_decoder);
                     }
                 }

@@ -506,3 +506,41 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     let required = read(false, |v| v % 1000 != 999, None, true);
     assert_eq!(required, (199_800, 200_000));
 }
+
+#[test]
+fn readers_sharing_a_read_cost_leave_a_slow_optional_predicate_out_in_their_first_row_group() {
+    // One row group: a reader alone knows what a row costs to read only at its end.
+    let values = Int64Array::from_iter_values(0..200_000);
+    let batch = RecordBatch::try_from_iter([("v", Arc::new(values) as ArrayRef)]).unwrap();
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let file = Bytes::from(out);
+    let order = std::sync::atomic::Ordering::Relaxed;
+    let read = |cost: &pqcodec_file::ReadCost| {
+        let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let slow = Counted {
+            projection: Projection::roots([0]),
+            optional: true,
+            keep: |v| v % 2 == 0,
+            delay: std::time::Duration::from_millis(10),
+            seen: Arc::clone(&seen),
+            generation: Arc::default(),
+        };
+        let filter = RowFilter::new(vec![Box::new(slow)]).with_read_cost(cost.clone());
+        let reader = ReaderBuilder::try_new(file.clone())
+            .unwrap()
+            .with_row_filter(filter)
+            .build()
+            .unwrap();
+        let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
+        (rows, seen.load(order))
+    };
+    let cost = pqcodec_file::ReadCost::new();
+    // The first reader learns the cost only once its row group is read: evaluated throughout.
+    assert_eq!(read(&cost), (100_000, 200_000));
+    assert!(cost.per_row().is_some());
+    // The next knows it from the first: left out after 64 Ki rows (eight batches).
+    assert_eq!(read(&cost), (200_000 - 32_768, 65_536));
+}

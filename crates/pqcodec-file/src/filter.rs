@@ -83,16 +83,14 @@ where
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
 /// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
 /// out once its [`Selectivity`] has seen it over 64 Ki rows or more and either keep at least
-/// 95 % of them, or take longer to evaluate a row than the reader takes to decompress and
-/// decode one (of all its columns, as measured on the row groups read so far): from the next
-/// batch on, in the row group being read too.
+/// 95 % of them, or take longer to evaluate a row than the reader takes to read one (decompress
+/// and decode a value of each column it reads, at the [`ReadCost`] measured on the predicates'
+/// columns): from the next batch on, in the row group being read too.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
     selectivity: Vec<Selectivity>,
     read_cost: ReadCost,
-    /// The reader's time and rows already added to `read_cost`.
-    published: (u64, u64),
 }
 
 /// The rows an optional predicate is measured over before it may be left out.
@@ -110,25 +108,23 @@ impl RowFilter {
             predicates,
             selectivity,
             read_cost: ReadCost::new(),
-            published: (0, 0),
         }
     }
 
-    /// Measures what reading a row costs with `cost`, which other readers may share (those of
-    /// one query's partitions): each then knows it from the row groups all of them read.
+    /// Measures what reading a value costs with `cost`, which other readers may share (those
+    /// of one query's partitions): each then knows it from what all of them read.
     pub fn with_read_cost(mut self, cost: ReadCost) -> Self {
         self.read_cost = cost;
         self
     }
 
-    /// Adds what the reader spent decompressing and decoding, `nanos` over `rows` rows of the
-    /// row groups it read to their end (its totals so far), to the read cost.
-    pub(crate) fn publish(&mut self, nanos: u64, rows: u64) {
-        let (before_nanos, before_rows) = self.published;
-        let add = |sum: &AtomicU64, n: u64| sum.fetch_add(n, Ordering::Relaxed);
-        add(&self.read_cost.0[0], nanos.saturating_sub(before_nanos));
-        add(&self.read_cost.0[1], rows.saturating_sub(before_rows));
-        self.published = (nanos, rows);
+    /// Counts `values` values (rows times columns) decompressed and decoded in `spent`.
+    pub(crate) fn count_read(&self, spent: Duration, values: usize) {
+        if values > 0 {
+            let as_u64 = |n: u128| u64::try_from(n).unwrap_or(u64::MAX);
+            (self.read_cost.0[0]).fetch_add(as_u64(spent.as_nanos()), Ordering::Relaxed);
+            (self.read_cost.0[1]).fetch_add(as_u64(values as u128), Ordering::Relaxed);
+        }
     }
 
     /// Measures predicate `p` with `selectivity`, which other readers may share (the readers of
@@ -143,10 +139,10 @@ impl RowFilter {
     }
 
     /// Whether predicate `p` is left out: optional, and measured keeping nearly every row or
-    /// costing more a row than reading one.
-    pub(crate) fn leaves_out(&self, p: usize) -> bool {
+    /// costing more a row than reading one of `columns` leaf columns.
+    pub(crate) fn leaves_out(&self, p: usize, columns: usize) -> bool {
         let predicate = &self.predicates[p];
-        let read_cost = self.read_cost.nanos_per_row();
+        let read_cost = self.read_cost.nanos_per_value().map(|v| v * columns as f64);
         predicate.is_optional() && self.selectivity[p].not_worth(predicate.generation(), read_cost)
     }
 
@@ -211,7 +207,7 @@ impl Selectivity {
     /// Whether, over 64 Ki rows or more, at least 95 % were kept or a row took longer than
     /// `read_cost` nanoseconds (if known), by the predicate's `generation`: what an earlier one
     /// did is forgotten.
-    fn not_worth(&self, generation: u64, read_cost: Option<u64>) -> bool {
+    fn not_worth(&self, generation: u64, read_cost: Option<f64>) -> bool {
         let m = &self.0;
         if m.generation.swap(generation, Ordering::Relaxed) != generation {
             for measure in [&m.seen, &m.kept, &m.nanos] {
@@ -226,19 +222,19 @@ impl Selectivity {
             return false;
         }
         let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
-        let cost = m.nanos.load(Ordering::Relaxed) / seen;
+        let cost = m.nanos.load(Ordering::Relaxed) as f64 / seen as f64;
         nearly_all || read_cost.is_some_and(|read| cost > read)
     }
 }
 
-/// What reading a row costs: the time readers spent decompressing and decoding the row groups
-/// they read to their end (every column they read), over those row groups' rows. Cheap to
-/// clone, every clone adding to the same totals.
+/// What reading a value costs: the time readers spent decompressing and decoding their row
+/// filter's columns, over the values (rows times columns) they read. Cheap to clone, every
+/// clone adding to the same totals.
 ///
 /// ```
 /// use pqcodec_file::ReadCost;
 ///
-/// assert_eq!(ReadCost::new().per_row(), None); // nothing read yet
+/// assert_eq!(ReadCost::new().per_value(), None); // nothing read yet
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ReadCost(Arc<[AtomicU64; 2]>);
@@ -249,14 +245,15 @@ impl ReadCost {
         Self::default()
     }
 
-    /// The time a row took, once a row group was read.
-    pub fn per_row(&self) -> Option<Duration> {
-        self.nanos_per_row().map(Duration::from_nanos)
+    /// The time a value took, once one was read.
+    pub fn per_value(&self) -> Option<Duration> {
+        self.nanos_per_value()
+            .map(|n| Duration::from_secs_f64(n / 1e9))
     }
 
-    fn nanos_per_row(&self) -> Option<u64> {
-        let rows = self.0[1].load(Ordering::Relaxed);
-        (rows > 0).then(|| self.0[0].load(Ordering::Relaxed) / rows)
+    fn nanos_per_value(&self) -> Option<f64> {
+        let values = self.0[1].load(Ordering::Relaxed);
+        (values > 0).then(|| self.0[0].load(Ordering::Relaxed) as f64 / values as f64)
     }
 }
 

@@ -37,8 +37,6 @@ struct Sums {
     decompress: AtomicU64,
     decode: AtomicU64,
     filter: AtomicU64,
-    /// The rows of the row groups read to their end.
-    rows: AtomicU64,
     cache_inner: AtomicU64,
     cache: AtomicU64,
 }
@@ -89,20 +87,6 @@ impl ReadMetrics {
         let r = f();
         add(&self.0.decompress, start.elapsed());
         r
-    }
-
-    /// Counts the `rows` of a row group read to its end.
-    pub(crate) fn add_rows(&self, rows: usize) {
-        let rows = u64::try_from(rows).unwrap_or(u64::MAX);
-        self.0.rows.fetch_add(rows, Ordering::Relaxed);
-    }
-
-    /// The nanoseconds spent decompressing and decoding, and the rows of the row groups read
-    /// to their end.
-    pub(crate) fn read_totals(&self) -> (u64, u64) {
-        let spent = self.0.decode.load(Ordering::Relaxed);
-        let spent = spent.saturating_add(self.0.decompress.load(Ordering::Relaxed));
-        (spent, self.0.rows.load(Ordering::Relaxed))
     }
 
     /// Adds the time spent evaluating a predicate.

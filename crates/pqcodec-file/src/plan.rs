@@ -202,17 +202,6 @@ impl Plan {
         )
     }
 
-    /// Counts a row group read to its end, for the row filter's cost of reading a row.
-    pub(crate) fn finished(&self, group: &RowGroupReader, remaining: &mut Remaining) {
-        if let Some(metrics) = &self.metrics {
-            metrics.add_rows(self.rows(group.row_group()));
-            if let Some(filter) = &mut remaining.filter {
-                let (nanos, rows) = metrics.read_totals();
-                filter.publish(nanos, rows);
-            }
-        }
-    }
-
     /// The rows of row group `row_group`.
     fn rows(&self, row_group: usize) -> usize {
         let rows = self.meta.metadata().row_group(row_group).num_rows();
@@ -233,6 +222,8 @@ impl Plan {
         let mut cache = (!shared.is_empty()).then(|| Cache::new(shared.len(), self.cache_size));
         let mut selection = fetch.selection.clone();
         let mut mask: Option<BooleanBuffer> = None;
+        // The leaf columns read, for the cost of reading a row.
+        let read = fetch.locations.len();
         for (p, (schema, leaves)) in self.filters.iter().enumerate() {
             let rows = mask
                 .as_ref()
@@ -240,7 +231,7 @@ impl Plan {
             if rows == 0 {
                 break;
             }
-            if filter.leaves_out(p) {
+            if filter.leaves_out(p, read) {
                 continue;
             }
             // The shared fields this predicate reads: taken from an earlier predicate's
@@ -269,6 +260,7 @@ impl Plan {
                 }
             }
             let (decoded, leaves) = decoded(schema, leaves, &taken);
+            let decoding = leaves.len();
             let columns = self.columns(row_group, &leaves, fetched, &fetch.locations)?;
             let decode = |source| Error::Decode { row_group, source };
             // A predicate of no columns to decode sees batches of rows only.
@@ -289,8 +281,13 @@ impl Plan {
             .with_mask(mask.clone())
             .with_taken(schema.clone(), taken);
             let mut results = BooleanBufferBuilder::new(rows);
-            while let Some(batch) = batches.next_batch()? {
+            loop {
+                let start = std::time::Instant::now();
+                let Some(batch) = batches.next_batch()? else {
+                    break;
+                };
                 let n = batch.num_rows();
+                filter.count_read(start.elapsed(), n * decoding);
                 if let Some(cache) = &mut cache {
                     for &(column, at) in &keeping {
                         cache.keep(at, batch.column(column));
@@ -313,7 +310,7 @@ impl Plan {
                 filter.count(p, n, result.count_set_bits(), spent);
                 results.append_buffer(&result);
                 // Measured not worth evaluating: the rest are kept unread.
-                if results.len() < rows && filter.leaves_out(p) {
+                if results.len() < rows && filter.leaves_out(p, read) {
                     results.append_n(rows - results.len(), true);
                     if let Some(cache) = &mut cache {
                         keeping.iter().for_each(|&(_, at)| cache.give_up(at));

@@ -277,8 +277,7 @@ impl<T> ReaderBuilder<T> {
             cache_size: self.max_predicate_cache_size,
             batch_size: self.batch_size,
             coalesce_gap: self.coalesce_gap.unwrap_or(source_gap),
-            // Always timed: the row filter weighs its predicates' cost against decoding's.
-            metrics: Some(self.metrics.clone().unwrap_or_default()),
+            metrics: self.metrics.clone(),
         };
         check_schema(&plan)?;
         let groups = chosen
@@ -384,10 +383,7 @@ impl ParquetRecordBatchReader {
             if let Some(group) = self.current.as_mut() {
                 match decoding(self.plan.metrics.as_ref(), || group.next_batch()) {
                     Ok(Some(batch)) => return Ok(Some(batch)),
-                    Ok(None) => {
-                        self.plan.finished(group, &mut self.remaining);
-                        spare = self.current.take().and_then(RowGroupReader::into_decoder);
-                    }
+                    Ok(None) => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                     Err(e) => {
                         // Nothing more after an error.
                         self.current = None;

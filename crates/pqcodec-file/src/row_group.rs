@@ -73,11 +73,6 @@ impl RowGroupReader {
         self
     }
 
-    /// The row group's index in the file.
-    pub(crate) fn row_group(&self) -> usize {
-        self.row_group
-    }
-
     /// The decoder, for the next row group to reuse.
     pub(crate) fn into_decoder(self) -> Option<RecordBatchDecoder> {
         self.decoder

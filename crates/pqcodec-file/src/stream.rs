@@ -220,10 +220,7 @@ impl StreamState {
             if let Some(group) = self.current.as_mut() {
                 match decoding(self.plan.metrics.as_ref(), || group.next_batch())? {
                     Some(batch) => return Ok(Some(batch)),
-                    None => {
-                        self.plan.finished(group, &mut self.remaining);
-                        spare = self.current.take().and_then(RowGroupReader::into_decoder);
-                    }
+                    None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
                 }
             }
             if self.remaining.done() {

@@ -433,6 +433,10 @@ impl pqcodec_file::ArrowPredicate for Counted {
         let order = std::sync::atomic::Ordering::Relaxed;
         self.seen.fetch_add(batch.num_rows(), order);
         std::thread::sleep(self.delay);
+        // With no column, every other row of the batch.
+        if batch.num_columns() == 0 {
+            return Ok((0..batch.num_rows()).map(|i| Some(i % 2 == 0)).collect());
+        }
         let values = batch.column(0).as_primitive::<Int64Type>();
         Ok(values.iter().map(|v| v.map(self.keep)).collect())
     }
@@ -508,8 +512,8 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
 }
 
 #[test]
-fn readers_sharing_a_read_cost_leave_a_slow_optional_predicate_out_in_their_first_row_group() {
-    // One row group: a reader alone knows what a row costs to read only at its end.
+fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
+    // One row group of 200 000 rows, read in batches of 8 Ki.
     let values = Int64Array::from_iter_values(0..200_000);
     let batch = RecordBatch::try_from_iter([("v", Arc::new(values) as ArrayRef)]).unwrap();
     let mut out = Vec::new();
@@ -518,10 +522,11 @@ fn readers_sharing_a_read_cost_leave_a_slow_optional_predicate_out_in_their_firs
     writer.close().unwrap();
     let file = Bytes::from(out);
     let order = std::sync::atomic::Ordering::Relaxed;
-    let read = |cost: &pqcodec_file::ReadCost| {
+    // A predicate keeping half the rows, 10 ms a batch, over `columns`.
+    let read = |columns: Vec<usize>, cost: &pqcodec_file::ReadCost| {
         let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let slow = Counted {
-            projection: Projection::roots([0]),
+            projection: Projection::roots(columns),
             optional: true,
             keep: |v| v % 2 == 0,
             delay: std::time::Duration::from_millis(10),
@@ -537,10 +542,14 @@ fn readers_sharing_a_read_cost_leave_a_slow_optional_predicate_out_in_their_firs
         let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
         (rows, seen.load(order))
     };
-    let cost = pqcodec_file::ReadCost::new();
-    // The first reader learns the cost only once its row group is read: evaluated throughout.
-    assert_eq!(read(&cost), (100_000, 200_000));
-    assert!(cost.per_row().is_some());
-    // The next knows it from the first: left out after 64 Ki rows (eight batches).
-    assert_eq!(read(&cost), (200_000 - 32_768, 65_536));
+    // Reading no column, a reader measures no read cost: evaluated throughout.
+    let alone = pqcodec_file::ReadCost::new();
+    assert_eq!(read(vec![], &alone), (100_000, 200_000));
+    assert_eq!(alone.per_value(), None);
+    // Reading `v`, it measures decoding it from the first batch: left out after 64 Ki rows.
+    let shared = pqcodec_file::ReadCost::new();
+    assert_eq!(read(vec![0], &shared), (200_000 - 32_768, 65_536));
+    assert!(shared.per_value().is_some());
+    // Reading no column, with the cost the reader before measured: left out as soon.
+    assert_eq!(read(vec![], &shared), (200_000 - 32_768, 65_536));
 }

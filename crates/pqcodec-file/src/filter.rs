@@ -122,8 +122,9 @@ impl RowFilter {
     pub(crate) fn count_read(&self, spent: Duration, values: usize) {
         if values > 0 {
             let as_u64 = |n: u128| u64::try_from(n).unwrap_or(u64::MAX);
-            (self.read_cost.0[0]).fetch_add(as_u64(spent.as_nanos()), Ordering::Relaxed);
-            (self.read_cost.0[1]).fetch_add(as_u64(values as u128), Ordering::Relaxed);
+            let spent_on = &self.read_cost.0;
+            (spent_on.nanos).fetch_add(as_u64(spent.as_nanos()), Ordering::Relaxed);
+            (spent_on.values).fetch_add(as_u64(values as u128), Ordering::Relaxed);
         }
     }
 
@@ -237,7 +238,13 @@ impl Selectivity {
 /// assert_eq!(ReadCost::new().per_value(), None); // nothing read yet
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct ReadCost(Arc<[AtomicU64; 2]>);
+pub struct ReadCost(Arc<Spent>);
+
+#[derive(Debug, Default)]
+struct Spent {
+    nanos: AtomicU64,
+    values: AtomicU64,
+}
 
 impl ReadCost {
     /// Nothing read yet.
@@ -252,8 +259,8 @@ impl ReadCost {
     }
 
     fn nanos_per_value(&self) -> Option<f64> {
-        let values = self.0[1].load(Ordering::Relaxed);
-        (values > 0).then(|| self.0[0].load(Ordering::Relaxed) as f64 / values as f64)
+        let values = self.0.values.load(Ordering::Relaxed);
+        (values > 0).then(|| self.0.nanos.load(Ordering::Relaxed) as f64 / values as f64)
     }
 }
 

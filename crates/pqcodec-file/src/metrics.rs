@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 /// the sums. I/O waits are in neither time.
 ///
 /// Decoding is timed as the time spent making batches less the decompression and predicates
-/// timed meanwhile on these sums: give each concurrent reader its own `ReadMetrics` for an exact split.
+/// timed meanwhile on these sums: give each concurrent reader its own `ReadMetrics` for an
+/// exact split.
 ///
 /// ```
 /// use pqcodec_file::{ReadMetrics, ReaderBuilder};

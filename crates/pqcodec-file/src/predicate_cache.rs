@@ -1,8 +1,9 @@
 //! The predicate cache: a field that the row filter's predicates read, and that a later
 //! predicate or the projection reads again alike, is decoded once. The first predicate reading
-//! it (of those not left out) keeps its batches; whoever reads it next takes them, cut down to the rows it reads, in
-//! place of decoding the field again (arrow-rs's async reader does the same for the projection).
-//! A row group's kept arrays are bounded by a size; past it, the field is decoded again.
+//! it (of those not left out) keeps its batches; whoever reads it next takes them, cut down to
+//! the rows it reads, in place of decoding the field again (arrow-rs's async reader does the
+//! same for the projection). A row group's kept arrays are bounded by a size; past it, the
+//! field is decoded again.
 
 use std::ops::Range;
 

@@ -221,7 +221,8 @@ impl<T> ReaderBuilder<T> {
         self
     }
 
-    /// Adds the time spent decompressing and decoding, and the predicate cache's records, to `metrics`.
+    /// Adds the time spent decompressing, decoding and evaluating the row filter, and the
+    /// predicate cache's records, to `metrics`.
     pub fn with_read_metrics(mut self, metrics: ReadMetrics) -> Self {
         self.metrics = Some(metrics);
         self

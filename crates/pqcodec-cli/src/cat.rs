@@ -36,7 +36,7 @@ pub fn cat(path: &Path, args: &ReadArgs, out: impl Write) -> Result<(), Box<dyn 
 }
 
 fn write_json(
-    mut reader: pqcodec_file::ParquetRecordBatchReader,
+    mut reader: pqcodec_file::BatchReader,
     out: &mut impl Write,
     in_file: impl Fn(pqcodec_file::Error) -> String,
 ) -> Result<(), Box<dyn Error>> {

@@ -6,9 +6,9 @@
 //! [`ReaderBuilder`] says what to read, as arrow-rs's `ParquetRecordBatchReaderBuilder` does:
 //! a [`Projection`] of columns, row groups, a [`RowSelection`] of rows, an offset and a limit,
 //! the batch size, and the Arrow types to read into. It reads from any [`RangeRead`] (bytes in
-//! memory, a [`LocalFile`], your own storage) into a [`ParquetRecordBatchReader`], or, with the
+//! memory, a [`LocalFile`], your own storage) into a [`BatchReader`], or, with the
 //! `object_store` feature, from any `AsyncRangeRead` such as an `ObjectStoreSource` into a
-//! `ParquetRecordBatchStream`.
+//! `BatchStream`.
 //!
 //! Only what is read is fetched: the footer (one request for most files), the page index when
 //! asked for, and the projected column chunks of one row group at a time, nearby ranges
@@ -55,13 +55,12 @@ pub use metadata::FileMetadata;
 pub use metrics::ReadMetrics;
 pub use projection::Projection;
 pub use reader::{
-    DEFAULT_BATCH_SIZE, DEFAULT_COALESCE_GAP, ParquetRecordBatchReader, ReaderBuilder,
-    ReaderOptions,
+    BatchReader, DEFAULT_BATCH_SIZE, DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions,
 };
 pub use selection::{RowSelection, RowSelector};
 pub use source::{LocalFile, RangeRead};
 #[cfg(feature = "object_store")]
-pub use stream::{AsyncRangeRead, ObjectStoreSource, ParquetRecordBatchStream};
+pub use stream::{AsyncRangeRead, BatchStream, ObjectStoreSource};
 #[cfg(feature = "object_store")]
 pub use writer::AsyncFileWriter;
 pub use writer::{ColumnSettings, Compression, FileWriter, PageVersion, WriterOptions};

@@ -1,5 +1,5 @@
 //! [`ReaderBuilder`]: what to read of a file (columns, row groups, rows, the Arrow types), and
-//! [`ParquetRecordBatchReader`], the synchronous reader it builds over a [`RangeRead`].
+//! [`BatchReader`], the synchronous reader it builds over a [`RangeRead`].
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -52,8 +52,8 @@ impl ReaderOptions {
     }
 }
 
-/// What to read of a Parquet file, and how: the builder of [`ParquetRecordBatchReader`] (over a
-/// [`RangeRead`]) and of [`ParquetRecordBatchStream`](crate::ParquetRecordBatchStream) (over an
+/// What to read of a Parquet file, and how: the builder of [`BatchReader`] (over a
+/// [`RangeRead`]) and of [`BatchStream`](crate::BatchStream) (over an
 /// [`AsyncRangeRead`](crate::AsyncRangeRead)), shaped like arrow-rs's
 /// `ParquetRecordBatchReaderBuilder`.
 ///
@@ -342,10 +342,10 @@ impl<T: RangeRead + 'static> ReaderBuilder<T> {
 
     /// The reader. Fails if the settings do not fit the file (a column, row group or row that
     /// does not exist, a schema that cannot be read from the columns).
-    pub fn build(mut self) -> Result<ParquetRecordBatchReader> {
+    pub fn build(mut self) -> Result<BatchReader> {
         let (plan, groups) = self.plan(self.input.coalesce_gap())?;
         let remaining = self.take_remaining();
-        Ok(ParquetRecordBatchReader {
+        Ok(BatchReader {
             input: Box::new(self.input),
             plan,
             groups,
@@ -359,7 +359,7 @@ impl<T: RangeRead + 'static> ReaderBuilder<T> {
 /// of one row group (or only their selected pages) are fetched, then decoded batch by batch.
 ///
 /// `Send`: readers of different row groups can run on their own threads.
-pub struct ParquetRecordBatchReader {
+pub struct BatchReader {
     input: Box<dyn RangeRead>,
     plan: Plan,
     groups: VecDeque<(usize, RowSelection)>,
@@ -367,16 +367,16 @@ pub struct ParquetRecordBatchReader {
     remaining: Remaining,
 }
 
-impl std::fmt::Debug for ParquetRecordBatchReader {
+impl std::fmt::Debug for BatchReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ParquetRecordBatchReader")
+        f.debug_struct("BatchReader")
             .field("schema", &self.plan.schema)
             .field("row_groups_left", &self.groups.len())
             .finish_non_exhaustive()
     }
 }
 
-impl ParquetRecordBatchReader {
+impl BatchReader {
     /// The next batch, or `None` at the end.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
@@ -424,7 +424,7 @@ impl ParquetRecordBatchReader {
     }
 }
 
-impl Iterator for ParquetRecordBatchReader {
+impl Iterator for BatchReader {
     type Item = Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -432,7 +432,7 @@ impl Iterator for ParquetRecordBatchReader {
     }
 }
 
-impl RecordBatchReader for ParquetRecordBatchReader {
+impl RecordBatchReader for BatchReader {
     fn schema(&self) -> SchemaRef {
         self.plan.schema.clone()
     }

@@ -1,6 +1,6 @@
 //! The async reader (feature `object_store`): [`AsyncRangeRead`], a source of byte ranges
 //! read asynchronously, [`ObjectStoreSource`] over any `object_store`, and
-//! [`ParquetRecordBatchStream`], a `Stream` of RecordBatches.
+//! [`BatchStream`], a `Stream` of RecordBatches.
 
 use std::io;
 use std::ops::Range;
@@ -26,7 +26,7 @@ use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
 use crate::source::{check_lengths, span};
 
-/// A file's bytes, read by ranges asynchronously: what a [`ParquetRecordBatchStream`] reads
+/// A file's bytes, read by ranges asynchronously: what a [`BatchStream`] reads
 /// from. [`ObjectStoreSource`] is one.
 pub trait AsyncRangeRead: Send + Sync {
     /// The file's size in bytes.
@@ -146,7 +146,7 @@ impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
 
     /// The stream. Fails if the settings do not fit the file, as
     /// [`build`](ReaderBuilder::build) does.
-    pub fn build_stream(mut self) -> Result<ParquetRecordBatchStream> {
+    pub fn build_stream(mut self) -> Result<BatchStream> {
         let (plan, groups) = self.plan(self.input.coalesce_gap())?;
         let schema = plan.schema.clone();
         let remaining = self.take_remaining();
@@ -170,34 +170,34 @@ impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
             }
         })
         .boxed();
-        Ok(ParquetRecordBatchStream { schema, inner })
+        Ok(BatchStream { schema, inner })
     }
 }
 
 /// RecordBatches read from an [`AsyncRangeRead`] a row group at a time: the projected column
 /// chunks of a row group (or only their selected pages) are fetched in one request of
 /// coalesced ranges, then decoded batch by batch as the stream is polled.
-pub struct ParquetRecordBatchStream {
+pub struct BatchStream {
     schema: SchemaRef,
     inner: BoxStream<'static, Result<RecordBatch>>,
 }
 
-impl std::fmt::Debug for ParquetRecordBatchStream {
+impl std::fmt::Debug for BatchStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ParquetRecordBatchStream")
+        f.debug_struct("BatchStream")
             .field("schema", &self.schema)
             .finish_non_exhaustive()
     }
 }
 
-impl ParquetRecordBatchStream {
+impl BatchStream {
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.schema.clone()
     }
 }
 
-impl Stream for ParquetRecordBatchStream {
+impl Stream for BatchStream {
     type Item = Result<RecordBatch>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {

@@ -676,8 +676,8 @@ fn short_and_failed_reads_are_errors() {
 #[test]
 fn readers_can_move_to_other_threads() {
     fn send<T: Send>() {}
-    send::<pqcodec_file::ParquetRecordBatchReader>();
-    send::<pqcodec_file::ParquetRecordBatchStream>();
+    send::<pqcodec_file::BatchReader>();
+    send::<pqcodec_file::BatchStream>();
     // One reader per row group, on its own thread, from one metadata.
     let data = file(true);
     let meta = Arc::new(FileMetadata::load(data, false).unwrap());

@@ -61,6 +61,23 @@ pub enum Error {
     /// Writing to the output failed.
     #[error("writing: {0}")]
     Io(#[source] std::io::Error),
+    /// Arrays could not be encoded into a column's pages (a value or type its encoding cannot
+    /// write).
+    #[error(transparent)]
+    Encode(pqcodec_arrow::Error),
+    /// The parquet crate, which frames what the writer wrote (the Parquet schema, the pages'
+    /// places, the footer), refused it.
+    #[error("{context}: {source}")]
+    Format {
+        /// What was being written: a column, the schema.
+        context: String,
+        /// The parquet crate's error (its type is not part of this API).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The writer failed before, and its output is incomplete: it takes nothing more.
+    #[error("the writer failed earlier: {0}")]
+    Failed(String),
     /// A page's levels or values could not be decoded into Arrow arrays.
     #[error("row group {row_group}: {source}")]
     Decode {

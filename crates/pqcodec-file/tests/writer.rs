@@ -731,7 +731,10 @@ fn bad_batches_are_refused_before_anything_is_written() {
     let dict = unsafe { DictionaryArray::<Int32Type>::new_unchecked(keys, values) };
     let (schema, bad) = one_column("d", Arc::new(dict), true);
     let mut writer = FileWriter::try_new(Vec::new(), schema, WriterOptions::new()).unwrap();
-    let err = writer.write(&bad).unwrap_err().to_string();
+    let err = writer.write(&bad).unwrap_err();
+    // The encoder's own error, kept.
+    assert!(matches!(err, pqcodec_file::Error::Encode(_)), "{err:?}");
+    let err = err.to_string();
     assert!(err.contains("key 5"), "{err}");
     assert_eq!(writer.in_progress_rows(), 0);
 
@@ -798,9 +801,15 @@ fn an_io_error_is_returned_and_the_writer_refuses_more() {
     let options = WriterOptions::new().with_max_row_group_row_count(500);
     let mut writer =
         FileWriter::try_new(Failing { budget: 20_000 }, input.schema(), options).unwrap();
-    let err = writer.write(&input).unwrap_err().to_string();
-    assert!(err.contains("disk full"), "{err}");
-    assert!(writer.write(&input).is_err());
+    let err = writer.write(&input).unwrap_err();
+    let io = std::error::Error::source(&err).and_then(|e| e.downcast_ref::<std::io::Error>());
+    assert!(
+        io.is_some_and(|io| io.to_string() == "disk full"),
+        "{err:?}"
+    );
+    let again = writer.write(&input).unwrap_err();
+    assert!(matches!(again, pqcodec_file::Error::Failed(_)), "{again:?}");
+    assert!(again.to_string().contains("disk full"), "{again}");
     assert!(writer.close().is_err());
 }
 

@@ -369,14 +369,18 @@ fn i32_of(path: &str, n: usize) -> Result<i32> {
 }
 
 pub(crate) fn frame_error(path: &str, e: parquet::errors::ParquetError) -> Error {
+    let format = |source| Error::Format {
+        context: format!("column {path:?}"),
+        source,
+    };
     match e {
         parquet::errors::ParquetError::External(inner) => {
             match inner.downcast::<std::io::Error>() {
                 Ok(io) => Error::Io(*io),
-                Err(other) => Error::Request(format!("column {path:?}: {other}")),
+                Err(other) => format(other),
             }
         }
-        other => Error::Request(format!("column {path:?}: {other}")),
+        other => format(Box::new(other)),
     }
 }
 

@@ -94,7 +94,10 @@ impl<W: Write + Send> FileWriter<W> {
     pub fn try_new(out: W, schema: SchemaRef, options: WriterOptions) -> Result<Self> {
         let descr = ArrowSchemaConverter::new()
             .convert(&schema)
-            .map_err(|e| Error::Request(format!("the schema has no Parquet form: {e}")))?;
+            .map_err(|e| Error::Format {
+                context: "the schema has no Parquet form".into(),
+                source: Box::new(e),
+            })?;
         Self::try_new_with_parquet_schema(out, schema, Arc::new(descr), options)
     }
 
@@ -135,10 +138,7 @@ impl<W: Write + Send> FileWriter<W> {
                 alp |= column_options.encoding == Encoding::Alp;
                 columns.push((desc, column_options));
             }
-            fields.push(
-                FieldEncoder::try_new(field.clone(), columns)
-                    .map_err(|e| Error::Request(e.to_string()))?,
-            );
+            fields.push(FieldEncoder::try_new(field.clone(), columns).map_err(Error::Encode)?);
         }
         if next != descr.num_columns() {
             return Err(Error::Request(format!(
@@ -202,7 +202,7 @@ impl<W: Write + Send> FileWriter<W> {
 
     fn usable(&self) -> Result<()> {
         match &self.failed {
-            Some(why) => Err(Error::Request(format!("the writer failed earlier: {why}"))),
+            Some(why) => Err(Error::Failed(why.clone())),
             None => Ok(()),
         }
     }
@@ -232,11 +232,7 @@ impl<W: Write + Send> FileWriter<W> {
             let part = batch.slice(offset, n);
             let mut prepared = Vec::with_capacity(self.fields.len());
             for (field, column) in self.fields.iter().zip(part.columns()) {
-                prepared.push(
-                    field
-                        .prepare(column)
-                        .map_err(|e| Error::Request(e.to_string()))?,
-                );
+                prepared.push(field.prepare(column).map_err(Error::Encode)?);
             }
             let written = self.write_prepared(prepared);
             self.guard(written)?;
@@ -263,9 +259,7 @@ impl<W: Write + Send> FileWriter<W> {
     fn write_prepared(&mut self, prepared: Vec<Prepared>) -> Result<()> {
         let mut leaf = 0;
         for (field, p) in self.fields.iter_mut().zip(prepared) {
-            field
-                .write_prepared(p)
-                .map_err(|e| Error::Request(e.to_string()))?;
+            field.write_prepared(p).map_err(Error::Encode)?;
             for column in field.columns_mut() {
                 for page in column.take_pages() {
                     self.chunks[leaf].push(&page)?;
@@ -284,9 +278,7 @@ impl<W: Write + Send> FileWriter<W> {
             .map_err(|e| chunk::frame_error("(row group)", e))?;
         let mut leaf = 0;
         for field in &mut self.fields {
-            let chunks = field
-                .finish_chunks()
-                .map_err(|e| Error::Request(e.to_string()))?;
+            let chunks = field.finish_chunks().map_err(Error::Encode)?;
             for encoded in chunks {
                 let writer = &mut self.chunks[leaf];
                 for page in &encoded.pages {

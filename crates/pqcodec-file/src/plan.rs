@@ -223,7 +223,7 @@ impl Plan {
         let mut selection = fetch.selection.clone();
         let mut mask: Option<BooleanBuffer> = None;
         // The leaf columns read, for the cost of reading a row.
-        let read = fetch.locations.len();
+        let columns_read = fetch.locations.len();
         for (p, (schema, leaves)) in self.filters.iter().enumerate() {
             let rows = mask
                 .as_ref()
@@ -231,7 +231,7 @@ impl Plan {
             if rows == 0 {
                 break;
             }
-            if filter.leaves_out(p, read) {
+            if filter.leaves_out(p, columns_read) {
                 continue;
             }
             // The shared fields this predicate reads: taken from an earlier predicate's
@@ -310,7 +310,7 @@ impl Plan {
                 filter.count(p, n, result.count_set_bits(), spent);
                 results.append_buffer(&result);
                 // Measured not worth evaluating: the rest are kept unread.
-                if results.len() < rows && filter.leaves_out(p, read) {
+                if results.len() < rows && filter.leaves_out(p, columns_read) {
                     results.append_n(rows - results.len(), true);
                     if let Some(cache) = &mut cache {
                         keeping.iter().for_each(|&(_, at)| cache.give_up(at));

@@ -9,6 +9,8 @@
 //!
 //! Run with `cargo bench --bench encodings` (optionally a filter, e.g. `-- decode/PLAIN`).
 
+use std::sync::Arc;
+
 use std::hint::black_box;
 
 use bytes::Bytes;
@@ -42,13 +44,13 @@ const FLBA_LEN: usize = 16;
 /// byte arrays in a buffer cleared each time (arrow-rs's side overwrites a `Vec` of them).
 trait Output: DynamicType {
     /// Decodes `n` values from `d` into `out` and returns how many it read.
-    fn decode(d: &mut Self::Decoder<'_>, out: &mut Self::Buffer, n: usize) -> usize;
+    fn decode(d: &mut Self::Decoder, out: &mut Self::Buffer, n: usize) -> usize;
 }
 
 macro_rules! slice_output {
     ($($t:ty),*) => {$(
         impl Output for $t {
-            fn decode(d: &mut Self::Decoder<'_>, out: &mut Self::Buffer, n: usize) -> usize {
+            fn decode(d: &mut Self::Decoder, out: &mut Self::Buffer, n: usize) -> usize {
                 out.resize(n, Default::default());
                 d.read_into(out).expect("pqcodec decodes")
             }
@@ -67,7 +69,7 @@ slice_output!(
 macro_rules! cleared_output {
     ($($t:ty),*) => {$(
         impl Output for $t {
-            fn decode(d: &mut Self::Decoder<'_>, out: &mut Self::Buffer, n: usize) -> usize {
+            fn decode(d: &mut Self::Decoder, out: &mut Self::Buffer, n: usize) -> usize {
                 out.clear();
                 d.read(out, n).expect("pqcodec decodes")
             }
@@ -146,7 +148,7 @@ fn bench_case<T: Output, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
     let mut out = T::Buffer::default();
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            let mut d = T::decoder(ours, black_box(&page), n, type_length, None)
+            let mut d = T::decoder(ours, black_box(page_bytes.clone()), n, type_length, None)
                 .expect("pqcodec takes the page");
             assert_eq!(T::decode(&mut d, &mut out, n), n);
             black_box(out.len())
@@ -215,10 +217,10 @@ fn bench_dictionary<T: Output, A: DataType>(
                 .expect("pqcodec decodes the dictionary");
             let mut d = T::decoder(
                 Encoding::RleDictionary,
-                black_box(&data_page),
+                black_box(data_page.clone()),
                 n,
                 type_length,
-                Some(&dict),
+                Some(Arc::new(dict)),
             )
             .expect("pqcodec takes the page");
             assert_eq!(T::decode(&mut d, &mut out, n), n);
@@ -419,8 +421,9 @@ macro_rules! alp {
                 let mut out = vec![<$native>::default(); N];
                 g.bench_function("pqcodec", |b| {
                     b.iter(|| {
-                        let mut d = AlpDecoder::<$ours>::new(black_box(&page), N)
-                            .expect("pqcodec takes the page");
+                        let mut d =
+                            AlpDecoder::<$ours>::new(Bytes::copy_from_slice(black_box(&page)), N)
+                                .expect("pqcodec takes the page");
                         assert_eq!(d.read_into(&mut out).expect("pqcodec decodes"), N);
                         black_box(out.len())
                     })
@@ -648,7 +651,8 @@ fn hybrid(c: &mut Criterion) {
         g.bench_function("pqcodec", |b| {
             b.iter(|| {
                 out.clear();
-                let mut d = RleDecoder::new(black_box(&rle_page), width, N).expect("valid page");
+                let mut d = RleDecoder::new(Bytes::copy_from_slice(black_box(&rle_page)), width, N)
+                    .expect("valid page");
                 assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
                 black_box(out.len())
             })
@@ -700,8 +704,12 @@ fn hybrid(c: &mut Criterion) {
         g.bench_function("pqcodec", |b| {
             b.iter(|| {
                 out.clear();
-                let mut d =
-                    BitPackedDecoder::new(black_box(&packed_page), width, N).expect("valid page");
+                let mut d = BitPackedDecoder::new(
+                    Bytes::copy_from_slice(black_box(&packed_page)),
+                    width,
+                    N,
+                )
+                .expect("valid page");
                 assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
                 black_box(out.len())
             })

@@ -8,6 +8,7 @@
 //! bound is 1 MiB plus 16 times the input: what the bytes can hold and the batch asked for,
 //! never the claim.
 
+use bytes::Bytes;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -270,16 +271,11 @@ macro_rules! with_type {
 fn read_everything<T: DynamicType>(h: &Hostile) {
     let dictionary = h.dictionary.as_ref().map(|bytes| {
         let count = plain_value_count(T::TYPE, bytes, h.type_length).unwrap();
-        decode_plain_page::<T>(bytes, count, h.type_length).unwrap()
+        Arc::new(decode_plain_page::<T>(bytes, count, h.type_length).unwrap())
     });
-    let (_, peak) = peak_of(|| {
-        let decoder = T::decoder(
-            h.encoding,
-            &h.bytes,
-            HUGE,
-            h.type_length,
-            dictionary.as_ref(),
-        );
+    let page = Bytes::copy_from_slice(&h.bytes);
+    let (_, peak) = peak_of(move || {
+        let decoder = T::decoder(h.encoding, page, HUGE, h.type_length, dictionary.clone());
         if let Ok(mut decoder) = decoder {
             let mut out = T::Buffer::default();
             let _ = decoder.read(&mut out, HUGE);
@@ -372,11 +368,12 @@ fn one_shot_decode_of_2_pow_31_values_allocates_by_the_bytes() {
         if h.bytes.len() < 90 {
             continue;
         }
-        let (result, peak) = peak_of(|| {
+        let page = Bytes::copy_from_slice(&h.bytes);
+        let (result, peak) = peak_of(move || {
             dynamic::decode(
                 h.encoding,
                 h.physical,
-                &h.bytes,
+                page,
                 HUGE,
                 h.type_length,
                 h.dictionary.as_deref(),

@@ -19,6 +19,7 @@
 //! A second table holds cases only the Arrow adapter sees (levels, page headers, dictionary
 //! pages, UTF-8), each with the variant, page, encoding and field its error must name.
 
+use bytes::Bytes;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -1417,10 +1418,10 @@ fn drain<T: DynamicType>(case: &Case, skip: bool) -> Result<usize, Error> {
     let dictionary = dictionary_of::<T>(case)?;
     let mut decoder = T::decoder(
         case.encoding,
-        &case.bytes,
+        Bytes::copy_from_slice(&case.bytes),
         case.num_values,
         case.type_length,
-        dictionary.as_ref(),
+        dictionary.map(Arc::new),
     )?;
     let mut out = T::Buffer::default();
     let mut total = 0usize;
@@ -1467,7 +1468,7 @@ fn run_values<T: DynamicType>(case: &Case) -> Result<(), String> {
     let whole = dynamic::decode(
         case.encoding,
         case.physical,
-        &case.bytes,
+        Bytes::copy_from_slice(&case.bytes),
         case.num_values,
         case.type_length,
         case.dictionary.as_deref(),
@@ -1493,7 +1494,11 @@ fn run_levels(case: &Case) -> Result<(), String> {
             let mut total = 0;
             match case.target {
                 Target::RleLevels(width) => {
-                    let mut d = RleDecoder::new(&case.bytes, width, case.num_values)?;
+                    let mut d = RleDecoder::new(
+                        Bytes::copy_from_slice(&case.bytes),
+                        width,
+                        case.num_values,
+                    )?;
                     loop {
                         out.clear();
                         let n = if skip {
@@ -1511,7 +1516,11 @@ fn run_levels(case: &Case) -> Result<(), String> {
                     }
                 }
                 Target::BitPackedLevels(width) => {
-                    let mut d = BitPackedDecoder::new(&case.bytes, width, case.num_values)?;
+                    let mut d = BitPackedDecoder::new(
+                        Bytes::copy_from_slice(&case.bytes),
+                        width,
+                        case.num_values,
+                    )?;
                     loop {
                         out.clear();
                         let n = if skip {
@@ -2449,7 +2458,7 @@ proptest::proptest! {
                     let _ = drain::<T>(&c, true);
                 });
                 if c.num_values < HUGE {
-                    let _ = dynamic::decode(c.encoding, c.physical, &c.bytes, c.num_values, c.type_length, c.dictionary.as_deref());
+                    let _ = dynamic::decode(c.encoding, c.physical, Bytes::copy_from_slice(&c.bytes), c.num_values, c.type_length, c.dictionary.as_deref());
                 }
                 Ok(())
             })

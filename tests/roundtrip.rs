@@ -3,6 +3,9 @@
 //! skips interleaved, and compare with the values that were not skipped. Values are compared by
 //! their PLAIN bytes, so NaN payloads and -0.0 count.
 
+use bytes::Bytes;
+use std::sync::Arc;
+
 use pqcodec::core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, NativeType,
@@ -20,7 +23,7 @@ trait Case: DynamicType {
     /// Reads up to `n` values through a slice of `n` ([`Decoder::read_into`]) and appends
     /// them to `out`; types of unsized values read straight into `out`.
     fn read_via_slice(
-        decoder: &mut Self::Decoder<'_>,
+        decoder: &mut Self::Decoder,
         out: &mut Self::Buffer,
         n: usize,
     ) -> pqcodec::core::Result<usize> {
@@ -30,7 +33,7 @@ trait Case: DynamicType {
 
 /// [`Case::read_via_slice`] of sized values.
 fn read_via_slice<T: DynamicType<Buffer = Vec<V>, Value = V>, V: Copy + Default>(
-    decoder: &mut T::Decoder<'_>,
+    decoder: &mut T::Decoder,
     out: &mut Vec<V>,
     n: usize,
 ) -> pqcodec::core::Result<usize> {
@@ -81,7 +84,7 @@ impl Case for BooleanType {
         b.iter().map(|&v| vec![u8::from(v)]).collect()
     }
     fn read_via_slice(
-        decoder: &mut Self::Decoder<'_>,
+        decoder: &mut Self::Decoder,
         out: &mut Vec<bool>,
         n: usize,
     ) -> pqcodec::core::Result<usize> {
@@ -103,7 +106,7 @@ macro_rules! fixed_case {
                 fixed_bytes(b)
             }
             fn read_via_slice(
-                decoder: &mut Self::Decoder<'_>,
+                decoder: &mut Self::Decoder,
                 out: &mut Vec<$n>,
                 n: usize,
             ) -> pqcodec::core::Result<usize> {
@@ -275,15 +278,15 @@ fn round_trip<T: Case>(
         Some(bytes) => {
             let bytes = bytes.map_err(|e| TestCaseError::fail(e.to_string()))?;
             let count = dynamic::plain_value_count(T::TYPE, &bytes, type_length).unwrap();
-            Some(
+            Some(Arc::new(
                 pqcodec::encodings::plain::decode_plain_page::<T>(&bytes, count, type_length)
                     .unwrap(),
-            )
+            ))
         }
         None => None,
     };
 
-    let mut decoder = T::decoder(encoding, &page, raw.len(), type_length, dictionary.as_ref())
+    let mut decoder = T::decoder(encoding, page.into(), raw.len(), type_length, dictionary)
         .map_err(|e| TestCaseError::fail(format!("{encoding}: {e}")))?;
     let mut expected = Vec::new();
     let mut out = T::Buffer::default();
@@ -431,7 +434,7 @@ fn encodings_that_do_not_apply_are_refused() {
         (Encoding::Alp, PhysicalType::FixedLenByteArray),
     ];
     for (encoding, physical) in unsupported {
-        let err = dynamic::decode(encoding, physical, &[], 0, 4, None).unwrap_err();
+        let err = dynamic::decode(encoding, physical, Bytes::new(), 0, 4, None).unwrap_err();
         assert!(
             matches!(err, Error::Unsupported { .. }),
             "{encoding} {physical}: {err}"

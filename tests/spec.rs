@@ -1,5 +1,6 @@
 //! The spec's examples, byte-exact, in both directions.
 
+use bytes::Bytes;
 use pqcodec::core::{ByteArrays, Encoding, PhysicalType};
 use pqcodec::encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
 use pqcodec::encodings::dynamic::{self, Values};
@@ -12,7 +13,7 @@ fn both_ways(encoding: Encoding, values: Values, type_length: usize, expected: &
     let back = dynamic::decode(
         encoding,
         values.physical_type(),
-        expected,
+        Bytes::copy_from_slice(expected),
         values.len(),
         type_length,
         None,
@@ -35,7 +36,7 @@ fn rle_hybrid_zero_to_seven_at_width_3() {
     encoder.flush_into(&mut out);
     assert_eq!(out, expected);
     let mut levels = Vec::new();
-    RleDecoder::new(&expected, 3, 8)
+    RleDecoder::new(Bytes::copy_from_slice(&expected), 3, 8)
         .unwrap()
         .read(&mut levels, 8)
         .unwrap();
@@ -51,7 +52,7 @@ fn bit_packed_zero_to_seven_at_width_3() {
     encoder.flush_into(&mut out);
     assert_eq!(out, expected);
     let mut levels = Vec::new();
-    BitPackedDecoder::new(&expected, 3, 8)
+    BitPackedDecoder::new(Bytes::copy_from_slice(&expected), 3, 8)
         .unwrap()
         .read(&mut levels, 8)
         .unwrap();
@@ -106,7 +107,7 @@ fn byte_stream_split_three_floats() {
     let back = dynamic::decode(
         Encoding::ByteStreamSplit,
         PhysicalType::Float,
-        &expected,
+        Bytes::copy_from_slice(&expected),
         3,
         0,
         None,
@@ -169,7 +170,7 @@ fn delta_byte_array_example() {
     let back = dynamic::decode(
         Encoding::DeltaByteArray,
         PhysicalType::FixedLenByteArray,
-        &page.data,
+        Bytes::copy_from_slice(&page.data),
         4,
         4,
         None,

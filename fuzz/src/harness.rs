@@ -26,6 +26,8 @@ use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Once};
 
+use bytes::Bytes;
+
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Field, FieldRef, Fields, IntervalUnit, Schema, TimeUnit};
 use pqcodec_arrow::{
@@ -294,7 +296,7 @@ where
 
 macro_rules! u32_stream {
     ($($t:ident),*) => {$(
-        impl Stream for $t<'_> {
+        impl Stream for $t {
             type Value = u32;
             type Buf = Vec<u32>;
             fn remaining(&self) -> usize {
@@ -503,7 +505,7 @@ fn decode_as<T: DynamicType>(
                 return;
             };
             match decode_plain_page::<T>(bytes, count, type_length) {
-                Ok(d) => Some(d),
+                Ok(d) => Some(Arc::new(d)),
                 Err(_) => return,
             }
         }
@@ -511,7 +513,8 @@ fn decode_as<T: DynamicType>(
     };
     exercise(
         || {
-            T::decoder(encoding, page, num_values, type_length, dictionary.as_ref())
+            let page = Bytes::copy_from_slice(page);
+            T::decoder(encoding, page, num_values, type_length, dictionary.clone())
                 .map(Typed::<T, _>::new)
         },
         None,
@@ -557,7 +560,11 @@ pub fn decode_rle(data: &[u8]) {
     } else {
         page
     };
-    exercise(|| RleDecoder::new(page, bit_width, num_values), None, seed);
+    exercise(
+        || RleDecoder::new(Bytes::copy_from_slice(page), bit_width, num_values),
+        None,
+        seed,
+    );
 }
 
 /// The deprecated BIT_PACKED levels, of a bit width 0 to 39.
@@ -568,7 +575,7 @@ pub fn decode_bit_packed(data: &[u8]) {
     let seed = input.u16();
     let page = input.rest();
     exercise(
-        || BitPackedDecoder::new(page, bit_width, num_values),
+        || BitPackedDecoder::new(Bytes::copy_from_slice(page), bit_width, num_values),
         None,
         seed,
     );
@@ -586,7 +593,7 @@ pub fn decode_dictionary(data: &[u8]) {
         let dictionary_len = usize::from(input.u16());
         let page = input.rest();
         exercise(
-            || IndexDecoder::new(page, num_values, dictionary_len),
+            || IndexDecoder::new(Bytes::copy_from_slice(page), num_values, dictionary_len),
             None,
             seed,
         );
@@ -841,6 +848,7 @@ where
             let count = plain_value_count(T::TYPE, &bytes, type_length)
                 .unwrap_or_else(|e| panic!("dictionary page: {e}"));
             decode_plain_page::<T>(&bytes, count, type_length)
+                .map(Arc::new)
                 .unwrap_or_else(|e| panic!("dictionary page: {e}"))
         });
     for (page, expected) in &pages {
@@ -848,10 +856,10 @@ where
             || {
                 T::decoder(
                     encoding,
-                    page,
+                    Bytes::copy_from_slice(page),
                     expected.len(),
                     type_length,
-                    dictionary.as_ref(),
+                    dictionary.clone(),
                 )
                 .map(Typed::<T, _>::new)
             },
@@ -918,7 +926,7 @@ pub fn roundtrip_rle(data: &[u8]) {
     encoder.flush_into(&mut page);
     assert_eq!(encoder.num_values(), 0, "flush starts a new run");
     exercise(
-        || RleDecoder::new(&page, bit_width, expected.len()),
+        || RleDecoder::new(Bytes::copy_from_slice(&page), bit_width, expected.len()),
         Some(&expected),
         seed,
     );
@@ -946,7 +954,7 @@ pub fn roundtrip_bit_packed(data: &[u8]) {
     let mut page = Vec::new();
     encoder.flush_into(&mut page);
     exercise(
-        || BitPackedDecoder::new(&page, bit_width, expected.len()),
+        || BitPackedDecoder::new(Bytes::copy_from_slice(&page), bit_width, expected.len()),
         Some(&expected),
         seed,
     );

@@ -1,6 +1,7 @@
 //! BYTE_STREAM_SPLIT against arrow-rs for FLOAT, DOUBLE, INT32, INT64 and
 //! FIXED_LEN_BYTE_ARRAY, both directions, and byte-identical pages.
 
+use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
 use pqcodec_core::{ByteArrays, Decoder, Encoder, Physical, ValueBuffer};
 use pqcodec_encodings::byte_stream_split::{
@@ -23,16 +24,25 @@ where
 
     // arrow-rs encodes, pqcodec decodes: whole, in batches, after a skip, and a prefix.
     let arrow_bytes = arrow_encode::<P::A>(enc, type_length, &theirs);
-    let mut dec = ByteStreamSplitDecoder::<P::O>::new(&arrow_bytes, n, type_length).unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length)
+            .unwrap();
     let mut got = <P::O as Physical>::Buffer::default();
     dec.read(&mut got, 3).unwrap();
     dec.read(&mut got, 300).unwrap();
     dec.read(&mut got, usize::MAX).unwrap();
     assert_eq!(P::keys_ours(&got), keys);
-    let mut dec = ByteStreamSplitDecoder::<P::O>::new(&arrow_bytes, n, type_length).unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length)
+            .unwrap();
     let skipped = dec.skip(n / 2 + 1).unwrap();
     assert_eq!(P::keys_ours(&dec.read_all().unwrap()), keys[skipped..]);
-    let mut dec = ByteStreamSplitDecoder::<P::O>::new(&arrow_bytes, n / 2, type_length).unwrap();
+    let mut dec = ByteStreamSplitDecoder::<P::O>::new(
+        Bytes::copy_from_slice(&arrow_bytes),
+        n / 2,
+        type_length,
+    )
+    .unwrap();
     assert_eq!(P::keys_ours(&dec.read_all().unwrap()), keys[..n / 2]);
 
     // pqcodec encodes the same bytes, which arrow-rs decodes.

@@ -2,6 +2,7 @@
 //! for INT64), so that every width the SIMD unpacking and prefix-sum kernels specialise is
 //! decoded from arrow-rs's bytes and every width our packer writes is read back by arrow-rs.
 
+use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
 use parquet::data_type as pq;
 use pqcodec_core::{Decoder, Encoder, Int32Type, Int64Type};
@@ -48,9 +49,11 @@ fn values_of_width(seed: u64, n: usize, width: u32, start: i64, base: i64) -> Ve
 fn check_i64(values: &[i64]) {
     let n = values.len();
     let theirs = arrow_encode::<pq::Int64Type>(PqEncoding::DELTA_BINARY_PACKED, 0, values);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&theirs, n).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&theirs), n).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&theirs, n).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&theirs), n).unwrap();
     let mut out = Vec::new();
     while dec.remaining() > 0 {
         assert!(dec.read(&mut out, 37).unwrap() > 0);
@@ -74,9 +77,11 @@ fn check_i64(values: &[i64]) {
 fn check_i32(values: &[i32]) {
     let n = values.len();
     let theirs = arrow_encode::<pq::Int32Type>(PqEncoding::DELTA_BINARY_PACKED, 0, values);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&theirs, n).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&theirs), n).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&theirs, n).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&theirs), n).unwrap();
     dec.skip(n / 3).unwrap();
     assert_eq!(dec.read_all().unwrap(), &values[n / 3..]);
 

@@ -3,6 +3,7 @@
 //! arrow-rs's bytes decoded by pqcodec (whole, in batches, after skips) and pqcodec's decoded by
 //! arrow-rs give the values put; with the same block layout both write the same bytes.
 
+use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
 use parquet::data_type as pq;
 use pqcodec_core::{
@@ -51,13 +52,19 @@ fn check_i32(values: &[i32], batch: usize) {
     // arrow-rs -> pqcodec; arrow-rs's INT32 layout (128 values, 4 miniblocks) is our default.
     let theirs = arrow_encode::<pq::Int32Type>(PqEncoding::DELTA_BINARY_PACKED, 0, values);
     check_ours::<Int32Type, _, _>(
-        || DeltaBinaryPackedDecoder::<Int32Type>::new(&theirs, values.len()).unwrap(),
+        || {
+            DeltaBinaryPackedDecoder::<Int32Type>::new(
+                Bytes::copy_from_slice(&theirs),
+                values.len(),
+            )
+            .unwrap()
+        },
         values,
         batch,
         |v| *v,
     );
     assert_eq!(
-        DeltaBinaryPackedDecoder::<Int32Type>::from_header(&theirs)
+        DeltaBinaryPackedDecoder::<Int32Type>::from_header(Bytes::copy_from_slice(&theirs))
             .unwrap()
             .end_offset()
             .unwrap(),
@@ -78,7 +85,7 @@ fn check_i32(values: &[i32], batch: usize) {
     assert_eq!(ours, theirs, "same layout, same bytes");
     // Deltas of INT32 are taken in 32 bits by both: no bit width over 32 in arrow-rs's pages.
     assert!(
-        DeltaBinaryPackedDecoder::<Int32Type>::from_header(&theirs)
+        DeltaBinaryPackedDecoder::<Int32Type>::from_header(Bytes::copy_from_slice(&theirs))
             .unwrap()
             .read_all()
             .is_ok()
@@ -88,7 +95,13 @@ fn check_i32(values: &[i32], batch: usize) {
 fn check_i64(values: &[i64], batch: usize) {
     let theirs = arrow_encode::<pq::Int64Type>(PqEncoding::DELTA_BINARY_PACKED, 0, values);
     check_ours::<Int64Type, _, _>(
-        || DeltaBinaryPackedDecoder::<Int64Type>::new(&theirs, values.len()).unwrap(),
+        || {
+            DeltaBinaryPackedDecoder::<Int64Type>::new(
+                Bytes::copy_from_slice(&theirs),
+                values.len(),
+            )
+            .unwrap()
+        },
         values,
         batch,
         |v| *v,
@@ -120,7 +133,7 @@ fn check_dlba(values: &[Vec<u8>], batch: usize) {
         .collect();
     let theirs = arrow_encode::<pq::ByteArrayType>(PqEncoding::DELTA_LENGTH_BYTE_ARRAY, 0, &arrow);
     check_ours::<ByteArrayType, _, _>(
-        || DeltaLengthByteArrayDecoder::new(&theirs, values.len()).unwrap(),
+        || DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&theirs), values.len()).unwrap(),
         values,
         batch,
         <[u8]>::to_vec,
@@ -146,7 +159,14 @@ fn check_dba_byte_array(values: &[Vec<u8>], batch: usize) {
         .collect();
     let theirs = arrow_encode::<pq::ByteArrayType>(PqEncoding::DELTA_BYTE_ARRAY, 0, &arrow);
     check_ours::<ByteArrayType, _, _>(
-        || DeltaByteArrayDecoder::<ByteArrayType>::new(&theirs, values.len(), 0).unwrap(),
+        || {
+            DeltaByteArrayDecoder::<ByteArrayType>::new(
+                Bytes::copy_from_slice(&theirs),
+                values.len(),
+                0,
+            )
+            .unwrap()
+        },
         values,
         batch,
         <[u8]>::to_vec,
@@ -177,8 +197,12 @@ fn check_dba_fixed(values: &[Vec<u8>], type_length: usize, batch: usize) {
     );
     check_ours::<FixedLenByteArrayType, _, _>(
         || {
-            DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&theirs, values.len(), type_length)
-                .unwrap()
+            DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(
+                Bytes::copy_from_slice(&theirs),
+                values.len(),
+                type_length,
+            )
+            .unwrap()
         },
         values,
         batch,
@@ -264,7 +288,7 @@ fn delta_boundaries_and_extremes() {
         ],
     );
     assert!(matches!(
-        DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&theirs, 2, 0),
+        DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&theirs), 2, 0),
         Err(Error::Invalid {
             field: "type_length",
             ..
@@ -368,7 +392,7 @@ fn delta_empty_pages() {
     let mut enc = DeltaBinaryPackedEncoder::<Int32Type>::new();
     assert_eq!(enc.flush().unwrap(), theirs);
     assert!(
-        DeltaBinaryPackedDecoder::<Int32Type>::new(&theirs, 0)
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&theirs), 0)
             .unwrap()
             .read_all()
             .unwrap()
@@ -378,7 +402,7 @@ fn delta_empty_pages() {
     let mut enc = DeltaByteArrayEncoder::<ByteArrayType>::new(0);
     assert_eq!(enc.flush().unwrap(), theirs);
     assert_eq!(
-        DeltaByteArrayDecoder::<ByteArrayType>::new(&theirs, 0, 0)
+        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&theirs), 0, 0)
             .unwrap()
             .read_all()
             .unwrap(),

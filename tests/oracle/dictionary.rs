@@ -2,6 +2,8 @@
 //! `DictEncoder` pages decoded by pqcodec, and pqcodec's dictionary and data pages decoded by
 //! arrow-rs's `PlainDecoder` + `DictDecoder`.
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 use parquet::basic::Type as ParquetType;
 use parquet::data_type::{self as pt, DataType};
@@ -47,10 +49,14 @@ fn check<T: DictionaryValue, A: DataType>(
     let entries = e.num_entries();
     let data_page = e.write_indices().unwrap();
     let dict = decode_plain_page::<T>(&dict_page, entries, type_length).unwrap();
-    let got = DictionaryDecoder::<T>::new(&data_page, n, &dict)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let got = DictionaryDecoder::<T>::new(
+        Bytes::copy_from_slice(&data_page),
+        n,
+        Arc::new(dict.clone()),
+    )
+    .unwrap()
+    .read_all()
+    .unwrap();
     prop_assert_eq!(plain::<T>(&got, type_length), expected.clone());
 
     // pqcodec encodes, arrow-rs decodes.

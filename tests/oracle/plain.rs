@@ -2,6 +2,7 @@
 //! by pqcodec and pqcodec's decoded by arrow-rs give the values put, and both write the same
 //! bytes.
 
+use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
 use parquet::data_type::{self as pq, DataType};
 use pqcodec_core::{
@@ -129,13 +130,15 @@ fn check<P: Pair>(values: &<P::O as Physical>::Buffer, type_length: usize) {
 
     // arrow-rs encodes, pqcodec decodes: whole, in batches, and after a skip.
     let arrow_bytes = arrow_encode::<P::A>(PqEncoding::PLAIN, type_length, &theirs);
-    let mut dec = PlainDecoder::<P::O>::new(&arrow_bytes, n, type_length).unwrap();
+    let mut dec =
+        PlainDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length).unwrap();
     let mut got = <P::O as Physical>::Buffer::default();
     dec.read(&mut got, 1).unwrap();
     dec.read(&mut got, 77).unwrap();
     dec.read(&mut got, usize::MAX).unwrap();
     assert_eq!(P::keys_ours(&got), keys);
-    let mut dec = PlainDecoder::<P::O>::new(&arrow_bytes, n, type_length).unwrap();
+    let mut dec =
+        PlainDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length).unwrap();
     let skipped = dec.skip(n / 3).unwrap();
     assert_eq!(P::keys_ours(&dec.read_all().unwrap()), keys[skipped..]);
 

@@ -10,13 +10,14 @@
 //!   pages), and the batch keeps its levels for the struct / list / map assembly.
 
 use arrow_array::ArrayRef;
-use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer};
+use arrow_buffer::{BooleanBufferBuilder, NullBuffer};
 use pqcodec_core::{Encoding, PhysicalType};
 
 use crate::error::{Error, Fault, Location, Result};
-use crate::levels::{CountSink, LevelDecoder, LevelFamily, LevelKind, LevelSink, ValiditySink};
-use crate::page::{DataPageV1, DataPageV2, Page, PageHint, PageSource};
-use crate::pinned::Pinned;
+use crate::levels::{CountSink, LevelDecoder, LevelKind, LevelSink, ValiditySink};
+use bytes::Bytes;
+
+use crate::page::{DataPageV1, DataPageV2, Page, PageHint, PageSource, shared_bytes};
 use crate::schema::{ColumnDesc, Node};
 use crate::values::{ValueReader, select};
 
@@ -27,8 +28,8 @@ const CHUNK: usize = 4096;
 struct PageState {
     index: usize,
     levels_left: usize,
-    def: Option<Pinned<LevelFamily>>,
-    rep: Option<Pinned<LevelFamily>>,
+    def: Option<LevelDecoder>,
+    rep: Option<LevelDecoder>,
 }
 
 /// Look-ahead and batch levels in nested mode.
@@ -312,12 +313,13 @@ impl Source {
 
     fn setup_v1(&mut self, p: DataPageV1, index: usize) -> Result<PageState, Fault> {
         let n = p.num_values;
+        let bytes = shared_bytes(&p.data);
         let mut offset = 0;
         let rep = match self.desc.max_rep_level {
             0 => None,
             max => {
                 let (dec, len) = v1_levels(
-                    &p.data,
+                    &bytes,
                     0,
                     p.rep_level_encoding,
                     max,
@@ -332,7 +334,7 @@ impl Source {
             0 => (None, n),
             max => {
                 let (mut counter, len) = v1_levels(
-                    &p.data,
+                    &bytes,
                     offset,
                     p.def_level_encoding,
                     max,
@@ -341,12 +343,10 @@ impl Source {
                 )?;
                 // v1 headers do not say how many values are non-null: count them.
                 let mut count = CountSink::new(max);
-                counter.with_mut(|d| -> Result<(), Fault> {
-                    d.visit_exact(&mut count, n, LevelKind::Definition)?;
-                    count.check(d.encoding())
-                })?;
+                counter.visit_exact(&mut count, n, LevelKind::Definition)?;
+                count.check(counter.encoding())?;
                 let (dec, _) = v1_levels(
-                    &p.data,
+                    &bytes,
                     offset,
                     p.def_level_encoding,
                     max,
@@ -388,20 +388,24 @@ impl Source {
             .ok_or_else(bad_lengths)?;
         let rep = match self.desc.max_rep_level {
             0 => None,
-            max => Some(Pinned::<LevelFamily>::try_new(
-                p.data.slice_with_length(0, p.rep_levels_byte_len),
-                None,
-                |bytes, _| LevelDecoder::v2(bytes, max, n, LevelKind::Repetition),
+            max => Some(LevelDecoder::v2(
+                shared_bytes(&p.data.slice_with_length(0, p.rep_levels_byte_len)),
+                max,
+                n,
+                LevelKind::Repetition,
             )?),
         };
         let (def, non_null) = match self.desc.max_def_level {
             0 => (None, n),
             max => {
-                let dec = Pinned::<LevelFamily>::try_new(
-                    p.data
-                        .slice_with_length(p.rep_levels_byte_len, p.def_levels_byte_len),
-                    None,
-                    |bytes, _| LevelDecoder::v2(bytes, max, n, LevelKind::Definition),
+                let dec = LevelDecoder::v2(
+                    shared_bytes(
+                        &p.data
+                            .slice_with_length(p.rep_levels_byte_len, p.def_levels_byte_len),
+                    ),
+                    max,
+                    n,
+                    LevelKind::Definition,
                 )?;
                 let non_null = n.checked_sub(p.num_nulls).ok_or_else(|| {
                     Fault::corrupt(
@@ -478,18 +482,18 @@ impl FlatLeaf {
         };
         let valid = match page.def.as_mut() {
             None => n,
-            Some(def) if skip => def.with_mut(|d| -> Result<usize, Fault> {
+            Some(def) if skip => {
                 let mut count = CountSink::new(1);
-                d.visit_exact(&mut count, n, LevelKind::Definition)?;
-                count.check(d.encoding())?;
-                Ok(count.count)
-            })?,
-            Some(def) => def.with_mut(|d| -> Result<usize, Fault> {
+                def.visit_exact(&mut count, n, LevelKind::Definition)?;
+                count.check(def.encoding())?;
+                count.count
+            }
+            Some(def) => {
                 let mut sink = ValiditySink::new(validity);
-                d.visit_exact(&mut sink, n, LevelKind::Definition)?;
-                sink.check(d.encoding())?;
-                Ok(sink.ones)
-            })?,
+                def.visit_exact(&mut sink, n, LevelKind::Definition)?;
+                sink.check(def.encoding())?;
+                sink.ones
+            }
         };
         page.levels_left -= n;
         if skip {
@@ -703,36 +707,28 @@ impl NestedLeaf {
 
 /// Reads exactly `n` levels of `kind`, each at most `max`, from `decoder` into `out`.
 fn read_levels(
-    decoder: &mut Pinned<LevelFamily>,
+    decoder: &mut LevelDecoder,
     out: &mut Vec<u16>,
     max: u16,
     n: usize,
     kind: LevelKind,
 ) -> Result<(), Fault> {
-    decoder.with_mut(|d| {
-        let mut sink = LevelSink::new(out, max);
-        d.read_exact(&mut sink, n, kind)?;
-        sink.check(d.encoding(), kind)
-    })
+    let mut sink = LevelSink::new(out, max);
+    decoder.read_exact(&mut sink, n, kind)?;
+    sink.check(decoder.encoding(), kind)
 }
 
-/// The v1 levels at `offset` of `data`, pinned, and their length in bytes.
+/// The v1 levels at `offset` of `data`, and their length in bytes.
 fn v1_levels(
-    data: &Buffer,
+    data: &Bytes,
     offset: usize,
     encoding: Encoding,
     max: u16,
     n: usize,
     kind: LevelKind,
-) -> Result<(Pinned<LevelFamily>, usize), Fault> {
-    let bytes = data.as_slice().get(offset..).unwrap_or(&[]);
-    let (_, rest) = LevelDecoder::split_v1(bytes, encoding, max, n, kind)?;
-    let len = bytes.len() - rest.len();
-    let pinned =
-        Pinned::<LevelFamily>::try_new(data.slice_with_length(offset, len), None, |b, _| {
-            LevelDecoder::split_v1(b, encoding, max, n, kind).map(|(d, _)| d)
-        })?;
-    Ok((pinned, len))
+) -> Result<(LevelDecoder, usize), Fault> {
+    let bytes = data.slice(offset.min(data.len())..);
+    LevelDecoder::split_v1(&bytes, encoding, max, n, kind)
 }
 
 #[cfg(test)]

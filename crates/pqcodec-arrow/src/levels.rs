@@ -7,28 +7,21 @@
 //! number of values a v1 page holds).
 
 use arrow_buffer::BooleanBufferBuilder;
+use bytes::Bytes;
 use pqcodec_core::{Encoding, Sink};
 use pqcodec_encodings::bit_packed::BitPackedDecoder;
 use pqcodec_encodings::kernels::bitpack::bit_width;
 use pqcodec_encodings::rle::{RleDecoder, RunVisitor, split_length_prefix, unpack_packed};
 
 use crate::error::Fault;
-use crate::pinned::Family;
 
 /// A decoder of one page's levels.
 #[derive(Debug)]
-pub(crate) enum LevelDecoder<'a> {
+pub(crate) enum LevelDecoder {
     /// RLE / bit-packing hybrid.
-    Rle(RleDecoder<'a>),
+    Rle(RleDecoder),
     /// Deprecated MSB-first bit packing (data page v1 only).
-    BitPacked(BitPackedDecoder<'a>),
-}
-
-/// [`Family`] of [`LevelDecoder`].
-pub(crate) struct LevelFamily;
-
-impl Family for LevelFamily {
-    type Of<'a> = LevelDecoder<'a>;
+    BitPacked(BitPackedDecoder),
 }
 
 /// Which levels, for error messages.
@@ -55,22 +48,25 @@ impl LevelKind {
     }
 }
 
-impl<'a> LevelDecoder<'a> {
-    /// The levels of a v1 page at the front of `data`, in `encoding`, and the bytes after them.
+impl LevelDecoder {
+    /// The levels of a v1 page at the front of `data`, in `encoding`, and their length in
+    /// bytes.
     pub(crate) fn split_v1(
-        data: &'a [u8],
+        data: &Bytes,
         encoding: Encoding,
         max_level: u16,
         num_values: usize,
         kind: LevelKind,
-    ) -> Result<(Self, &'a [u8]), Fault> {
+    ) -> Result<(Self, usize), Fault> {
         let width = bit_width(u64::from(max_level));
         match encoding {
             Encoding::Rle => {
                 let (encoded, rest) = split_length_prefix(data).map_err(|e| kind.fault(e))?;
+                let len = data.len() - rest.len();
+                let encoded = data.slice(len - encoded.len()..len);
                 let decoder =
                     RleDecoder::new(encoded, width, num_values).map_err(|e| kind.fault(e))?;
-                Ok((LevelDecoder::Rle(decoder), rest))
+                Ok((LevelDecoder::Rle(decoder), len))
             }
             Encoding::BitPacked => {
                 let len = num_values
@@ -79,10 +75,9 @@ impl<'a> LevelDecoder<'a> {
                     .ok_or_else(|| {
                         Fault::corrupt(encoding, kind.field(), "level count overflows")
                     })?;
-                let decoder =
-                    BitPackedDecoder::new(data, width, num_values).map_err(|e| kind.fault(e))?;
-                let rest = data.get(len..).unwrap_or(&[]);
-                Ok((LevelDecoder::BitPacked(decoder), rest))
+                let decoder = BitPackedDecoder::new(data.clone(), width, num_values)
+                    .map_err(|e| kind.fault(e))?;
+                Ok((LevelDecoder::BitPacked(decoder), len.min(data.len())))
             }
             other => Err(Fault::corrupt(
                 other,
@@ -94,7 +89,7 @@ impl<'a> LevelDecoder<'a> {
 
     /// The RLE levels of a v2 page (no length prefix).
     pub(crate) fn v2(
-        data: &'a [u8],
+        data: Bytes,
         max_level: u16,
         num_values: usize,
         kind: LevelKind,
@@ -460,10 +455,10 @@ mod tests {
     #[test]
     fn validity_sink_matches_levels() {
         let levels: Vec<u32> = (0..300).map(|i| u32::from(i % 7 != 0 && i < 250)).collect();
-        let page = v1(&levels, 1);
-        let (mut dec, rest) =
+        let page = Bytes::from(v1(&levels, 1));
+        let (mut dec, len) =
             LevelDecoder::split_v1(&page, Encoding::Rle, 1, 300, LevelKind::Definition).unwrap();
-        assert_eq!(rest, b"values");
+        assert_eq!(&page[len..], b"values");
         let mut bits = BooleanBufferBuilder::new(0);
         let mut sink = ValiditySink::new(&mut bits);
         dec.read_exact(&mut sink, 100, LevelKind::Definition)
@@ -502,7 +497,9 @@ mod tests {
             .collect();
         let data = rle(&levels, 1);
         for steps in [&[5000usize][..], &[1, 7, 64, 3, 1000, 3925], &[333; 15]] {
-            let mut dec = LevelDecoder::v2(&data, 1, 5000, LevelKind::Definition).unwrap();
+            let mut dec =
+                LevelDecoder::v2(Bytes::from(data.clone()), 1, 5000, LevelKind::Definition)
+                    .unwrap();
             let mut bits = BooleanBufferBuilder::new(0);
             let mut sink = ValiditySink::new(&mut bits);
             let mut taken = 0;
@@ -517,7 +514,9 @@ mod tests {
             assert_eq!(ones, expect.iter().filter(|&&b| b).count());
             assert_eq!(bits.finish().iter().collect::<Vec<_>>(), expect);
 
-            let mut dec = LevelDecoder::v2(&data, 1, 5000, LevelKind::Definition).unwrap();
+            let mut dec =
+                LevelDecoder::v2(Bytes::from(data.clone()), 1, 5000, LevelKind::Definition)
+                    .unwrap();
             let mut count = CountSink::new(1);
             let mut taken = 0;
             for &step in steps {
@@ -532,7 +531,8 @@ mod tests {
             );
         }
         // Promising more levels than the bytes hold fails, with either sink.
-        let mut dec = LevelDecoder::v2(&data, 1, 6000, LevelKind::Definition).unwrap();
+        let mut dec =
+            LevelDecoder::v2(Bytes::from(data.clone()), 1, 6000, LevelKind::Definition).unwrap();
         let mut bits = BooleanBufferBuilder::new(0);
         assert!(
             dec.visit_exact(
@@ -548,7 +548,8 @@ mod tests {
     fn level_sink_and_count_sink_agree() {
         let levels: Vec<u32> = (0..1000).map(|i| (i * 7 % 11) % 4).collect();
         let data = rle(&levels, 2);
-        let mut dec = LevelDecoder::v2(&data, 3, 1000, LevelKind::Definition).unwrap();
+        let mut dec =
+            LevelDecoder::v2(Bytes::from(data.clone()), 3, 1000, LevelKind::Definition).unwrap();
         let mut out = Vec::new();
         let mut sink = LevelSink::new(&mut out, 3);
         dec.read_exact(&mut sink, 1000, LevelKind::Definition)
@@ -556,7 +557,8 @@ mod tests {
         sink.check(Encoding::Rle, LevelKind::Definition).unwrap();
         assert_eq!(out, levels.iter().map(|&l| l as u16).collect::<Vec<_>>());
 
-        let mut dec = LevelDecoder::v2(&data, 3, 1000, LevelKind::Definition).unwrap();
+        let mut dec =
+            LevelDecoder::v2(Bytes::from(data.clone()), 3, 1000, LevelKind::Definition).unwrap();
         let mut count = CountSink::new(3);
         dec.read_exact(&mut count, 1000, LevelKind::Definition)
             .unwrap();
@@ -566,7 +568,8 @@ mod tests {
     #[test]
     fn levels_over_the_maximum_are_errors() {
         let data = rle(&[0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3], 2);
-        let mut dec = LevelDecoder::v2(&data, 2, 12, LevelKind::Definition).unwrap();
+        let mut dec =
+            LevelDecoder::v2(Bytes::from(data.clone()), 2, 12, LevelKind::Definition).unwrap();
         let mut out = Vec::new();
         let mut sink = LevelSink::new(&mut out, 2);
         dec.read_exact(&mut sink, 12, LevelKind::Repetition)
@@ -582,7 +585,8 @@ mod tests {
             }
         ));
         // A page promising more levels than its bytes hold.
-        let mut dec = LevelDecoder::v2(&data, 2, 5000, LevelKind::Definition).unwrap();
+        let mut dec =
+            LevelDecoder::v2(Bytes::from(data.clone()), 2, 5000, LevelKind::Definition).unwrap();
         let mut out = Vec::new();
         let res = dec.read_exact(
             &mut LevelSink::new(&mut out, 3),
@@ -595,11 +599,11 @@ mod tests {
     #[test]
     fn bit_packed_levels_split_off_their_bytes() {
         // 10 levels of width 2 take 3 bytes.
-        let data = [0u8, 0, 0, 0xAA, 0xBB];
-        let (mut dec, rest) =
+        let data = Bytes::from_static(&[0u8, 0, 0, 0xAA, 0xBB]);
+        let (mut dec, len) =
             LevelDecoder::split_v1(&data, Encoding::BitPacked, 3, 10, LevelKind::Definition)
                 .unwrap();
-        assert_eq!(rest, [0xAA, 0xBB]);
+        assert_eq!(data[len..], [0xAA, 0xBB]);
         let mut count = CountSink::new(3);
         dec.read_exact(&mut count, 10, LevelKind::Definition)
             .unwrap();

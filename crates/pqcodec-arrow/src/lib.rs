@@ -54,7 +54,6 @@ mod leaf;
 mod levels;
 mod nested;
 mod page;
-mod pinned;
 mod schema;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@
 //! [`PageSource`]: a new dictionary page replaces the previous dictionary.
 
 use arrow_buffer::Buffer;
+use bytes::Bytes;
 use pqcodec_core::Encoding;
 
 use crate::error::SourceError;
@@ -128,5 +129,20 @@ where
 {
     fn next_page(&mut self) -> Result<Option<Page>, SourceError> {
         self.next().transpose().map_err(Into::into)
+    }
+}
+
+/// `buffer`'s bytes as the [`Bytes`] a decoder owns, sharing the buffer's memory: the page is
+/// neither copied nor freed while a decoder or an array holds it.
+pub(crate) fn shared_bytes(buffer: &Buffer) -> Bytes {
+    Bytes::from_owner(Owner(buffer.clone()))
+}
+
+/// A buffer, as the owner of the memory of a [`Bytes`].
+struct Owner(Buffer);
+
+impl AsRef<[u8]> for Owner {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_slice()
     }
 }

@@ -4,6 +4,7 @@ use std::error::Error;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
+use bytes::Bytes;
 use clap::Args;
 use pqcodec_core::{Encoding, PhysicalType};
 use pqcodec_encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
@@ -136,14 +137,14 @@ pub fn encode(args: &EncodeArgs) -> CliResult {
 /// Runs `pqcodec decode`.
 pub fn decode(args: &DecodeArgs) -> CliResult {
     let c = &args.common;
-    let data = stdin_bytes()?;
+    let data = Bytes::from(stdin_bytes()?);
     if let Some(width) = level_width(c)? {
         let mut levels = Vec::new();
         let read = if c.encoding == Encoding::Rle {
-            let mut decoder = RleDecoder::new(&data, width, args.count)?;
+            let mut decoder = RleDecoder::new(data, width, args.count)?;
             decoder.read(&mut levels, args.count)?
         } else {
-            let mut decoder = BitPackedDecoder::new(&data, width, args.count)?;
+            let mut decoder = BitPackedDecoder::new(data, width, args.count)?;
             decoder.read(&mut levels, args.count)?
         };
         if read < args.count {
@@ -178,7 +179,7 @@ pub fn decode(args: &DecodeArgs) -> CliResult {
     let values = dynamic::decode(
         c.encoding,
         c.physical,
-        &data,
+        data,
         args.count,
         c.type_length,
         dictionary.as_deref(),

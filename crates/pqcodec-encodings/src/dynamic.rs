@@ -6,6 +6,9 @@
 //! `match` per batch, not per value. [`Values`] and [`decode`] / [`encode`] go one step further
 //! for callers that know the physical type only at run time too (the `pqcodec` CLI).
 
+use std::sync::Arc;
+
+use bytes::Bytes;
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
@@ -25,20 +28,21 @@ use crate::rle::{RleBooleanDecoder, RleBooleanEncoder};
 /// A physical type whose decoders and encoders can be picked by [`Encoding`] at run time.
 pub trait DynamicType: PlainType {
     /// One variant per encoding that applies to the type.
-    type Decoder<'a>: Decoder<Self>;
+    type Decoder: Decoder<Self>;
     /// One variant per encoding that applies to the type.
     type Encoder: Encoder<Self>;
 
     /// A decoder of `num_values` values of a data page in `encoding`; `type_length` is the
     /// FIXED_LEN_BYTE_ARRAY width (ignored by other types), `dictionary` the decoded dictionary
-    /// page, needed by the dictionary encodings.
-    fn decoder<'a>(
+    /// page, needed by the dictionary encodings. The decoder owns `data` and shares
+    /// `dictionary`.
+    fn decoder(
         encoding: Encoding,
-        data: &'a [u8],
+        data: Bytes,
         num_values: usize,
         type_length: usize,
-        dictionary: Option<&'a Self::Buffer>,
-    ) -> Result<Self::Decoder<'a>>;
+        dictionary: Option<Arc<Self::Buffer>>,
+    ) -> Result<Self::Decoder>;
 
     /// An encoder of data pages in `encoding`. The dictionary encodings give a
     /// [`DictionaryEncoder`] (with no limits) whose dictionary page the caller takes from it.
@@ -60,12 +64,12 @@ fn unsupported<T: Physical, R>(encoding: Encoding) -> Result<R> {
     })
 }
 
-fn dictionary_decoder<'a, T: PlainType>(
+fn dictionary_decoder<T: PlainType>(
     encoding: Encoding,
-    data: &'a [u8],
+    data: Bytes,
     num_values: usize,
-    dictionary: Option<&'a T::Buffer>,
-) -> Result<DictionaryDecoder<'a, T>> {
+    dictionary: Option<Arc<T::Buffer>>,
+) -> Result<DictionaryDecoder<T>> {
     let dictionary = dictionary.ok_or_else(|| {
         Error::invalid(
             encoding,
@@ -111,11 +115,11 @@ macro_rules! dynamic_type {
         // DELTA_BYTE_ARRAY's decoder, the largest, holds two delta decoders (a few hundred
         // bytes, their buffers on the heap): one decoder lives per column being read.
         #[allow(clippy::large_enum_variant)]
-        pub enum $dec<'a> {
+        pub enum $dec {
             $($dv($dty)),*
         }
 
-        impl<'a> Decoder<$t> for $dec<'a> {
+        impl Decoder<$t> for $dec {
             #[inline]
             fn remaining(&self) -> usize {
                 match self { $(Self::$dv(d) => d.remaining()),* }
@@ -160,17 +164,17 @@ macro_rules! dynamic_type {
         }
 
         impl DynamicType for $t {
-            type Decoder<'a> = $dec<'a>;
+            type Decoder = $dec;
             type Encoder = $enc;
 
             #[allow(unused_variables)]
-            fn decoder<'a>(
+            fn decoder(
                 $encoding: Encoding,
-                $data: &'a [u8],
+                $data: Bytes,
                 $num_values: usize,
                 $type_length: usize,
-                $dictionary: Option<&'a Self::Buffer>,
-            ) -> Result<$dec<'a>> {
+                $dictionary: Option<Arc<Self::Buffer>>,
+            ) -> Result<$dec> {
                 Ok(match $encoding {
                     $($dpat => $dec::$dv($dnew),)*
                     _ => return unsupported::<$t, _>($encoding),
@@ -201,9 +205,9 @@ macro_rules! dynamic_type {
 dynamic_type!(
     BooleanType, BooleanDecoder, BooleanEncoder, slices: yes,
     decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<'a, BooleanType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
-        Rle(RleBooleanDecoder<'a>) = Encoding::Rle => RleBooleanDecoder::new(data, num_values)?,
-        Dictionary(DictionaryDecoder<'a, BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+        Plain(PlainDecoder<BooleanType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Rle(RleBooleanDecoder) = Encoding::Rle => RleBooleanDecoder::new(data, num_values)?,
+        Dictionary(DictionaryDecoder<BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
     }
     encoders |encoding, type_length| {
@@ -219,13 +223,13 @@ macro_rules! integer_type {
         dynamic_type!(
             $t, $dec, $enc, slices: yes,
             decoders |encoding, data, num_values, type_length, dictionary| {
-                Plain(PlainDecoder<'a, $t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
-                GroupVarInt(GroupVarIntDecoder<'a, $t>) = Encoding::GroupVarInt => GroupVarIntDecoder::new(data, num_values)?,
-                Dictionary(DictionaryDecoder<'a, $t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+                Plain(PlainDecoder<$t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+                GroupVarInt(GroupVarIntDecoder<$t>) = Encoding::GroupVarInt => GroupVarIntDecoder::new(data, num_values)?,
+                Dictionary(DictionaryDecoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
                     dictionary_decoder(encoding, data, num_values, dictionary)?,
-                DeltaBinaryPacked(DeltaBinaryPackedDecoder<'a, $t>) = Encoding::DeltaBinaryPacked =>
+                DeltaBinaryPacked(DeltaBinaryPackedDecoder<$t>) = Encoding::DeltaBinaryPacked =>
                     DeltaBinaryPackedDecoder::new(data, num_values)?,
-                ByteStreamSplit(ByteStreamSplitDecoder<'a, $t>) = Encoding::ByteStreamSplit =>
+                ByteStreamSplit(ByteStreamSplitDecoder<$t>) = Encoding::ByteStreamSplit =>
                     ByteStreamSplitDecoder::new(data, num_values, type_length)?,
             }
             encoders |encoding, type_length| {
@@ -245,8 +249,8 @@ integer_type!(Int64Type, Int64Decoder, Int64Encoder);
 dynamic_type!(
     Int96Type, Int96Decoder, Int96Encoder, slices: yes,
     decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<'a, Int96Type>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
-        Dictionary(DictionaryDecoder<'a, Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+        Plain(PlainDecoder<Int96Type>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Dictionary(DictionaryDecoder<Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
     }
     encoders |encoding, type_length| {
@@ -261,12 +265,12 @@ macro_rules! float_type {
         dynamic_type!(
             $t, $dec, $enc, slices: yes,
             decoders |encoding, data, num_values, type_length, dictionary| {
-                Plain(PlainDecoder<'a, $t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
-                Dictionary(DictionaryDecoder<'a, $t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+                Plain(PlainDecoder<$t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+                Dictionary(DictionaryDecoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
                     dictionary_decoder(encoding, data, num_values, dictionary)?,
-                ByteStreamSplit(ByteStreamSplitDecoder<'a, $t>) = Encoding::ByteStreamSplit =>
+                ByteStreamSplit(ByteStreamSplitDecoder<$t>) = Encoding::ByteStreamSplit =>
                     ByteStreamSplitDecoder::new(data, num_values, type_length)?,
-                Alp(AlpDecoder<'a, $t>) = Encoding::Alp => AlpDecoder::new(data, num_values)?,
+                Alp(AlpDecoder<$t>) = Encoding::Alp => AlpDecoder::new(data, num_values)?,
             }
             encoders |encoding, type_length| {
                 Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
@@ -284,12 +288,12 @@ float_type!(DoubleType, DoubleDecoder, DoubleEncoder);
 dynamic_type!(
     ByteArrayType, ByteArrayDecoder, ByteArrayEncoder, slices: no,
     decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<'a, ByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
-        Dictionary(DictionaryDecoder<'a, ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+        Plain(PlainDecoder<ByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Dictionary(DictionaryDecoder<ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
-        DeltaLengthByteArray(DeltaLengthByteArrayDecoder<'a>) = Encoding::DeltaLengthByteArray =>
+        DeltaLengthByteArray(DeltaLengthByteArrayDecoder) = Encoding::DeltaLengthByteArray =>
             DeltaLengthByteArrayDecoder::new(data, num_values)?,
-        DeltaByteArray(DeltaByteArrayDecoder<'a, ByteArrayType>) = Encoding::DeltaByteArray =>
+        DeltaByteArray(DeltaByteArrayDecoder<ByteArrayType>) = Encoding::DeltaByteArray =>
             DeltaByteArrayDecoder::new(data, num_values, type_length)?,
     }
     encoders |encoding, type_length| {
@@ -304,12 +308,12 @@ dynamic_type!(
 dynamic_type!(
     FixedLenByteArrayType, FixedLenByteArrayDecoder, FixedLenByteArrayEncoder, slices: no,
     decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<'a, FixedLenByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
-        Dictionary(DictionaryDecoder<'a, FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
+        Plain(PlainDecoder<FixedLenByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+        Dictionary(DictionaryDecoder<FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
-        DeltaByteArray(DeltaByteArrayDecoder<'a, FixedLenByteArrayType>) = Encoding::DeltaByteArray =>
+        DeltaByteArray(DeltaByteArrayDecoder<FixedLenByteArrayType>) = Encoding::DeltaByteArray =>
             DeltaByteArrayDecoder::new(data, num_values, type_length)?,
-        ByteStreamSplit(ByteStreamSplitDecoder<'a, FixedLenByteArrayType>) = Encoding::ByteStreamSplit =>
+        ByteStreamSplit(ByteStreamSplitDecoder<FixedLenByteArrayType>) = Encoding::ByteStreamSplit =>
             ByteStreamSplitDecoder::new(data, num_values, type_length)?,
     }
     encoders |encoding, type_length| {
@@ -475,7 +479,7 @@ pub fn plain_value_count(physical: PhysicalType, data: &[u8], type_length: usize
 pub fn decode(
     encoding: Encoding,
     physical: PhysicalType,
-    data: &[u8],
+    data: Bytes,
     num_values: usize,
     type_length: usize,
     dictionary: Option<&[u8]>,
@@ -485,7 +489,7 @@ pub fn decode(
 
 fn decode_as<T: DynamicType>(
     encoding: Encoding,
-    data: &[u8],
+    data: Bytes,
     num_values: usize,
     type_length: usize,
     dictionary: Option<&[u8]>,
@@ -493,15 +497,15 @@ fn decode_as<T: DynamicType>(
     let dictionary = match dictionary {
         Some(bytes) => {
             let count = plain_value_count(T::TYPE, bytes, type_length)?;
-            Some(crate::plain::decode_plain_page::<T>(
+            Some(Arc::new(crate::plain::decode_plain_page::<T>(
                 bytes,
                 count,
                 type_length,
-            )?)
+            )?))
         }
         None => None,
     };
-    let mut decoder = T::decoder(encoding, data, num_values, type_length, dictionary.as_ref())?;
+    let mut decoder = T::decoder(encoding, data, num_values, type_length, dictionary)?;
     let mut out = T::Buffer::default();
     let read = decoder.read(&mut out, num_values)?;
     if read < num_values {
@@ -676,7 +680,7 @@ mod tests {
             let back = decode(
                 encoding,
                 values.physical_type(),
-                &page.data,
+                Bytes::copy_from_slice(&page.data),
                 values.len(),
                 0,
                 None,
@@ -689,7 +693,15 @@ mod tests {
             PhysicalType::Int64,
             PhysicalType::ByteArray,
         ] {
-            let err = decode(encoding, physical, &[0, 0, 10, 0, 0, 0, 0], 0, 0, None).unwrap_err();
+            let err = decode(
+                encoding,
+                physical,
+                Bytes::from_static(&[0, 0, 10, 0, 0, 0, 0]),
+                0,
+                0,
+                None,
+            )
+            .unwrap_err();
             assert!(matches!(err, Error::Unsupported { .. }), "{err}");
         }
     }

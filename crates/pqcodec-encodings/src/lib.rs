@@ -4,17 +4,19 @@
 //! packing, varints, a checked byte cursor, SIMD) in `kernels`, not part of the API. Each
 //! decoder implements [`Decoder<T>`](pqcodec_core::Decoder) for the physical types its encoding
 //! applies to and each encoder [`Encoder<T>`](pqcodec_core::Encoder); the bounds say which
-//! types those are.
+//! types those are. A decoder owns the page it reads, as [`Bytes`](bytes::Bytes): a page read
+//! from a file or an object store is shared with it, not copied.
 //! [`dynamic`] picks one at run time from what a page header says.
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, Encoder, Int64Type};
 //! use pqcodec_encodings::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
 //!
 //! let mut encoder = DeltaBinaryPackedEncoder::<Int64Type>::new();
 //! encoder.put(&[10, 11, 13, i64::MIN])?;
 //! let page = encoder.flush()?;
-//! let mut decoder = DeltaBinaryPackedDecoder::<Int64Type>::new(&page, 4)?;
+//! let mut decoder = DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::from(page), 4)?;
 //! let mut values = Vec::new();
 //! decoder.skip(1)?;
 //! decoder.read(&mut values, 10)?;
@@ -25,10 +27,11 @@
 //! An encoding that does not apply to a type does not compile:
 //!
 //! ```compile_fail
+//! use bytes::Bytes;
 //! use pqcodec_core::DoubleType;
 //! use pqcodec_encodings::delta_binary_packed::DeltaBinaryPackedDecoder;
 //!
-//! let decoder = DeltaBinaryPackedDecoder::<DoubleType>::new(&[], 0);
+//! let decoder = DeltaBinaryPackedDecoder::<DoubleType>::new(Bytes::new(), 0);
 //! ```
 
 pub mod alp;

@@ -135,7 +135,7 @@ where
         Ok(true)
     }
 
-    fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+    fn gather(&mut self, indices: &mut IndexDecoder, n: usize) -> Result<usize, Fault> {
         reserve_for(&mut self.values, indices, n);
         Ok(C::Out::gather(
             indices,
@@ -198,7 +198,13 @@ mod tests {
         assert!(Builder::<Int64Type>::take_dictionary(&mut b, &page, &dictionary).unwrap());
         // Bit width 2, one bit-packed group of 8: 3 1 0 2 3 3 0 1.
         let indices = [2u8, 0b11, 0b1000_0111, 0b0100_1111];
-        let mut d = IndexDecoder::with_encoding(&indices, 8, 4, Encoding::RleDictionary).unwrap();
+        let mut d = IndexDecoder::with_encoding(
+            bytes::Bytes::copy_from_slice(&indices),
+            8,
+            4,
+            Encoding::RleDictionary,
+        )
+        .unwrap();
         // In two gathers, as a batch over two pages: room for exactly the values.
         assert_eq!(Builder::<Int64Type>::gather(&mut b, &mut d, 5).unwrap(), 5);
         assert_eq!(Builder::<Int64Type>::gather(&mut b, &mut d, 3).unwrap(), 3);

@@ -22,17 +22,16 @@ use pqcodec_core::{Decoder, Encoding, Sink};
 use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::DynamicType;
 
-use super::reader::{IndexFamily, PageDecoder, decode_dictionary, no_page, short};
+use super::reader::{decode_dictionary, no_page, short};
 use super::spread::{check, spread_fixed};
 use super::{Builder, ValueReader};
 use crate::error::Fault;
-use crate::page::DictionaryPage;
-use crate::pinned::Pinned;
+use crate::page::{DictionaryPage, shared_bytes};
 
 /// The decoder of the current page.
 enum PageState<T: DynamicType> {
-    Indices(Pinned<IndexFamily>),
-    Values(PageDecoder<T>, Encoding),
+    Indices(IndexDecoder),
+    Values(T::Decoder, Encoding),
 }
 
 /// The key of value `index` of a segment starting at `base`, if it fits a `u32`.
@@ -239,7 +238,7 @@ where
     T: DynamicType,
     B: Builder<T>,
     T::Value: InternKey,
-    T::Decoder<'static>: Send,
+    T::Decoder: Send,
 {
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
         self.flush_values()?;
@@ -283,15 +282,12 @@ where
                 self.push_segment(dictionary);
                 self.values_base = self.segments_len;
             }
-            let decoder = Pinned::<IndexFamily>::try_new(data, None, |bytes, _| {
-                IndexDecoder::with_encoding(bytes, num_values, len, encoding)
-            })?;
+            let decoder =
+                IndexDecoder::with_encoding(shared_bytes(&data), num_values, len, encoding)?;
             self.page = Some(PageState::Indices(decoder));
         } else {
             let type_length = self.type_length;
-            let decoder = PageDecoder::<T>::try_new(data, None, |bytes, _| {
-                T::decoder(encoding, bytes, num_values, type_length, None)
-            })?;
+            let decoder = T::decoder(encoding, shared_bytes(&data), num_values, type_length, None)?;
             self.page = Some(PageState::Values(decoder, encoding));
         }
         Ok(())
@@ -308,12 +304,12 @@ where
                     base: self.dictionary_base.unwrap_or(0),
                     overflow: false,
                 };
-                let got = decoder.with_mut(|d| d.read(&mut sink, n))?;
+                let got = decoder.read(&mut sink, n)?;
                 if sink.overflow {
                     return Err(key_overflow(&self.data_type));
                 }
                 if got != n {
-                    let encoding = decoder.with_mut(|d| d.encoding());
+                    let encoding = decoder.encoding();
                     return Err(short(encoding, "indices", got, n));
                 }
             }
@@ -326,7 +322,7 @@ where
                     scratch: Vec::new(),
                     overflow: false,
                 };
-                let got = decoder.with_mut(|d| d.read(&mut sink, n))?;
+                let got = decoder.read(&mut sink, n)?;
                 if sink.overflow {
                     return Err(key_overflow(&self.data_type));
                 }
@@ -347,12 +343,10 @@ where
         }
         let (got, encoding, field) = match self.page.as_mut().ok_or_else(no_page)? {
             PageState::Indices(decoder) => {
-                let got = decoder.with_mut(|d| d.skip(n))?;
-                (got, decoder.with_mut(|d| d.encoding()), "indices")
+                let got = decoder.skip(n)?;
+                (got, decoder.encoding(), "indices")
             }
-            PageState::Values(decoder, encoding) => {
-                (decoder.with_mut(|d| d.skip(n))?, *encoding, "values")
-            }
+            PageState::Values(decoder, encoding) => (decoder.skip(n)?, *encoding, "values"),
         };
         if got != n {
             return Err(short(encoding, field, got, n));

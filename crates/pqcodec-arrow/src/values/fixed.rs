@@ -344,7 +344,7 @@ impl<T: pqcodec_core::Binary, N: DecimalNative> Builder<T> for Decimals<N> {
         Ok(true)
     }
 
-    fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+    fn gather(&mut self, indices: &mut IndexDecoder, n: usize) -> Result<usize, Fault> {
         reserve_for(&mut self.values, indices, n);
         if let Some(page) = &self.page {
             // The indices (checked against the dictionary's length), then their values.

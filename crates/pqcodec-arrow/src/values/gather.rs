@@ -12,7 +12,7 @@ pub(crate) const WIDENED_DICTIONARY_BYTES: usize = 1 << 18;
 
 /// Makes room in `out` for exactly what a gather of up to `n` of `indices` appends (bounded by
 /// the page): a batch's values then take their size, not up to twice it as by doubling.
-pub(crate) fn reserve_for<V>(out: &mut Vec<V>, indices: &IndexDecoder<'_>, n: usize) {
+pub(crate) fn reserve_for<V>(out: &mut Vec<V>, indices: &IndexDecoder, n: usize) {
     out.reserve_exact(indices.reserve_hint(n));
 }
 
@@ -21,7 +21,7 @@ pub(crate) trait Gather: ArrowNativeType + super::spread::Spread {
     /// Appends `dictionary[i]` for up to `n` indices `i` of `indices` to `out`; returns how many
     /// (fewer at the end of the page). The default looks the indices up one by one.
     fn gather(
-        indices: &mut IndexDecoder<'_>,
+        indices: &mut IndexDecoder,
         dictionary: &[Self],
         out: &mut Vec<Self>,
         n: usize,
@@ -44,7 +44,7 @@ macro_rules! gather_kernel {
         impl Gather for $t {
             #[inline]
             fn gather(
-                indices: &mut IndexDecoder<'_>,
+                indices: &mut IndexDecoder,
                 dictionary: &[Self],
                 out: &mut Vec<Self>,
                 n: usize,
@@ -76,7 +76,15 @@ mod tests {
     fn one_by_one_and_kernel_agree() {
         let page = indices();
         let keys = [3usize, 1, 0, 2, 3, 3, 0, 1];
-        let open = || IndexDecoder::with_encoding(&page, 8, 4, Encoding::RleDictionary).unwrap();
+        let open = || {
+            IndexDecoder::with_encoding(
+                bytes::Bytes::copy_from_slice(&page),
+                8,
+                4,
+                Encoding::RleDictionary,
+            )
+            .unwrap()
+        };
 
         let wide: Vec<i256> = (0..4).map(|i| i256::from_i128(i * 1_000 - 1)).collect();
         let mut out = Vec::new();

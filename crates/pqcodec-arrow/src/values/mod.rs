@@ -97,7 +97,7 @@ pub(crate) trait Builder<T: Physical>: Sink<T::Value> + Send + 'static {
     /// Appends the dictionary values of the next `n` indices, gathered from the dictionary
     /// taken; returns how many (fewer at the end of the page). Called only after
     /// [`take_dictionary`](Self::take_dictionary) said it gathers.
-    fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+    fn gather(&mut self, indices: &mut IndexDecoder, n: usize) -> Result<usize, Fault> {
         let _ = (indices, n);
         Err(reader::no_page())
     }

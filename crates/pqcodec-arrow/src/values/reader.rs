@@ -1,7 +1,6 @@
 //! [`Materialized`]: a column's values decoded into plain Arrow arrays, dictionary pages looked
 //! up as the data pages are read.
 
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
@@ -12,32 +11,14 @@ use pqcodec_encodings::dynamic::DynamicType;
 
 use super::{Builder, ValueReader};
 use crate::error::Fault;
-use crate::page::DictionaryPage;
-use crate::pinned::{Family, Pinned};
-
-/// [`Family`] of the codec core's run-time chosen decoder of `T`.
-pub(crate) struct DecoderFamily<T>(PhantomData<T>);
-
-impl<T: DynamicType> Family for DecoderFamily<T> {
-    type Of<'a> = T::Decoder<'a>;
-}
-
-/// A page's value decoder, kept with the page bytes and dictionary it borrows.
-pub(crate) type PageDecoder<T> = Pinned<DecoderFamily<T>, <T as pqcodec_core::Physical>::Buffer>;
-
-/// [`Family`] of a dictionary-encoded page's index decoder.
-pub(crate) struct IndexFamily;
-
-impl Family for IndexFamily {
-    type Of<'a> = IndexDecoder<'a>;
-}
+use crate::page::{DictionaryPage, shared_bytes};
 
 /// How the current data page is read.
 enum PageState<T: DynamicType> {
     /// Values decoded (dictionary pages' looked up) by the codec's decoder.
-    Values(PageDecoder<T>),
+    Values(T::Decoder),
     /// Indices the builder gathers from the dictionary it converted.
-    Indices(Pinned<IndexFamily>),
+    Indices(IndexDecoder),
 }
 
 /// Decodes a dictionary page's values into a physical buffer.
@@ -66,7 +47,7 @@ fn decode_dictionary_into<T: DynamicType>(
     out.reset(values, bytes);
     let mut decoder = T::decoder(
         Encoding::Plain,
-        page.data.as_slice(),
+        shared_bytes(&page.data),
         page.num_values,
         type_length,
         None,
@@ -150,7 +131,7 @@ impl<T, B> ValueReader for Materialized<T, B>
 where
     T: DynamicType,
     B: Builder<T>,
-    T::Decoder<'static>: Send,
+    T::Decoder: Send,
 {
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
         self.drop_dictionary();
@@ -191,26 +172,19 @@ where
         };
         let type_length = self.type_length;
         self.builder.set_page(&data);
+        let bytes = shared_bytes(&data);
         let state = match dictionary_len {
-            Some(len) if self.gathers => {
-                PageState::Indices(Pinned::try_new(data, None, |bytes, _| {
-                    IndexDecoder::with_encoding(bytes, num_values, len, encoding)
-                })?)
-            }
-            Some(_) => PageState::Values(PageDecoder::<T>::try_new(
-                data,
+            Some(len) if self.gathers => PageState::Indices(IndexDecoder::with_encoding(
+                bytes, num_values, len, encoding,
+            )?),
+            Some(_) => PageState::Values(T::decoder(
+                encoding,
+                bytes,
+                num_values,
+                type_length,
                 self.dictionary.clone(),
-                |bytes, dictionary| {
-                    T::decoder(encoding, bytes, num_values, type_length, dictionary)
-                },
             )?),
-            None => PageState::Values(PageDecoder::<T>::try_new(
-                data,
-                None,
-                |bytes, dictionary| {
-                    T::decoder(encoding, bytes, num_values, type_length, dictionary)
-                },
-            )?),
+            None => PageState::Values(T::decoder(encoding, bytes, num_values, type_length, None)?),
         };
         self.page = Some((state, encoding));
         Ok(())
@@ -223,8 +197,8 @@ where
         let (page, encoding) = self.page.as_mut().ok_or_else(no_page)?;
         let builder = &mut self.builder;
         let got = match page {
-            PageState::Values(page) => page.with_mut(|d| d.read(builder, n))?,
-            PageState::Indices(page) => page.with_mut(|d| builder.gather(d, n))?,
+            PageState::Values(decoder) => decoder.read(builder, n)?,
+            PageState::Indices(indices) => builder.gather(indices, n)?,
         };
         if got != n {
             return Err(short(*encoding, "values", got, n));
@@ -241,8 +215,8 @@ where
         }
         let (page, encoding) = self.page.as_mut().ok_or_else(no_page)?;
         let got = match page {
-            PageState::Values(page) => page.with_mut(|d| d.skip(n))?,
-            PageState::Indices(page) => page.with_mut(|d| d.skip(n))?,
+            PageState::Values(decoder) => decoder.skip(n)?,
+            PageState::Indices(indices) => indices.skip(n)?,
         };
         if got != n {
             return Err(short(*encoding, "values", got, n));

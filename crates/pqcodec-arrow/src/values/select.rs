@@ -26,7 +26,7 @@ trait Make {
         T: DynamicType,
         B: Builder<T>,
         T::Value: InternKey,
-        T::Decoder<'static>: Send;
+        T::Decoder: Send;
 }
 
 struct MakeMaterialized;
@@ -37,7 +37,7 @@ impl Make for MakeMaterialized {
         T: DynamicType,
         B: Builder<T>,
         T::Value: InternKey,
-        T::Decoder<'static>: Send,
+        T::Decoder: Send,
     {
         Some(Box::new(Materialized::<T, B>::new(builder, type_length)))
     }
@@ -51,7 +51,7 @@ impl Make for MakeDictionary {
         T: DynamicType,
         B: Builder<T>,
         T::Value: InternKey,
-        T::Decoder<'static>: Send,
+        T::Decoder: Send,
     {
         let reader = DictionaryReader::<T, B>::new(builder, type_length, self.0)?;
         Some(Box::new(reader))

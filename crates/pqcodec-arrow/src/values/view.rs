@@ -441,7 +441,7 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         Ok(true)
     }
 
-    fn gather(&mut self, indices: &mut IndexDecoder<'_>, n: usize) -> Result<usize, Fault> {
+    fn gather(&mut self, indices: &mut IndexDecoder, n: usize) -> Result<usize, Fault> {
         let block = match self.dictionary.block {
             Some(block) => block,
             None => {
@@ -684,7 +684,13 @@ mod tests {
         assert!(Builder::<ByteArrayType>::take_dictionary_page(&mut b, &page).unwrap());
         // Bit width 2, one bit-packed group of 8: 3 1 0 2 3 3 0 1.
         let indices = [2u8, 0b11, 0b1000_0111, 0b0100_1111];
-        let mut d = IndexDecoder::with_encoding(&indices, 8, 4, Encoding::RleDictionary).unwrap();
+        let mut d = IndexDecoder::with_encoding(
+            bytes::Bytes::copy_from_slice(&indices),
+            8,
+            4,
+            Encoding::RleDictionary,
+        )
+        .unwrap();
         b.push(b"first, from a page");
         assert_eq!(
             Builder::<ByteArrayType>::gather(&mut b, &mut d, 8).unwrap(),
@@ -755,8 +761,13 @@ mod tests {
                 b.push(b"a copied value, longer than twelve bytes");
                 want.push("a copied value, longer than twelve bytes");
             }
-            let mut d =
-                IndexDecoder::with_encoding(&indices, 8, 4, Encoding::RleDictionary).unwrap();
+            let mut d = IndexDecoder::with_encoding(
+                bytes::Bytes::copy_from_slice(&indices),
+                8,
+                4,
+                Encoding::RleDictionary,
+            )
+            .unwrap();
             let got = Builder::<ByteArrayType>::gather(&mut b, &mut d, gathered).unwrap();
             assert_eq!(got, gathered);
             want.extend(keys[..gathered].iter().map(|&k| values[k]));

@@ -527,7 +527,7 @@ fn drop_unpaying_dictionary<T: DynamicType + DictionaryValue, S>(
     Encoder::flush_into(e, &mut page)?;
     let dictionary =
         decode_plain_page::<T>(&e.dictionary_page()?, e.dictionary_len(), type_length)?;
-    let values = DictionaryDecoder::<T>::new(&page, n, &dictionary)?.read_all()?;
+    let values = DictionaryDecoder::<T>::new(page.into(), n, Arc::new(dictionary))?.read_all()?;
     let mut direct = T::encoder(encoding, type_length)?;
     T::put_buffer(&mut direct, &values)?;
     t.encoder = ValueEncoder::Direct(direct);

@@ -2,6 +2,7 @@
 
 use std::marker::PhantomData;
 
+use bytes::Bytes;
 use pqcodec_core::{Decoder, Encoding, Error, Result, Sink};
 
 use super::{AlpFloat, AlpType, HEADER_LEN, MAX_LOG_VECTOR_SIZE, MIN_LOG_VECTOR_SIZE};
@@ -18,9 +19,9 @@ const TILE: usize = 512;
 /// sink's memory where it lends it; [`Decoder::skip`] only moves the position, decoding (and
 /// reading) nothing of the vectors it passes over.
 #[derive(Debug, Clone)]
-pub struct AlpDecoder<'a, T: AlpType> {
+pub struct AlpDecoder<T: AlpType> {
     /// The page from the offset array on: what offsets count from.
-    body: &'a [u8],
+    body: Bytes,
     /// Number of vectors, and of offsets.
     num_vectors: usize,
     log_vector_size: u32,
@@ -31,13 +32,13 @@ pub struct AlpDecoder<'a, T: AlpType> {
     /// Values to decode: `pos..end`.
     end: usize,
     /// The vector a read last reached, parsed.
-    current: Option<VectorView<'a>>,
+    current: Option<Vector>,
     _type: PhantomData<T>,
 }
 
-/// One vector's header and sections, checked.
+/// One vector's header, and where its sections are in the page's body, checked.
 #[derive(Debug, Clone, Copy)]
-struct VectorView<'a> {
+struct Vector {
     index: usize,
     /// Number of values.
     len: usize,
@@ -46,11 +47,36 @@ struct VectorView<'a> {
     /// The frame of reference, as the low bits of a `u64`.
     reference: u64,
     width: u32,
+    /// Offset of the packed values.
+    packed: usize,
+    /// Offset of the exception positions, then of their values, and how many there are.
+    positions: usize,
+    exceptions: usize,
+    num_exceptions: usize,
+}
+
+impl Vector {
+    /// The vector's sections in `body`, the page's body it was parsed from, for values of
+    /// `size` bytes.
+    fn view<'d>(&self, body: &'d [u8], size: usize) -> VectorView<'d> {
+        let section = |at: usize, len: usize| body.get(at..at + len).unwrap_or_default();
+        VectorView {
+            vector: *self,
+            packed: body.get(self.packed..).unwrap_or_default(),
+            positions: section(self.positions, self.num_exceptions * 2),
+            exceptions: section(self.exceptions, self.num_exceptions * size),
+        }
+    }
+}
+
+/// A vector's sections.
+struct VectorView<'d> {
+    vector: Vector,
     /// The packed values, then the rest of the page: the kernels read whole windows of
     /// bytes, and the page's bytes past the vector's values spare them copying its end.
-    packed: &'a [u8],
-    positions: &'a [u8],
-    exceptions: &'a [u8],
+    packed: &'d [u8],
+    positions: &'d [u8],
+    exceptions: &'d [u8],
 }
 
 fn invalid(field: &'static str, reason: String) -> Error {
@@ -68,13 +94,13 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-impl<'a, T: AlpType> AlpDecoder<'a, T> {
+impl<T: AlpType> AlpDecoder<T> {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
     /// Checks the header (compression mode and integer encoding 0, `log_vector_size` in
     /// 3..=15, a non-negative element count of at least `num_values`) and that the offsets
     /// start just past the offset array, never go backwards and stay within the page.
-    pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize) -> Result<Self> {
         let header: &[u8; HEADER_LEN] = data
             .get(..HEADER_LEN)
             .and_then(|h| h.try_into().ok())
@@ -111,7 +137,7 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
         }
         let log_vector_size = u32::from(log);
         let num_vectors = num_elements.div_ceil(1 << log_vector_size);
-        let body = &data[HEADER_LEN..];
+        let body = data.slice(HEADER_LEN..);
         // At most 2^31 / 8 vectors: no overflow.
         let offsets_len = num_vectors * 4;
         if body.len() < offsets_len {
@@ -119,7 +145,7 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
         }
         let mut previous = offsets_len;
         for i in 0..num_vectors {
-            let offset = u32_at(body, i * 4).unwrap_or_default() as usize;
+            let offset = u32_at(&body, i * 4).unwrap_or_default() as usize;
             if i == 0 && offset != offsets_len {
                 return Err(invalid(
                     "vector offset",
@@ -168,7 +194,7 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
     }
 
     /// Vector `index`, parsed and checked (the last one parsed is kept).
-    fn vector(&mut self, index: usize) -> Result<VectorView<'a>> {
+    fn vector(&mut self, index: usize) -> Result<Vector> {
         if let Some(v) = self.current.filter(|v| v.index == index) {
             return Ok(v);
         }
@@ -177,8 +203,8 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
         Ok(v)
     }
 
-    fn parse_vector(&self, index: usize) -> Result<VectorView<'a>> {
-        let body = self.body;
+    fn parse_vector(&self, index: usize) -> Result<Vector> {
+        let body = &self.body[..];
         // The offsets were checked in `new`: in order and within the body.
         let start = u32_at(body, index * 4).unwrap_or_default() as usize;
         let end = if index + 1 < self.num_vectors {
@@ -234,8 +260,7 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
         }
         let rest = &bytes[header_len..];
         let packed_bytes = packed_len(len, width);
-        // The vector's packed values and what follows them in the page.
-        let packed = body.get(start + header_len..).unwrap_or_default();
+        let packed = start + header_len;
         let Some((_, rest)) = rest.split_at_checked(packed_bytes) else {
             return Err(truncated("packed values", packed_bytes, rest.len()));
         };
@@ -246,7 +271,7 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
                 rest.len(),
             ));
         };
-        let Some((exceptions, rest)) = rest.split_at_checked(num_exceptions * width_bytes) else {
+        let Some((_, rest)) = rest.split_at_checked(num_exceptions * width_bytes) else {
             return Err(truncated(
                 "exception values",
                 num_exceptions * width_bytes,
@@ -280,7 +305,7 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
                 format!("vector {index}: position {p} is outside the vector's {len} values"),
             ));
         }
-        Ok(VectorView {
+        Ok(Vector {
             index,
             len,
             exponent,
@@ -288,14 +313,16 @@ impl<'a, T: AlpType> AlpDecoder<'a, T> {
             reference,
             width,
             packed,
-            positions,
-            exceptions,
+            positions: packed + packed_bytes,
+            exceptions: packed + packed_bytes + positions.len(),
+            num_exceptions,
         })
     }
 }
 
 /// Decodes values `from .. from + out.len()` of the vector `v` into `out`.
-fn decode_range<F: AlpFloat>(v: &VectorView, from: usize, out: &mut [F]) {
+fn decode_range<F: AlpFloat>(view: &VectorView, from: usize, out: &mut [F]) {
+    let v = &view.vector;
     let width = v.width as usize;
     let mut at = from;
     let mut done = 0;
@@ -305,7 +332,7 @@ fn decode_range<F: AlpFloat>(v: &VectorView, from: usize, out: &mut [F]) {
         let group = at & !7;
         let mut buf = [F::default(); 8];
         let count = (group + 8).min(v.len) - group;
-        let packed = v.packed.get(group / 8 * width..).unwrap_or_default();
+        let packed = view.packed.get(group / 8 * width..).unwrap_or_default();
         F::decode_packed(
             packed,
             v.width,
@@ -320,7 +347,7 @@ fn decode_range<F: AlpFloat>(v: &VectorView, from: usize, out: &mut [F]) {
         done = k;
     }
     if done < out.len() {
-        let packed = v.packed.get(at / 8 * width..).unwrap_or_default();
+        let packed = view.packed.get(at / 8 * width..).unwrap_or_default();
         F::decode_packed(
             packed,
             v.width,
@@ -331,10 +358,10 @@ fn decode_range<F: AlpFloat>(v: &VectorView, from: usize, out: &mut [F]) {
         );
     }
     let size = (F::BITS / 8) as usize;
-    for (p, value) in v
+    for (p, value) in view
         .positions
         .chunks_exact(2)
-        .zip(v.exceptions.chunks_exact(size))
+        .zip(view.exceptions.chunks_exact(size))
     {
         let p = usize::from(u16::from_le_bytes([p[0], p[1]]));
         if let Some(slot) = p.checked_sub(from).and_then(|i| out.get_mut(i)) {
@@ -345,7 +372,7 @@ fn decode_range<F: AlpFloat>(v: &VectorView, from: usize, out: &mut [F]) {
     }
 }
 
-impl<T: AlpType> Decoder<T> for AlpDecoder<'_, T> {
+impl<T: AlpType> Decoder<T> for AlpDecoder<T> {
     fn remaining(&self) -> usize {
         self.end - self.pos
     }
@@ -356,17 +383,18 @@ impl<T: AlpType> Decoder<T> for AlpDecoder<'_, T> {
         while done < n {
             let index = self.pos >> self.log_vector_size;
             let v = self.vector(index)?;
+            let view = v.view(&self.body, (T::Float::BITS / 8) as usize);
             let from = self.pos - (index << self.log_vector_size);
             let count = (v.len - from).min(n - done);
             out.reserve(count);
             if let Some(slots) = out.grow_slots(count) {
-                decode_range(&v, from, slots);
+                decode_range(&view, from, slots);
             } else {
                 let mut buf = [T::Float::default(); TILE];
                 let mut at = 0;
                 while at < count {
                     let k = (count - at).min(TILE);
-                    decode_range(&v, from + at, &mut buf[..k]);
+                    decode_range(&view, from + at, &mut buf[..k]);
                     out.extend_from_slice(&buf[..k]);
                     at += k;
                 }

@@ -28,6 +28,7 @@
 //! The spec's worked example, 1500.0, NaN, 2500.0, 333.5 with exponent 4 and factor 3:
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, DoubleType, Encoder};
 //! use pqcodec_encodings::alp::{AlpDecoder, AlpEncoder};
 //!
@@ -46,14 +47,14 @@
 //! page.extend(1u16.to_le_bytes()); // exception at position 1
 //! page.extend(nan.to_bits().to_le_bytes());
 //!
-//! let values = AlpDecoder::<DoubleType>::new(&page, 4)?.read_all()?;
+//! let values = AlpDecoder::<DoubleType>::new(Bytes::copy_from_slice(&page), 4)?.read_all()?;
 //! let bits: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
 //! assert_eq!(bits, [1500f64.to_bits(), nan.to_bits(), 2500f64.to_bits(), 333.5f64.to_bits()]);
 //!
 //! // The encoder may choose other parameters; what it writes decodes to the same bits.
 //! let mut encoder = AlpEncoder::<DoubleType>::new();
 //! encoder.put(&values)?;
-//! let again = AlpDecoder::<DoubleType>::new(&encoder.flush()?, 4)?.read_all()?;
+//! let again = AlpDecoder::<DoubleType>::new(Bytes::from(encoder.flush()?), 4)?.read_all()?;
 //! assert_eq!(again.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), bits);
 //! # Ok::<(), pqcodec_core::Error>(())
 //! ```
@@ -61,10 +62,11 @@
 //! ALP applies to FLOAT and DOUBLE only:
 //!
 //! ```compile_fail
+//! use bytes::Bytes;
 //! use pqcodec_core::Int32Type;
 //! use pqcodec_encodings::alp::AlpDecoder;
 //!
-//! let decoder = AlpDecoder::<Int32Type>::new(&[], 0);
+//! let decoder = AlpDecoder::<Int32Type>::new(Bytes::new(), 0);
 //! ```
 
 mod decoder;

@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{Decoder, DoubleType, Encoder, Encoding, Error, FloatType, Sink, SliceSink};
 use proptest::prelude::*;
 
@@ -21,7 +22,7 @@ fn encode<T: AlpType>(values: &[T::Float], log_vector_size: u8) -> Vec<u8> {
 }
 
 fn decode<T: AlpType>(page: &[u8], n: usize) -> Vec<T::Float> {
-    let mut d = AlpDecoder::<T>::new(page, n).unwrap();
+    let mut d = AlpDecoder::<T>::new(Bytes::copy_from_slice(page), n).unwrap();
     let mut out = Vec::new();
     assert_eq!(d.read(&mut out, n + 5).unwrap(), n);
     assert_eq!(d.remaining(), 0);
@@ -42,8 +43,8 @@ impl<F: Copy> Sink<F> for Plain<F> {
 /// bits.
 fn check_plan<T: AlpType>(page: &[u8], values: &[T::Float], plan: &[(bool, usize)]) {
     let n = values.len();
-    let mut lent = AlpDecoder::<T>::new(page, n).unwrap();
-    let mut plain = AlpDecoder::<T>::new(page, n).unwrap();
+    let mut lent = AlpDecoder::<T>::new(Bytes::copy_from_slice(page), n).unwrap();
+    let mut plain = AlpDecoder::<T>::new(Bytes::copy_from_slice(page), n).unwrap();
     let (mut got, mut got_plain, mut want) = (Vec::new(), Plain(Vec::new()), Vec::new());
     let mut at = 0;
     for &(read, k) in plan {
@@ -275,7 +276,7 @@ fn field_of(e: &Error) -> &'static str {
 
 /// Decodes every value of the page `page` claims `n` of as `T`; the error it gives.
 fn error_of<T: AlpType>(page: &[u8], n: usize) -> Error {
-    let result = AlpDecoder::<T>::new(page, n).and_then(|mut d| {
+    let result = AlpDecoder::<T>::new(Bytes::copy_from_slice(page), n).and_then(|mut d| {
         let mut out = Vec::new();
         d.read(&mut out, n)
     });
@@ -466,12 +467,12 @@ fn bad_vectors_are_typed_errors() {
     assert_eq!(field_of(&e), "exception position", "{e}");
     // Vector 0 is fine: the values before vector 1 can be read, then the error.
     let bad = with(v1 + 16, 3);
-    let mut d = AlpDecoder::<DoubleType>::new(&bad, 11).unwrap();
+    let mut d = AlpDecoder::<DoubleType>::new(Bytes::copy_from_slice(&bad), 11).unwrap();
     let mut out = Vec::new();
     assert_eq!(d.read(&mut out, 8).unwrap(), 8);
     assert!(d.read(&mut out, 1).is_err());
     // Skipping over vector 1 does not look at it.
-    let mut d = AlpDecoder::<DoubleType>::new(&bad, 11).unwrap();
+    let mut d = AlpDecoder::<DoubleType>::new(Bytes::copy_from_slice(&bad), 11).unwrap();
     assert_eq!(d.skip(11).unwrap(), 11);
 
     // FLOAT: exponent over 10, bit width over 32.
@@ -607,11 +608,11 @@ proptest! {
         page.extend((n as i32).to_le_bytes());
         page.extend(&bytes);
         for p in [&page[..], &bytes[..]] {
-            if let Ok(mut d) = AlpDecoder::<DoubleType>::new(p, n) {
+            if let Ok(mut d) = AlpDecoder::<DoubleType>::new(Bytes::copy_from_slice(p), n) {
                 let _ = d.skip(skip);
                 let _ = d.read(&mut Vec::new(), n);
             }
-            if let Ok(mut d) = AlpDecoder::<FloatType>::new(p, n) {
+            if let Ok(mut d) = AlpDecoder::<FloatType>::new(Bytes::copy_from_slice(p), n) {
                 let _ = d.read(&mut Vec::new(), n);
             }
         }
@@ -651,7 +652,8 @@ fn read_into_slices_and_several_pages() {
     for chunk in values.chunks(1100) {
         e.put(chunk).unwrap();
         let page = e.flush().unwrap();
-        let mut d = AlpDecoder::<DoubleType>::new(&page, chunk.len()).unwrap();
+        let mut d =
+            AlpDecoder::<DoubleType>::new(Bytes::copy_from_slice(&page), chunk.len()).unwrap();
         let mut out = vec![0.0; chunk.len() + 3];
         assert_eq!(d.read_into(&mut out[..10]).unwrap(), 10);
         let mut sink = SliceSink::new(&mut out[10..]);

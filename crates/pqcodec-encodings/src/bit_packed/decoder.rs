@@ -1,5 +1,6 @@
 //! Decoding BIT_PACKED levels.
 
+use bytes::Bytes;
 use pqcodec_core::{Encoding, Error, Result, Sink};
 
 use super::MAX_BIT_WIDTH;
@@ -10,8 +11,8 @@ const CHUNK: usize = 256;
 
 /// A streaming decoder of BIT_PACKED (MSB-first) values of 0 to 32 bits.
 #[derive(Debug, Clone)]
-pub struct BitPackedDecoder<'a> {
-    data: &'a [u8],
+pub struct BitPackedDecoder {
+    data: Bytes,
     bit_width: u32,
     /// Index of the next value.
     pos: usize,
@@ -19,11 +20,11 @@ pub struct BitPackedDecoder<'a> {
     end: usize,
 }
 
-impl<'a> BitPackedDecoder<'a> {
+impl BitPackedDecoder {
     /// A decoder of `num_values` values of `bit_width` bits (at most 32, else
     /// [`Error::BitWidth`]); fails with [`Error::Truncated`] if `data` is shorter than the
     /// `ceil(num_values * bit_width / 8)` bytes they take. Bytes after those are ignored.
-    pub fn new(data: &'a [u8], bit_width: u32, num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, bit_width: u32, num_values: usize) -> Result<Self> {
         if bit_width > MAX_BIT_WIDTH {
             return Err(Error::BitWidth {
                 encoding: Encoding::BitPacked,
@@ -42,7 +43,7 @@ impl<'a> BitPackedDecoder<'a> {
             ));
         }
         Ok(BitPackedDecoder {
-            data: data.get(..needed).unwrap_or(data),
+            data: data.slice(..needed),
             bit_width,
             pos: 0,
             end: num_values,
@@ -69,7 +70,7 @@ impl<'a> BitPackedDecoder<'a> {
         while self.pos < stop {
             let k = (stop - self.pos).min(CHUNK);
             let chunk = &mut buf[..k];
-            unpack_msb(self.data, self.bit_width, self.pos, chunk);
+            unpack_msb(&self.data, self.bit_width, self.pos, chunk);
             out.extend_from_slice(chunk);
             self.pos += k;
         }

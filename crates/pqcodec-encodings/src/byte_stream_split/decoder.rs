@@ -2,6 +2,7 @@
 
 use std::marker::PhantomData;
 
+use bytes::Bytes;
 use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink};
 
 use super::ByteStreamSplitType;
@@ -17,8 +18,8 @@ const CHUNK_BYTES: usize = 8192;
 /// the machine runs) and append each chunk to the sink at once; skipping only moves the
 /// position.
 #[derive(Debug, Clone)]
-pub struct ByteStreamSplitDecoder<'a, T: ByteStreamSplitType> {
-    data: &'a [u8],
+pub struct ByteStreamSplitDecoder<T: ByteStreamSplitType> {
+    data: Bytes,
     /// N, the length of each stream: the number of values the page holds.
     stream_len: usize,
     /// K, the width of a value in bytes.
@@ -31,13 +32,13 @@ pub struct ByteStreamSplitDecoder<'a, T: ByteStreamSplitType> {
     _type: PhantomData<T>,
 }
 
-impl<'a, T: ByteStreamSplitType> ByteStreamSplitDecoder<'a, T> {
+impl<T: ByteStreamSplitType> ByteStreamSplitDecoder<T> {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
     /// `type_length` is K for FIXED_LEN_BYTE_ARRAY (an error if 0) and ignored otherwise.
     /// `data.len()` must be a multiple of K ([`Error::Invalid`] if not); the page then holds
     /// N = `data.len() / K` values, and `num_values > N` is [`Error::CountTooLarge`].
-    pub fn new(data: &'a [u8], num_values: usize, type_length: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize, type_length: usize) -> Result<Self> {
         let width = T::split_width(type_length)?;
         if !data.len().is_multiple_of(width) {
             return Err(Error::invalid(
@@ -70,7 +71,7 @@ impl<'a, T: ByteStreamSplitType> ByteStreamSplitDecoder<'a, T> {
     }
 }
 
-impl<T: ByteStreamSplitType> Decoder<T> for ByteStreamSplitDecoder<'_, T> {
+impl<T: ByteStreamSplitType> Decoder<T> for ByteStreamSplitDecoder<T> {
     fn remaining(&self) -> usize {
         self.remaining
     }
@@ -81,7 +82,7 @@ impl<T: ByteStreamSplitType> Decoder<T> for ByteStreamSplitDecoder<'_, T> {
             return Ok(0);
         }
         T::gather(
-            self.data,
+            &self.data,
             self.stream_len,
             self.width,
             self.pos,

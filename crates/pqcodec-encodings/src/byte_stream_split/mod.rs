@@ -19,6 +19,7 @@
 //! The spec's example, three 32-bit floats by their raw bytes:
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, Encoder, FloatType};
 //! use pqcodec_encodings::byte_stream_split::{ByteStreamSplitDecoder, ByteStreamSplitEncoder};
 //!
@@ -35,7 +36,7 @@
 //! enc.put(&floats)?;
 //! assert_eq!(enc.flush()?, encoded);
 //!
-//! let decoded = ByteStreamSplitDecoder::<FloatType>::new(&encoded, 3, 0)?.read_all()?;
+//! let decoded = ByteStreamSplitDecoder::<FloatType>::new(Bytes::copy_from_slice(&encoded), 3, 0)?.read_all()?;
 //! let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
 //! assert_eq!(bits(&decoded), bits(&floats));
 //! # Ok::<(), pqcodec_core::Error>(())

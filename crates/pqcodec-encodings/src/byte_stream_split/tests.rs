@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{
     ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error, FixedLenByteArrayType, FloatType,
     Int32Type, Int64Type, ValueBuffer,
@@ -52,7 +53,8 @@ fn round_trip<T: ByteStreamSplitType>(
     assert_eq!(bytes, naive_split(&plain_bytes, width));
 
     let n = take.min(values.len());
-    let mut dec = ByteStreamSplitDecoder::<T>::new(&bytes, n, type_length).unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<T>::new(Bytes::copy_from_slice(&bytes), n, type_length).unwrap();
     let mut got = T::Buffer::default();
     let mut want = T::Buffer::default();
     let mut at = 0;
@@ -96,13 +98,14 @@ fn spec_example() {
     let mut enc = ByteStreamSplitEncoder::<FloatType>::new(0);
     enc.put(&floats).unwrap();
     assert_eq!(enc.flush().unwrap(), encoded);
-    let mut dec = ByteStreamSplitDecoder::<FloatType>::new(&encoded, 3, 0).unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<FloatType>::new(Bytes::copy_from_slice(&encoded), 3, 0).unwrap();
     let decoded = dec.read_all().unwrap();
     let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&decoded), bits(&floats));
 
     // The same bytes as INT32 and as a 4-byte FIXED_LEN_BYTE_ARRAY.
-    let ints = ByteStreamSplitDecoder::<Int32Type>::new(&encoded, 3, 0)
+    let ints = ByteStreamSplitDecoder::<Int32Type>::new(Bytes::copy_from_slice(&encoded), 3, 0)
         .unwrap()
         .read_all()
         .unwrap();
@@ -110,10 +113,14 @@ fn spec_example() {
         ints,
         [0xDDCC_BBAAu32 as i32, 0x3322_1100, 0xD6C5_B4A3u32 as i32]
     );
-    let fixed = ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(&encoded, 3, 4)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let fixed = ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(
+        Bytes::copy_from_slice(&encoded),
+        3,
+        4,
+    )
+    .unwrap()
+    .read_all()
+    .unwrap();
     assert_eq!(
         fixed.iter().collect::<Vec<_>>(),
         [
@@ -130,7 +137,8 @@ fn batches_use_streams_of_the_whole_page() {
         .map(|i: i64| i.wrapping_mul(0x0102_0304_0506_0708))
         .collect();
     let bytes = encode::<Int64Type>(&values, 0);
-    let mut dec = ByteStreamSplitDecoder::<Int64Type>::new(&bytes, 1000, 0).unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 1000, 0).unwrap();
     let mut out = Vec::new();
     assert_eq!(dec.read(&mut out, 3).unwrap(), 3);
     assert_eq!(dec.skip(500).unwrap(), 500);
@@ -138,7 +146,8 @@ fn batches_use_streams_of_the_whole_page() {
     assert_eq!(out[..3], values[..3]);
     assert_eq!(out[3..], values[503..803]);
     // Decoding fewer values than the page holds still reads streams of length 1000.
-    let mut dec = ByteStreamSplitDecoder::<Int64Type>::new(&bytes, 10, 0).unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 10, 0).unwrap();
     assert_eq!(dec.read_all().unwrap(), values[..10]);
 }
 
@@ -162,8 +171,10 @@ fn in_place_and_chunked_joins_agree() {
         .collect();
     let bytes = encode::<Int32Type>(&values, 0);
     for read in [1, 63, 64, 65, 8191, 8192, 20000] {
-        let mut in_place = ByteStreamSplitDecoder::<Int32Type>::new(&bytes, n, 0).unwrap();
-        let mut chunked = ByteStreamSplitDecoder::<Int32Type>::new(&bytes, n, 0).unwrap();
+        let mut in_place =
+            ByteStreamSplitDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), n, 0).unwrap();
+        let mut chunked =
+            ByteStreamSplitDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), n, 0).unwrap();
         let (mut a, mut b) = (vec![7], PushOnly(vec![7]));
         while in_place.remaining() > 0 {
             let k = in_place.read(&mut a, read).unwrap();
@@ -224,7 +235,8 @@ fn special_values_keep_their_bits() {
 #[test]
 fn malformed_pages() {
     assert_eq!(
-        ByteStreamSplitDecoder::<DoubleType>::new(&[0; 12], 1, 0).unwrap_err(),
+        ByteStreamSplitDecoder::<DoubleType>::new(Bytes::copy_from_slice(&[0; 12]), 1, 0)
+            .unwrap_err(),
         Error::invalid(
             Encoding::ByteStreamSplit,
             "page length",
@@ -232,14 +244,19 @@ fn malformed_pages() {
         )
     );
     assert!(matches!(
-        ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(&[0; 10], 1, 3),
+        ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(
+            Bytes::copy_from_slice(&[0; 10]),
+            1,
+            3
+        ),
         Err(Error::Invalid {
             field: "page length",
             ..
         })
     ));
     assert_eq!(
-        ByteStreamSplitDecoder::<FloatType>::new(&[0; 12], 4, 0).unwrap_err(),
+        ByteStreamSplitDecoder::<FloatType>::new(Bytes::copy_from_slice(&[0; 12]), 4, 0)
+            .unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::ByteStreamSplit,
             field: "num_values",
@@ -248,11 +265,11 @@ fn malformed_pages() {
         }
     );
     assert!(matches!(
-        ByteStreamSplitDecoder::<Int32Type>::new(&[], 1, 0),
+        ByteStreamSplitDecoder::<Int32Type>::new(Bytes::copy_from_slice(&[]), 1, 0),
         Err(Error::CountTooLarge { .. })
     ));
     assert!(matches!(
-        ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(&[0; 4], 1, 0),
+        ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&[0; 4]), 1, 0),
         Err(Error::Invalid {
             encoding: Encoding::ByteStreamSplit,
             field: "type_length",
@@ -260,7 +277,7 @@ fn malformed_pages() {
         })
     ));
     assert_eq!(
-        ByteStreamSplitDecoder::<Int64Type>::new(&[], 0, 0)
+        ByteStreamSplitDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[]), 0, 0)
             .unwrap()
             .read_all()
             .unwrap(),
@@ -330,7 +347,7 @@ proptest! {
     ) {
         round_trip::<Int32Type>(&values, 0, take, &plan);
         let bytes = encode::<Int32Type>(&values, 0);
-        let back = ByteStreamSplitDecoder::<Int32Type>::new(&bytes, values.len(), 0).unwrap().read_all().unwrap();
+        let back = ByteStreamSplitDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), values.len(), 0).unwrap().read_all().unwrap();
         prop_assert_eq!(back, values);
     }
 
@@ -342,7 +359,7 @@ proptest! {
     ) {
         round_trip::<Int64Type>(&values, 0, take, &plan);
         let bytes = encode::<Int64Type>(&values, 0);
-        let back = ByteStreamSplitDecoder::<Int64Type>::new(&bytes, values.len(), 0).unwrap().read_all().unwrap();
+        let back = ByteStreamSplitDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), values.len(), 0).unwrap().read_all().unwrap();
         prop_assert_eq!(back, values);
     }
 
@@ -357,7 +374,7 @@ proptest! {
         let buffer: ByteArrays = values.iter().map(Vec::as_slice).collect();
         round_trip::<FixedLenByteArrayType>(&buffer, width, take, &plan);
         let bytes = encode::<FixedLenByteArrayType>(&buffer, width);
-        let back = ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(&bytes, values.len(), width)
+        let back = ByteStreamSplitDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&bytes), values.len(), width)
             .unwrap()
             .read_all()
             .unwrap();
@@ -373,7 +390,7 @@ proptest! {
         plan in plan(),
     ) {
         fn drive<T: ByteStreamSplitType>(data: &[u8], n: usize, type_length: usize, plan: &[(bool, usize)]) {
-            if let Ok(mut dec) = ByteStreamSplitDecoder::<T>::new(data, n, type_length) {
+            if let Ok(mut dec) = ByteStreamSplitDecoder::<T>::new(Bytes::copy_from_slice(data), n, type_length) {
                 let mut out = T::Buffer::default();
                 for &(read, k) in plan {
                     let r = if read { dec.read(&mut out, k) } else { dec.skip(k) };

@@ -1,3 +1,6 @@
+use std::ops::Range;
+
+use bytes::Bytes;
 use pqcodec_core::{Decoder, Encoding, Error, Integer, IntegerNative, IntsMut, Result, Sink};
 
 use super::{CHUNK, Layout};
@@ -13,16 +16,16 @@ use crate::kernels::simd::{DeltaRun, Isa, delta32, delta64};
 /// lengths, 256 values). [`Decoder::skip`] sums the deltas it skips without writing values
 /// anywhere.
 #[derive(Clone)]
-pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
-    data: &'a [u8],
+pub struct DeltaBinaryPackedDecoder<T: Integer> {
+    data: Bytes,
     /// The encoding errors are reported as: DELTA_BINARY_PACKED, or the byte-array encoding
     /// this decoder reads the lengths of.
     encoding: Encoding,
     layout: Layout,
     /// Byte offset of the next packed byte of the current miniblock, or of the next block.
     pos: usize,
-    /// Bit widths of the current block's miniblocks.
-    widths: &'a [u8],
+    /// Where in `data` the bit widths of the current block's miniblocks are.
+    widths: Range<usize>,
     /// Index in `widths` of the next miniblock to start.
     next_miniblock: usize,
     /// Values (padding included) of the current miniblock not unpacked yet.
@@ -55,7 +58,7 @@ pub struct DeltaBinaryPackedDecoder<'a, T: Integer> {
     tail_len: usize,
 }
 
-impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
+impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeltaBinaryPackedDecoder")
             .field("encoding", &self.encoding)
@@ -72,12 +75,12 @@ impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<'_, T> {
 /// kernels: a chunk of whole miniblocks of 32 values.
 const RUNS: usize = CHUNK / 32;
 
-impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
+impl<T: Integer> DeltaBinaryPackedDecoder<T> {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
     /// Fails if the header is malformed or holds fewer than `num_values` values
     /// ([`Error::CountTooLarge`]); decodes only `num_values` if it holds more.
-    pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize) -> Result<Self> {
         Self::nested(
             data,
             num_values,
@@ -88,7 +91,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
 
     /// A decoder of every value the header says `data` holds (for callers that do not know the
     /// count, such as the byte-array encodings reading their lengths).
-    pub fn from_header(data: &'a [u8]) -> Result<Self> {
+    pub fn from_header(data: Bytes) -> Result<Self> {
         Self::parse(data, None, Encoding::DeltaBinaryPacked, 128, 32)
     }
 
@@ -108,7 +111,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         } else {
             self.pos
         };
-        let mut widths = self.widths;
+        let mut widths = self.data.get(self.widths.clone()).unwrap_or_default();
         let mut index = self.next_miniblock;
         while deltas > 0 {
             if index >= widths.len() {
@@ -141,7 +144,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
 
     /// Like [`Self::new`], reporting errors as `encoding`'s and a short header as `count_field`.
     pub(crate) fn nested(
-        data: &'a [u8],
+        data: Bytes,
         num_values: usize,
         encoding: Encoding,
         count_field: &'static str,
@@ -152,7 +155,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     /// The spec's examples use blocks of 8 values, which real files may not; tests decode them
     /// with blocks and miniblocks of any multiple of 8 values.
     #[cfg(test)]
-    pub(crate) fn lenient(data: &'a [u8]) -> Result<Self> {
+    pub(crate) fn lenient(data: Bytes) -> Result<Self> {
         Self::parse(data, None, Encoding::DeltaBinaryPacked, 8, 8)
     }
 
@@ -163,13 +166,13 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
     }
 
     fn parse(
-        data: &'a [u8],
+        data: Bytes,
         expected: Option<(usize, &'static str)>,
         encoding: Encoding,
         block_multiple: u64,
         miniblock_multiple: u64,
     ) -> Result<Self> {
-        let mut r = ByteReader::new(data, encoding);
+        let mut r = ByteReader::new(&data, encoding);
         let block_size = r.uleb128("block size")?;
         let miniblocks = r.uleb128("miniblock count")?;
         let total = r.uleb128("total value count")?;
@@ -200,16 +203,17 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             Some((num_values, _)) => num_values,
             None => header_total,
         };
+        let start = r.position();
         Ok(DeltaBinaryPackedDecoder {
             data,
             encoding,
             layout,
-            pos: r.position(),
-            widths: &[],
+            pos: start,
+            widths: 0..0,
             next_miniblock: 0,
             miniblock_left: 0,
             width: 0,
-            miniblock_start: r.position(),
+            miniblock_start: start,
             min_delta: 0,
             last: first as u64,
             first_pending: count > 0,
@@ -259,7 +263,8 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         // The miniblock's start is taken as the 8 bytes `pos` was last stored as: read
         // together with a neighbouring field (the compiler pairs such copies), it would wait
         // for that store to reach the cache, once a miniblock.
-        let (w, start) = match self.widths.get(self.next_miniblock) {
+        let widths = self.data.get(self.widths.clone()).unwrap_or_default();
+        let (w, start) = match widths.get(self.next_miniblock) {
             Some(&w) => (w, self.pos),
             None => {
                 let rest = self
@@ -268,13 +273,15 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
                     .ok_or_else(|| self.truncated("block header", self.pos, 1))?;
                 let mut r = ByteReader::new(rest, self.encoding);
                 let min_delta = r.zigzag("min delta")?;
+                let from = self.pos + r.position();
                 let widths = r.take(self.layout.miniblocks, "miniblock bit widths")?;
+                let first = widths.first().copied();
                 self.pos += r.position();
                 self.min_delta = min_delta as u64;
-                self.widths = widths;
+                self.widths = from..self.pos;
                 self.next_miniblock = 0;
-                match widths.first() {
-                    Some(&w) => (w, self.pos),
+                match first {
+                    Some(w) => (w, self.pos),
                     // Layout guarantees at least one miniblock.
                     None => return Err(self.truncated("miniblock bit widths", self.pos, 1)),
                 }
@@ -289,9 +296,10 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
 
     /// Takes up to `want` deltas from the current miniblock (starting one if needed): a count
     /// that keeps the position byte aligned (a multiple of 8) unless it is the last delta to
-    /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`.
+    /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`. `data` is
+    /// the decoder's data, which the run borrows.
     #[inline(always)]
-    fn next_run(&mut self, want: usize) -> Result<DeltaRun<'a>> {
+    fn next_run<'d>(&mut self, data: &'d [u8], want: usize) -> Result<DeltaRun<'d>> {
         if self.miniblock_left == 0 {
             self.start_miniblock()?;
         }
@@ -306,8 +314,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         // The run is handed the rest of the page, not just those bytes, so that the unpacking
         // kernel can load whole words up to the run's end.
         let needed = packed_len(count, self.width);
-        let packed = self
-            .data
+        let packed = data
             .get(self.pos..)
             .filter(|rest| rest.len() >= needed)
             .ok_or_else(|| self.truncated("miniblock", self.pos, needed))?;
@@ -336,6 +343,8 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
             self.first_pending = false;
             filled = 1;
         }
+        // The runs borrow the data while the decoder moves on: a handle of their own to it.
+        let data = self.data.clone();
         let mut runs = [DeltaRun::default(); RUNS];
         let mut gathered = 0usize;
         // Values up to `decoded` are in `chunk`, those up to `end` gathered as runs.
@@ -345,7 +354,7 @@ impl<'a, T: Integer> DeltaBinaryPackedDecoder<'a, T> {
         while end < max && self.undecoded > 0 {
             // An error after some values is left for the next call (the state is unchanged,
             // so it repeats), letting the caller have the values before it.
-            match self.next_run(max - end) {
+            match self.next_run(&data, max - end) {
                 Ok(run) if run.count > 0 => {
                     end += run.count;
                     let joined = match gathered.checked_sub(1) {
@@ -571,7 +580,7 @@ fn sum_run(packed: &[u8], width: u32, count: usize, min_delta: u64, last: &mut u
     *last = acc;
 }
 
-impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
+impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<T> {
     fn remaining(&self) -> usize {
         self.buf_len - self.buf_pos + self.tail_len - self.tail_pos
             + usize::from(self.first_pending)
@@ -611,8 +620,9 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<'_, T> {
             self.first_pending = false;
             left -= 1;
         }
+        let data = self.data.clone();
         while left > 0 {
-            let run = self.next_run(left)?;
+            let run = self.next_run(&data, left)?;
             if run.count == 0 {
                 // Fewer than 8 to skip, mid-miniblock: unpack their group into the tail.
                 self.fill_tail(&mut [T::Int::default(); CHUNK])?;

@@ -26,6 +26,7 @@
 //! bits in the first miniblock, padded to 32 values; the three other miniblocks are unneeded.
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, Encoder, Int32Type};
 //! use pqcodec_encodings::delta_binary_packed::{
 //!     DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder,
@@ -46,7 +47,7 @@
 //! encoder.put(&values)?;
 //! assert_eq!(encoder.flush()?, bytes);
 //!
-//! let mut decoder = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 8)?;
+//! let mut decoder = DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 8)?;
 //! assert_eq!(decoder.read_all()?, values);
 //! assert_eq!(decoder.end_offset()?, bytes.len());
 //! # Ok::<(), pqcodec_core::Error>(())

@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{
     Decoder, Encoder, Encoding, Error, Int32Type, Int64Type, Integer, Physical, Sink, ValueBuffer,
 };
@@ -70,12 +71,13 @@ fn spec_example_1_block_of_8() {
     let mut enc = DeltaBinaryPackedEncoder::<Int32Type>::lenient(8, 1).unwrap();
     enc.put(&[1, 2, 3, 4, 5]).unwrap();
     assert_eq!(enc.flush().unwrap(), bytes);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::lenient(&bytes).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::lenient(Bytes::copy_from_slice(&bytes)).unwrap();
     assert_eq!(dec.read_all().unwrap(), [1, 2, 3, 4, 5]);
     assert_eq!(dec.end_offset().unwrap(), bytes.len());
     // Real files may not use blocks of 8.
     assert!(matches!(
-        DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 5),
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 5),
         Err(Error::Invalid {
             field: "block size",
             ..
@@ -91,7 +93,8 @@ fn spec_example_2_block_of_8() {
     let mut enc = DeltaBinaryPackedEncoder::<Int64Type>::lenient(8, 1).unwrap();
     enc.put(&values).unwrap();
     assert_eq!(enc.flush().unwrap(), bytes);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::lenient(&bytes).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::lenient(Bytes::copy_from_slice(&bytes)).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
     assert_eq!(dec.end_offset().unwrap(), bytes.len());
 }
@@ -102,7 +105,8 @@ fn spec_example_2_default_layout() {
     let mut bytes = header(128, 4, 8, 7);
     bytes.extend([3, 2, 0, 0, 0, 0xC0, 0x3F, 0, 0, 0, 0, 0, 0]);
     assert_eq!(encode::<Int32Type>(&values, None), bytes);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 8).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 8).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
 }
 
@@ -110,14 +114,16 @@ fn spec_example_2_default_layout() {
 fn empty_and_single_value_pages() {
     let empty = encode::<Int32Type>(&[], None);
     assert_eq!(empty, header(128, 4, 0, 0));
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&empty, 0).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&empty), 0).unwrap();
     assert_eq!(dec.remaining(), 0);
     assert_eq!(dec.read_all().unwrap(), Vec::<i32>::new());
     assert_eq!(dec.end_offset().unwrap(), empty.len());
 
     let one = encode::<Int64Type>(&[i64::MIN], None);
     assert_eq!(one, header(128, 4, 1, i64::MIN));
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&one).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::from_header(Bytes::copy_from_slice(&one)).unwrap();
     assert_eq!(dec.end_offset().unwrap(), one.len());
     assert_eq!(dec.read_all().unwrap(), [i64::MIN]);
 }
@@ -132,7 +138,9 @@ fn boundary_lengths_round_trip() {
             .collect();
         for layout in [None, Some((256, 2)), Some((128, 1))] {
             let bytes = encode::<Int32Type>(&values, layout);
-            let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, len).unwrap();
+            let mut dec =
+                DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), len)
+                    .unwrap();
             assert_eq!(dec.end_offset().unwrap(), bytes.len());
             assert_eq!(dec.read_all().unwrap(), values, "len {len} {layout:?}");
             assert_eq!(dec.end_offset().unwrap(), bytes.len());
@@ -159,12 +167,16 @@ fn extremes_wrap_in_the_type_width() {
             .iter()
             .all(|&w| w <= 32)
     );
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), values.len())
+            .unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
 
     let values = [i64::MAX, i64::MIN, i64::MAX, 0, i64::MIN, -1, 1];
     let bytes = encode::<Int64Type>(&values, None);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, values.len()).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), values.len())
+            .unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
 }
 
@@ -174,11 +186,13 @@ fn min_delta_wider_than_the_type_wraps() {
     let mut bytes = header(128, 4, 3, 10);
     write_uleb128(&mut bytes, zigzag_encode((1 << 32) + 1));
     bytes.extend([0, 0, 0, 0]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 3).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 3).unwrap();
     assert_eq!(dec.read_all().unwrap(), [10, 11, 12]);
     // First value wider than INT32 too.
     let bytes = header(128, 4, 1, (1 << 32) + 5);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 1).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 1).unwrap();
     assert_eq!(dec.read_all().unwrap(), [5]);
 }
 
@@ -188,7 +202,8 @@ fn arbitrary_padding_and_unneeded_widths_accepted() {
     // 3 unneeded miniblocks claim widths 200, 33 and 64 but have no bytes.
     let mut bytes = header(128, 4, 3, 0);
     bytes.extend([2, 1, 200, 33, 64, 0b1111_1110, 0xFF, 0xFF, 0xFF]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 3).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 3).unwrap();
     assert_eq!(dec.end_offset().unwrap(), bytes.len());
     assert_eq!(dec.read_all().unwrap(), [0, 1, 3]);
 }
@@ -198,7 +213,8 @@ fn missing_padding_read_but_end_offset_errors() {
     // 3 values at width 8: the last miniblock should be 32 bytes, only 2 are present.
     let mut bytes = header(128, 4, 3, 0);
     bytes.extend([0, 8, 0, 0, 0, 5, 6]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 3).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 3).unwrap();
     assert!(matches!(
         dec.end_offset(),
         Err(Error::Truncated {
@@ -215,7 +231,8 @@ fn header_count_larger_than_asked_decodes_only_asked() {
     let mut bytes = encode::<Int64Type>(&values, None);
     let len = bytes.len();
     bytes.extend([0xAA; 5]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 130).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 130).unwrap();
     assert_eq!(dec.remaining(), 130);
     assert_eq!(dec.end_offset().unwrap(), len);
     assert_eq!(dec.read_all().unwrap(), &values[..130]);
@@ -228,7 +245,9 @@ fn end_offset_at_every_stage() {
     let bytes = encode::<Int32Type>(&values, Some((256, 8)));
     let mut padded = bytes.clone();
     padded.extend([1, 2, 3]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::from_header(&padded).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::from_header(Bytes::copy_from_slice(&padded))
+            .unwrap();
     let mut got = Vec::new();
     for step in [1, 3, 28, 100, 129, 200, 500, 100] {
         assert_eq!(dec.end_offset().unwrap(), bytes.len());
@@ -242,7 +261,7 @@ fn end_offset_at_every_stage() {
 fn count_larger_than_header() {
     let bytes = encode::<Int32Type>(&[1, 2, 3], None);
     assert_eq!(
-        DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 4).unwrap_err(),
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 4).unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::DeltaBinaryPacked,
             field: "total value count",
@@ -255,7 +274,7 @@ fn count_larger_than_header() {
 #[test]
 fn invalid_layouts() {
     let field = |block, miniblocks| match DeltaBinaryPackedDecoder::<Int32Type>::from_header(
-        &header(block, miniblocks, 5, 0),
+        Bytes::copy_from_slice(&header(block, miniblocks, 5, 0)),
     ) {
         Err(Error::Invalid { field, .. }) => field,
         other => panic!("{other:?}"),
@@ -265,7 +284,12 @@ fn invalid_layouts() {
     assert_eq!(field(128, 0), "miniblock count");
     assert_eq!(field(128, 3), "miniblock count");
     assert_eq!(field(128, 8), "miniblock size");
-    assert!(DeltaBinaryPackedDecoder::<Int32Type>::from_header(&header(384, 12, 5, 0)).is_ok());
+    assert!(
+        DeltaBinaryPackedDecoder::<Int32Type>::from_header(Bytes::copy_from_slice(&header(
+            384, 12, 5, 0
+        )))
+        .is_ok()
+    );
     for (b, m) in [(0, 4), (100, 4), (128, 0), (128, 3), (128, 8)] {
         assert!(matches!(
             DeltaBinaryPackedEncoder::<Int64Type>::with_block_size(b, m),
@@ -280,7 +304,8 @@ fn bit_width_over_the_type() {
         let mut bytes = header(128, 4, 2, 0);
         bytes.extend([0, width, 0, 0, 0]);
         bytes.extend([0xFF; 300]);
-        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 2).unwrap();
+        let mut dec =
+            DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 2).unwrap();
         let expected = Error::BitWidth {
             encoding: Encoding::DeltaBinaryPacked,
             field: "miniblock bit width",
@@ -294,7 +319,8 @@ fn bit_width_over_the_type() {
     let mut bytes = header(128, 4, 2, 0);
     bytes.extend([0, 65, 0, 0, 0]);
     bytes.extend([0xFF; 300]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 2).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 2).unwrap();
     assert!(matches!(
         dec.read_all(),
         Err(Error::BitWidth {
@@ -307,7 +333,8 @@ fn bit_width_over_the_type() {
     let mut bytes = header(128, 4, 2, 0);
     bytes.extend([0, 33, 0, 0, 0]);
     bytes.extend([0xFF; 32 * 33 / 8]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 2).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 2).unwrap();
     assert_eq!(dec.read_all().unwrap(), [0, (1 << 33) - 1]);
 }
 
@@ -317,14 +344,16 @@ fn truncated_input() {
     let bytes = encode::<Int32Type>(&values, None);
     for cut in 0..bytes.len() {
         let data = &bytes[..cut];
-        let result = DeltaBinaryPackedDecoder::<Int32Type>::new(data, 200).and_then(|mut d| {
-            d.read_all()?;
-            d.end_offset()
-        });
-        let result2 = DeltaBinaryPackedDecoder::<Int32Type>::new(data, 200).and_then(|mut d| {
-            d.skip(200)?;
-            d.end_offset()
-        });
+        let result = DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(data), 200)
+            .and_then(|mut d| {
+                d.read_all()?;
+                d.end_offset()
+            });
+        let result2 = DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(data), 200)
+            .and_then(|mut d| {
+                d.skip(200)?;
+                d.end_offset()
+            });
         for r in [result.map(|_| ()), result2.map(|_| ())] {
             assert!(
                 matches!(r, Err(Error::Truncated { .. })),
@@ -339,7 +368,8 @@ fn huge_header_counts_do_not_allocate() {
     // 2^60 values claimed, one block of width 0 present.
     let mut bytes = header(128, 4, 1 << 60, 3);
     bytes.extend([2, 0, 0, 0, 0]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&bytes).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::from_header(Bytes::copy_from_slice(&bytes)).unwrap();
     assert_eq!(dec.remaining(), 1 << 60);
     let mut out = Vec::new();
     assert_eq!(dec.read(&mut out, 129).unwrap(), 129);
@@ -351,7 +381,9 @@ fn huge_header_counts_do_not_allocate() {
     // A block of 2^40 values in one miniblock of width 0 is legal and skips in O(1).
     let mut bytes = header(1 << 40, 1, 1 << 40, 0);
     bytes.extend([2, 0]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 1 << 40).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 1 << 40)
+            .unwrap();
     assert_eq!(dec.end_offset().unwrap(), bytes.len());
     assert_eq!(dec.skip((1 << 40) - 2).unwrap(), (1 << 40) - 2);
     assert_eq!(dec.read_all().unwrap(), [(1 << 40) - 2, (1 << 40) - 1]);
@@ -359,7 +391,8 @@ fn huge_header_counts_do_not_allocate() {
     // A huge miniblock count must not be allocated either.
     let mut bytes = header(1 << 50, 1 << 40, 10, 0);
     bytes.extend([0; 100]);
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 10).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 10).unwrap();
     assert!(matches!(
         dec.read_all(),
         Err(Error::Truncated {
@@ -375,7 +408,8 @@ fn huge_header_counts_do_not_allocate() {
 fn reads_and_skips_keep_no_heap_buffer() {
     let values: Vec<i32> = (0..777).map(|i| (i * 7919) % 1013 - 500).collect();
     let bytes = encode::<Int32Type>(&values, Some((128, 4)));
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 777).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 777).unwrap();
     let ops = [
         (false, 3),
         (true, 2),
@@ -386,7 +420,8 @@ fn reads_and_skips_keep_no_heap_buffer() {
     ];
     assert_interleaved::<Int32Type, _>(&mut dec, &values, &ops);
     assert!(!dec.holds_a_buffer());
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, 777).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 777).unwrap();
     let mut out = Vec::new();
     assert_eq!(dec.read(&mut out, 3).unwrap(), 3);
     // The rest of the first group of deltas (values 1 to 8) first, then a chunk from the
@@ -403,7 +438,9 @@ fn skip_does_not_touch_the_sink_and_keeps_state() {
     let values: Vec<i64> = (0..777).map(|i| (i * i * 31) % 9973 - 5000).collect();
     let bytes = encode::<Int64Type>(&values, Some((256, 4)));
     for first_skip in [0, 1, 2, 7, 8, 9, 31, 33, 64, 255, 256, 257, 300, 776, 777] {
-        let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::new(&bytes, 777).unwrap();
+        let mut dec =
+            DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 777)
+                .unwrap();
         assert_eq!(dec.skip(first_skip).unwrap(), first_skip);
         assert_eq!(dec.read_all().unwrap(), &values[first_skip..]);
     }
@@ -420,7 +457,11 @@ fn next_piece_repeats_zero_width_miniblocks() {
     values.extend([9; 1000]);
     let bytes = encode::<Int32Type>(&values, None);
     for step in [1, 5, 8, 13, 64, 1000] {
-        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(
+            Bytes::copy_from_slice(&bytes),
+            values.len(),
+        )
+        .unwrap();
         let (mut got, mut repeats) = (Vec::new(), 0);
         loop {
             let piece = dec.next_piece(step).unwrap();
@@ -442,7 +483,9 @@ fn next_piece_repeats_zero_width_miniblocks() {
         );
     }
     // Reads go on where a repeat stopped.
-    let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+    let mut dec =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), values.len())
+            .unwrap();
     // The first value and 248 deltas, unpacked; 8 deltas left in the miniblock.
     assert_eq!(dec.next_piece(1000).unwrap().len(), 249);
     assert_eq!(
@@ -462,7 +505,8 @@ fn next_piece_repeats_zero_width_miniblocks() {
         write_uleb128(&mut page, zigzag_encode(1 << 32));
         page.extend([0, 0, 0, 0]);
     }
-    let mut narrow = DeltaBinaryPackedDecoder::<Int32Type>::new(&page, 1000).unwrap();
+    let mut narrow =
+        DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&page), 1000).unwrap();
     let (mut at, mut repeated) = (0, 0);
     while at < 1000 {
         let piece = narrow.next_piece(1000).unwrap();
@@ -474,7 +518,8 @@ fn next_piece_repeats_zero_width_miniblocks() {
         at += piece.len();
     }
     assert!(repeated >= 1000 - 256, "{repeated}");
-    let mut wide = DeltaBinaryPackedDecoder::<Int64Type>::new(&page, 1000).unwrap();
+    let mut wide =
+        DeltaBinaryPackedDecoder::<Int64Type>::new(Bytes::copy_from_slice(&page), 1000).unwrap();
     let mut at = 0;
     while at < 1000 {
         let piece = wide.next_piece(1000).unwrap();
@@ -553,7 +598,7 @@ proptest! {
         ops in ops(),
     ) {
         let bytes = encode::<Int32Type>(&values, layout);
-        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(&bytes, values.len()).unwrap();
+        let mut dec = DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), values.len()).unwrap();
         prop_assert_eq!(dec.end_offset().unwrap(), bytes.len());
         assert_interleaved::<Int32Type, _>(&mut dec, &values, &ops);
         prop_assert_eq!(dec.end_offset().unwrap(), bytes.len());
@@ -566,7 +611,7 @@ proptest! {
         ops in ops(),
     ) {
         let bytes = encode::<Int64Type>(&values, layout);
-        let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&bytes).unwrap();
+        let mut dec = DeltaBinaryPackedDecoder::<Int64Type>::from_header(Bytes::copy_from_slice(&bytes)).unwrap();
         assert_interleaved::<Int64Type, _>(&mut dec, &values, &ops);
         prop_assert_eq!(dec.end_offset().unwrap(), bytes.len());
     }
@@ -585,14 +630,14 @@ proptest! {
 
     #[test]
     fn garbage_never_panics(data in prop::collection::vec(any::<u8>(), 0..200), n in 0usize..300, ops in ops()) {
-        if let Ok(mut dec) = DeltaBinaryPackedDecoder::<Int32Type>::new(&data, n) {
+        if let Ok(mut dec) = DeltaBinaryPackedDecoder::<Int32Type>::new(Bytes::copy_from_slice(&data), n) {
             let _ = dec.end_offset();
             let mut out = Vec::new();
             for (skip, k) in ops {
                 let _ = if skip { dec.skip(k) } else { dec.read(&mut out, k) };
             }
         }
-        if let Ok(mut dec) = DeltaBinaryPackedDecoder::<Int64Type>::from_header(&data) {
+        if let Ok(mut dec) = DeltaBinaryPackedDecoder::<Int64Type>::from_header(Bytes::copy_from_slice(&data)) {
             let _ = dec.end_offset();
             let mut out = Vec::new();
             let _ = dec.read(&mut out, 1000);

@@ -1,5 +1,6 @@
 use std::marker::PhantomData;
 
+use bytes::Bytes;
 use pqcodec_core::{Binary, Decoder, Encoding, Error, Int32Type, PhysicalType, Result, Sink};
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
@@ -14,9 +15,9 @@ const ENCODING: Encoding = Encoding::DeltaByteArray;
 /// value depends on the one before) and dropped; a run whose prefix and suffix lengths both
 /// repeat passes at once. No allocation per value.
 #[derive(Debug, Clone)]
-pub struct DeltaByteArrayDecoder<'a, T: Binary> {
-    prefixes: DeltaBinaryPackedDecoder<'a, Int32Type>,
-    suffixes: DeltaLengthByteArrayDecoder<'a>,
+pub struct DeltaByteArrayDecoder<T: Binary> {
+    prefixes: DeltaBinaryPackedDecoder<Int32Type>,
+    suffixes: DeltaLengthByteArrayDecoder,
     chain: Chain,
     /// Values not read or skipped yet.
     remaining: usize,
@@ -34,23 +35,33 @@ struct Chain {
     type_length: usize,
 }
 
-impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
+impl<T: Binary> DeltaByteArrayDecoder<T> {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
     /// For FIXED_LEN_BYTE_ARRAY `type_length` (at least 1, else [`Error::Invalid`] naming
     /// `type_length`, as PLAIN and BYTE_STREAM_SPLIT) is checked against every value's length
     /// ([`Error::Invalid`]); it is ignored for BYTE_ARRAY. Fails if either length stream is
     /// malformed or holds fewer than `num_values` values ([`Error::CountTooLarge`]).
-    pub fn new(data: &'a [u8], num_values: usize, type_length: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize, type_length: usize) -> Result<Self> {
         if T::TYPE == PhysicalType::FixedLenByteArray && type_length == 0 {
             return Err(crate::plain::zero_type_length(ENCODING));
         }
-        let prefixes =
-            DeltaBinaryPackedDecoder::nested(data, num_values, ENCODING, "prefix length count")?;
+        let prefixes = DeltaBinaryPackedDecoder::nested(
+            data.clone(),
+            num_values,
+            ENCODING,
+            "prefix length count",
+        )?;
         let start = prefixes.end_offset()?;
-        let rest = data
-            .get(start..)
-            .ok_or_else(|| Error::truncated(ENCODING, "prefix lengths", start, data.len()))?;
+        if start > data.len() {
+            return Err(Error::truncated(
+                ENCODING,
+                "prefix lengths",
+                start,
+                data.len(),
+            ));
+        }
+        let rest = data.slice(start..);
         let suffixes =
             DeltaLengthByteArrayDecoder::nested(rest, num_values, ENCODING, "suffix count")?;
         let type_length = match T::TYPE {
@@ -113,13 +124,12 @@ impl<'a, T: Binary> DeltaByteArrayDecoder<'a, T> {
                     .check(chunk_prefixes, chunk_lengths, &mut checked);
                 // The suffixes as the page's data from where they start, so that a sink may
                 // read around them.
-                let (data, taken) = self.suffixes.data_taken();
                 out.extend_from_deltas(
                     &mut self.chain.previous,
                     checked.get(..good).unwrap_or_default(),
                     chunk_lengths.get(..good).unwrap_or_default(),
-                    data,
-                    taken - suffixes.len(),
+                    self.suffixes.values(),
+                    suffixes.start,
                 );
                 self.chain.index += good;
                 if let Some(fault) = fault {
@@ -248,7 +258,7 @@ fn bad_prefix(prefix: i32, index: usize, previous: usize) -> Error {
     Error::invalid(ENCODING, "prefix length", reason)
 }
 
-impl<T: Binary> Decoder<T> for DeltaByteArrayDecoder<'_, T> {
+impl<T: Binary> Decoder<T> for DeltaByteArrayDecoder<T> {
     fn remaining(&self) -> usize {
         self.remaining
     }

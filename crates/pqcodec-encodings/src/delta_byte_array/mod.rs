@@ -16,6 +16,7 @@
 //! With the default delta layout (blocks of 128 values in 4 miniblocks of 32):
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{ByteArrayType, Decoder, Encoder, ValueBuffer};
 //! use pqcodec_encodings::delta_byte_array::{DeltaByteArrayDecoder, DeltaByteArrayEncoder};
 //!
@@ -34,7 +35,7 @@
 //! encoder.put(values)?;
 //! assert_eq!(encoder.flush()?, bytes);
 //!
-//! let mut decoder = DeltaByteArrayDecoder::<ByteArrayType>::new(&bytes, 4, 0)?;
+//! let mut decoder = DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 4, 0)?;
 //! let decoded = decoder.read_all()?;
 //! assert!(decoded.values().eq(values));
 //! # Ok::<(), pqcodec_core::Error>(())

@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{
     Binary, ByteArrayType, ByteArrays, Decoder, Encoder, Encoding, Error, FixedLenByteArrayType,
     Int32Type,
@@ -35,7 +36,7 @@ fn page(prefixes: &[i32], suffixes: &[i32], data: &[u8]) -> Vec<u8> {
 }
 
 fn decode<T: Binary>(bytes: &[u8], n: usize, type_length: usize) -> Result<Vec<Vec<u8>>, Error> {
-    let mut dec = DeltaByteArrayDecoder::<T>::new(bytes, n, type_length)?;
+    let mut dec = DeltaByteArrayDecoder::<T>::new(Bytes::copy_from_slice(bytes), n, type_length)?;
     let mut out = Vec::new();
     dec.read(&mut out, n)?;
     Ok(out)
@@ -172,7 +173,8 @@ fn bad_prefix_lengths() {
 fn counts_short_of_num_values() {
     let bytes = page(&[0, 0], &[1, 1, 1], b"abc");
     assert_eq!(
-        DeltaByteArrayDecoder::<ByteArrayType>::new(&bytes, 3, 0).unwrap_err(),
+        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 3, 0)
+            .unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::DeltaByteArray,
             field: "prefix length count",
@@ -182,7 +184,8 @@ fn counts_short_of_num_values() {
     );
     let bytes = page(&[0, 0, 0], &[1, 1], b"ab");
     assert_eq!(
-        DeltaByteArrayDecoder::<ByteArrayType>::new(&bytes, 3, 0).unwrap_err(),
+        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 3, 0)
+            .unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::DeltaByteArray,
             field: "suffix count",
@@ -241,7 +244,8 @@ fn repeated_values_skip_at_once() {
     let n = 3usize << 30;
     let mut page = repeated_lengths(n as u64, 0);
     page.extend(repeated_lengths(n as u64, 0));
-    let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&page, n, 0).unwrap();
+    let mut dec =
+        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&page), n, 0).unwrap();
     assert_eq!(dec.skip(n - 3).unwrap(), n - 3);
     let mut out = Vec::<Vec<u8>>::new();
     assert_eq!(dec.read(&mut out, 10).unwrap(), 3);
@@ -250,11 +254,16 @@ fn repeated_values_skip_at_once() {
     let n = 1 << 20;
     let values = vec![b"abc".to_vec(); n];
     let abc = encode::<ByteArrayType>(&values, 0);
-    let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&abc, n, 0).unwrap();
+    let mut dec =
+        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&abc), n, 0).unwrap();
     assert_eq!(dec.skip(n - 2).unwrap(), n - 2);
     assert_eq!(decoded(&mut dec), strings(&["abc", "abc"]));
     for (type_length, skip) in [(3, Ok(n - 2)), (4, Err(()))] {
-        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&abc, n, type_length);
+        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(
+            Bytes::copy_from_slice(&abc),
+            n,
+            type_length,
+        );
         let dec = dec.as_mut().unwrap();
         assert_eq!(
             dec.skip(n - 2).map_err(drop),
@@ -269,7 +278,9 @@ fn repeated_values_skip_at_once() {
     values.push([&values[640][..], b"z"].concat());
     let page = encode::<ByteArrayType>(&values, 0);
     for skip in [640, 641] {
-        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&page, 642, 0).unwrap();
+        let mut dec =
+            DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&page), 642, 0)
+                .unwrap();
         assert_eq!(dec.skip(skip).unwrap(), skip);
         assert_eq!(decoded(&mut dec), &values[skip..]);
     }
@@ -329,7 +340,7 @@ proptest! {
     fn round_trip_byte_array(values in prop_oneof![sorted_strings(), runs()], ops in ops()) {
         let bytes = encode::<ByteArrayType>(&values, 0);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(&bytes, values.len(), 0).unwrap();
+        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), values.len(), 0).unwrap();
         assert_interleaved::<ByteArrayType, _>(&mut dec, &all, &ops);
     }
 
@@ -340,13 +351,13 @@ proptest! {
             .collect();
         let bytes = encode::<FixedLenByteArrayType>(&values, len);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&bytes, n, len).unwrap();
+        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&bytes), n, len).unwrap();
         assert_interleaved::<FixedLenByteArrayType, _>(&mut dec, &all, &ops);
     }
 
     #[test]
     fn garbage_never_panics(data in prop::collection::vec(any::<u8>(), 0..200), n in 0usize..300, ops in ops()) {
-        if let Ok(mut dec) = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(&data, n, 3) {
+        if let Ok(mut dec) = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&data), n, 3) {
             let mut out = ByteArrays::new();
             for (skip, k) in ops {
                 let _ = if skip { dec.skip(k) } else { dec.read(&mut out, k) };

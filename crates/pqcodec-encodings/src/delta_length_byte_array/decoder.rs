@@ -1,3 +1,6 @@
+use std::ops::Range;
+
+use bytes::Bytes;
 use pqcodec_core::{ByteArrayType, Decoder, Encoding, Error, Int32Type, Result, Sink};
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
@@ -8,22 +11,22 @@ use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve
 /// then the chunk reaches the sink in one [`Sink::extend_from_lengths`] call (the lengths and
 /// the contiguous bytes of their values). Nothing is allocated.
 #[derive(Debug, Clone)]
-pub struct DeltaLengthByteArrayDecoder<'a> {
-    lengths: DeltaBinaryPackedDecoder<'a, Int32Type>,
+pub struct DeltaLengthByteArrayDecoder {
+    lengths: DeltaBinaryPackedDecoder<Int32Type>,
     /// The concatenated values.
-    data: &'a [u8],
+    data: Bytes,
     /// Offset in `data` of the next value.
     pos: usize,
     /// The encoding errors are reported as (this one, or DELTA_BYTE_ARRAY for its suffixes).
     encoding: Encoding,
 }
 
-impl<'a> DeltaLengthByteArrayDecoder<'a> {
+impl DeltaLengthByteArrayDecoder {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
     /// Fails if the lengths' header is malformed or holds fewer than `num_values` lengths
     /// ([`Error::CountTooLarge`]), or if the lengths' blocks run past the data.
-    pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize) -> Result<Self> {
         Self::nested(
             data,
             num_values,
@@ -34,16 +37,18 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
 
     /// Like [`Self::new`], reporting errors as `encoding`'s and a short header as `count_field`.
     pub(crate) fn nested(
-        data: &'a [u8],
+        data: Bytes,
         num_values: usize,
         encoding: Encoding,
         count_field: &'static str,
     ) -> Result<Self> {
-        let lengths = DeltaBinaryPackedDecoder::nested(data, num_values, encoding, count_field)?;
+        let lengths =
+            DeltaBinaryPackedDecoder::nested(data.clone(), num_values, encoding, count_field)?;
         let start = lengths.end_offset()?;
-        let data = data
-            .get(start..)
-            .ok_or_else(|| Error::truncated(encoding, "lengths", start, data.len()))?;
+        if start > data.len() {
+            return Err(Error::truncated(encoding, "lengths", start, data.len()));
+        }
+        let data = data.slice(start..);
         Ok(DeltaLengthByteArrayDecoder {
             lengths,
             data,
@@ -58,14 +63,15 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
     }
 
     /// Writes the next up to `max` (at most [`CHUNK`]) lengths into `lengths` and returns how
-    /// many (at least one if any value remains and `max > 0`) and the bytes of their values,
-    /// checked: no length is negative and the data holds them all.
+    /// many (at least one if any value remains and `max > 0`) and where the bytes of their
+    /// values are in [`Self::values`], checked: no length is negative and the data holds them
+    /// all.
     #[inline]
     pub(crate) fn next_chunk(
         &mut self,
         max: usize,
         lengths: &mut [u32; CHUNK],
-    ) -> Result<(usize, &'a [u8])> {
+    ) -> Result<(usize, Range<usize>)> {
         let decoded = self.lengths.next_slice(max.min(CHUNK))?;
         let mut total = 0u64;
         let mut negative = false;
@@ -79,14 +85,15 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
             return Err(negative_length(self.encoding, len));
         }
         let count = decoded.len();
-        let bytes = take_bytes(self.encoding, self.data, &mut self.pos, total)?;
-        Ok((count, bytes))
+        let start = self.pos;
+        take_bytes(self.encoding, &self.data, &mut self.pos, total)?;
+        Ok((count, start..self.pos))
     }
 
     /// Takes the next up to `max` lengths as [`DeltaBinaryPackedDecoder::next_piece`] hands
     /// them out (a run of equal lengths in constant time) and the bytes of their values,
     /// checked as by [`Self::next_chunk`]. Empty only when no value remains or `max` is 0.
-    pub(crate) fn next_piece(&mut self, max: usize) -> Result<(Piece<'_, i32>, &'a [u8])> {
+    pub(crate) fn next_piece(&mut self, max: usize) -> Result<(Piece<'_, i32>, &[u8])> {
         let (piece, negative, total) = match self.lengths.next_piece(max)? {
             Piece::Values(lengths) => {
                 let total = lengths.iter().map(|&l| u64::from(l as u32)).sum::<u64>();
@@ -102,17 +109,17 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         if let Some(len) = negative {
             return Err(negative_length(self.encoding, len));
         }
-        let bytes = take_bytes(self.encoding, self.data, &mut self.pos, total)?;
+        let bytes = take_bytes(self.encoding, &self.data, &mut self.pos, total)?;
         Ok((piece, bytes))
     }
 
-    /// The values' bytes, all of them, and how many of them [`Self::next_chunk`] has taken.
-    pub(crate) fn data_taken(&self) -> (&'a [u8], usize) {
-        (self.data, self.pos)
+    /// The values' bytes, all of them.
+    pub(crate) fn values(&self) -> &[u8] {
+        &self.data
     }
 }
 
-impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {
+impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder {
     fn remaining(&self) -> usize {
         self.lengths.remaining()
     }
@@ -132,6 +139,7 @@ impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder<'_> {
                 break;
             }
             done += count;
+            let bytes = self.data.get(bytes).unwrap_or_default();
             out.extend_from_lengths(lengths.get(..count).unwrap_or_default(), bytes);
         }
         Ok(done)

@@ -16,6 +16,7 @@
 //! 0, and relative deltas 0, 1, 0 on 1 bit in the first miniblock.
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{ByteArrayType, Decoder, Encoder, ValueBuffer};
 //! use pqcodec_encodings::delta_length_byte_array::{
 //!     DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder,
@@ -34,7 +35,7 @@
 //! Encoder::<ByteArrayType>::put(&mut encoder, values)?;
 //! assert_eq!(Encoder::<ByteArrayType>::flush(&mut encoder)?, bytes);
 //!
-//! let mut decoder = DeltaLengthByteArrayDecoder::new(&bytes, 4)?;
+//! let mut decoder = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 4)?;
 //! let decoded = decoder.read_all()?;
 //! assert!(decoded.values().eq(values));
 //! # Ok::<(), pqcodec_core::Error>(())

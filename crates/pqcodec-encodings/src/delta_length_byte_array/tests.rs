@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{ByteArrayType, ByteArrays, Decoder, Encoder, Encoding, Error, Int32Type};
 use proptest::prelude::*;
 
@@ -37,7 +38,7 @@ fn spec_example() {
     bytes.extend_from_slice(b"HelloWorldFoobarABCDEF");
     assert_eq!(encode(&values), bytes);
     assert_eq!(page(&[5, 5, 6, 6], b"HelloWorldFoobarABCDEF"), bytes);
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 4).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 4).unwrap();
     let got = dec.read_all().unwrap();
     assert_eq!(got.iter().collect::<Vec<_>>(), values);
 }
@@ -46,12 +47,12 @@ fn spec_example() {
 fn empty_page_and_edge_values() {
     let bytes = encode(&[]);
     assert_eq!(bytes, [0x80, 0x01, 0x04, 0x00, 0x00]);
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 0).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 0).unwrap();
     assert_eq!(dec.read_all().unwrap(), ByteArrays::new());
 
     let values = vec![vec![], vec![0xAB; 65536], vec![], vec![1]];
     let bytes = encode(&values);
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 4).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 4).unwrap();
     let got = dec.read_all().unwrap();
     assert_eq!(got.iter().collect::<Vec<_>>(), values);
 }
@@ -62,7 +63,7 @@ fn header_with_more_values_than_asked() {
         .map(|i| i.to_le_bytes()[..(i % 4) as usize].to_vec())
         .collect();
     let bytes = encode(&values);
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 200).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 200).unwrap();
     assert_eq!(dec.remaining(), 200);
     let got = dec.read_all().unwrap();
     assert_eq!(got.iter().collect::<Vec<_>>(), values[..200]);
@@ -72,7 +73,7 @@ fn header_with_more_values_than_asked() {
 fn count_larger_than_header() {
     let bytes = encode(&[b"a".to_vec()]);
     assert_eq!(
-        DeltaLengthByteArrayDecoder::new(&bytes, 2).unwrap_err(),
+        DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 2).unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::DeltaLengthByteArray,
             field: "length count",
@@ -85,7 +86,7 @@ fn count_larger_than_header() {
 #[test]
 fn negative_length() {
     let bytes = page(&[1, -1, 1], b"abc");
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 3).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 3).unwrap();
     assert!(matches!(
         dec.read_all(),
         Err(Error::Invalid {
@@ -94,7 +95,7 @@ fn negative_length() {
             ..
         })
     ));
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 3).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 3).unwrap();
     assert!(matches!(
         dec.skip(3),
         Err(Error::Invalid {
@@ -107,7 +108,7 @@ fn negative_length() {
 #[test]
 fn lengths_past_the_data() {
     let bytes = page(&[2, 2, i32::MAX], b"abcd");
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 3).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 3).unwrap();
     let mut out = ByteArrays::new();
     assert_eq!(dec.read(&mut out, 2).unwrap(), 2);
     assert!(matches!(
@@ -121,7 +122,7 @@ fn lengths_past_the_data() {
     ));
     // Lengths whose sum overflows usize are truncation too, not a panic.
     let bytes = page(&[i32::MAX; 300], b"abcd");
-    let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, 300).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 300).unwrap();
     assert!(matches!(dec.skip(300), Err(Error::Truncated { .. })));
 }
 
@@ -130,7 +131,8 @@ fn truncated_anywhere() {
     let values: Vec<Vec<u8>> = (0..150u8).map(|i| vec![i; usize::from(i % 7)]).collect();
     let bytes = encode(&values);
     for cut in 0..bytes.len() {
-        let r = DeltaLengthByteArrayDecoder::new(&bytes[..cut], 150).and_then(|mut d| d.read_all());
+        let r = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes[..cut]), 150)
+            .and_then(|mut d| d.read_all());
         assert!(
             matches!(r, Err(Error::Truncated { .. })),
             "cut {cut}: {r:?}"
@@ -156,7 +158,7 @@ pub(crate) fn repeated_lengths(n: u64, first: i64) -> Vec<u8> {
 fn repeated_lengths_skip_at_once() {
     let n = 3usize << 30;
     let page = repeated_lengths(n as u64, 0);
-    let mut dec = DeltaLengthByteArrayDecoder::new(&page, n).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&page), n).unwrap();
     assert_eq!(dec.skip(n - 3).unwrap(), n - 3);
     let mut out = Vec::<Vec<u8>>::new();
     assert_eq!(dec.read(&mut out, 10).unwrap(), 3);
@@ -165,14 +167,14 @@ fn repeated_lengths_skip_at_once() {
     // Lengths of 2: the first values are unpacked and read, the run after them fails whole.
     let mut page = repeated_lengths(n as u64, 2);
     page.extend([b'x'; 1000]);
-    let mut dec = DeltaLengthByteArrayDecoder::new(&page, n).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&page), n).unwrap();
     assert!(matches!(
         dec.skip(usize::MAX),
         Err(Error::Truncated { needed, available, .. }) if needed > n && available < 1000
     ));
     let mut page = repeated_lengths(n as u64, -1);
     page.extend(b"abcd");
-    let mut dec = DeltaLengthByteArrayDecoder::new(&page, n).unwrap();
+    let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&page), n).unwrap();
     assert!(matches!(dec.skip(n), Err(Error::Invalid { .. })));
 }
 
@@ -204,13 +206,13 @@ proptest! {
     fn round_trip(values in prop_oneof![byte_values(), equal_length_runs()], ops in ops()) {
         let bytes = encode(&values);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        let mut dec = DeltaLengthByteArrayDecoder::new(&bytes, values.len()).unwrap();
+        let mut dec = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), values.len()).unwrap();
         assert_interleaved::<ByteArrayType, _>(&mut dec, &all, &ops);
     }
 
     #[test]
     fn garbage_never_panics(data in prop::collection::vec(any::<u8>(), 0..200), n in 0usize..300, ops in ops()) {
-        if let Ok(mut dec) = DeltaLengthByteArrayDecoder::new(&data, n) {
+        if let Ok(mut dec) = DeltaLengthByteArrayDecoder::new(Bytes::copy_from_slice(&data), n) {
             let mut out = Vec::<Vec<u8>>::new();
             for (skip, k) in ops {
                 let _ = if skip { dec.skip(k) } else { dec.read(&mut out, k) };

@@ -2,6 +2,9 @@
 //! [`DictionaryDecoder`] for the values they point at.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
+
+use bytes::Bytes;
 
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoding, Error,
@@ -29,31 +32,31 @@ fn out_of_range(encoding: Encoding, index: u32, len: usize) -> Error {
 /// per unpacked chunk; [`IndexDecoder::skip`] does not unpack, so it does not check the
 /// indices it skips.
 #[derive(Debug, Clone)]
-pub struct IndexDecoder<'a> {
-    inner: RleDecoder<'a>,
+pub struct IndexDecoder {
+    inner: RleDecoder,
     dictionary_len: usize,
 }
 
-impl<'a> IndexDecoder<'a> {
+impl IndexDecoder {
     /// A decoder of `num_values` indices into a dictionary of `dictionary_len` values from
     /// the data page's value bytes `data`.
     ///
     /// Fails with [`Error::Truncated`] if the bit width byte is missing (unless `num_values`
     /// is 0), [`Error::BitWidth`] if it is over 32, and as [`RleDecoder::new`] does.
-    pub fn new(data: &'a [u8], num_values: usize, dictionary_len: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize, dictionary_len: usize) -> Result<Self> {
         Self::with_encoding(data, num_values, dictionary_len, Encoding::RleDictionary)
     }
 
     /// As [`IndexDecoder::new`], for a page in `encoding` (RLE_DICTIONARY or the deprecated
     /// PLAIN_DICTIONARY, which is laid out the same): errors name it.
     pub fn with_encoding(
-        data: &'a [u8],
+        data: Bytes,
         num_values: usize,
         dictionary_len: usize,
         encoding: Encoding,
     ) -> Result<Self> {
-        let (width, rest) = match data.split_first() {
-            Some((&width, rest)) => (u32::from(width), rest),
+        let (width, rest) = match data.first() {
+            Some(&width) => (u32::from(width), data.slice(1..)),
             None if num_values == 0 => (0, data),
             None => return Err(Error::truncated(encoding, "bit width", 1, 0)),
         };
@@ -127,7 +130,7 @@ impl<'a> IndexDecoder<'a> {
     ///
     /// // Bit width 2, a bit-packed run of 8 indices: 1, 0, 2, 1, 1, 1, 1, 1.
     /// let page = [2, 0b11, 0b0110_0001, 0b0101_0101];
-    /// let mut indices = IndexDecoder::new(&page, 8, 3)?;
+    /// let mut indices = IndexDecoder::new(page.to_vec().into(), 8, 3)?;
     /// let mut out = Vec::new();
     /// assert_eq!(indices.gather(&[10u128, 20, 30], &mut out, 4)?, 4);
     /// assert_eq!(out, [20, 10, 30, 20]);
@@ -192,25 +195,25 @@ impl<S: Sink<u32> + ?Sized> RunVisitor for CheckedIndices<'_, S> {
 /// sink as one [`Sink::push_repeated`] of the value; bit-packed indices are unpacked a chunk
 /// at a time and their values gathered.
 #[derive(Debug, Clone)]
-pub struct DictionaryDecoder<'a, T: PlainType> {
-    indices: IndexDecoder<'a>,
-    dictionary: &'a T::Buffer,
+pub struct DictionaryDecoder<T: PlainType> {
+    indices: IndexDecoder,
+    dictionary: Arc<T::Buffer>,
     _type: PhantomData<T>,
 }
 
-impl<'a, T: PlainType> DictionaryDecoder<'a, T> {
+impl<T: PlainType> DictionaryDecoder<T> {
     /// A decoder of `num_values` values from the data page's value bytes `data` (as
-    /// [`IndexDecoder::new`]), looked up in `dictionary`.
-    pub fn new(data: &'a [u8], num_values: usize, dictionary: &'a T::Buffer) -> Result<Self> {
+    /// [`IndexDecoder::new`]), looked up in `dictionary`, which it shares.
+    pub fn new(data: Bytes, num_values: usize, dictionary: Arc<T::Buffer>) -> Result<Self> {
         Self::with_encoding(data, num_values, dictionary, Encoding::RleDictionary)
     }
 
     /// As [`DictionaryDecoder::new`], for a page in `encoding` (RLE_DICTIONARY or
     /// PLAIN_DICTIONARY): errors name it.
     pub fn with_encoding(
-        data: &'a [u8],
+        data: Bytes,
         num_values: usize,
-        dictionary: &'a T::Buffer,
+        dictionary: Arc<T::Buffer>,
         encoding: Encoding,
     ) -> Result<Self> {
         Ok(DictionaryDecoder {
@@ -221,8 +224,8 @@ impl<'a, T: PlainType> DictionaryDecoder<'a, T> {
     }
 
     /// The dictionary values are looked up in.
-    pub fn dictionary(&self) -> &'a T::Buffer {
-        self.dictionary
+    pub fn dictionary(&self) -> &Arc<T::Buffer> {
+        &self.dictionary
     }
 }
 
@@ -248,7 +251,7 @@ pub trait DictionaryValue: PlainType {
     /// `dictionary` to `out`; returns how many.
     #[doc(hidden)]
     fn gather<S: Sink<Self::Value> + ?Sized>(
-        indices: &mut RleDecoder<'_>,
+        indices: &mut RleDecoder,
         dictionary: &Self::Buffer,
         out: &mut S,
         max: usize,
@@ -288,7 +291,7 @@ impl<T: PlainType, S: Sink<T::Value> + ?Sized> RunVisitor for GatherEach<'_, T, 
 
 impl DictionaryValue for BooleanType {
     fn gather<S: Sink<bool> + ?Sized>(
-        indices: &mut RleDecoder<'_>,
+        indices: &mut RleDecoder,
         dictionary: &Vec<bool>,
         out: &mut S,
         max: usize,
@@ -360,7 +363,7 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
 /// Fixed-width gathering, shared by the [`DictionaryValue`] impls and
 /// [`DictionaryDecoder::read_fixed`].
 fn gather_fixed<N: NativeType, S: Sink<N> + ?Sized>(
-    indices: &mut RleDecoder<'_>,
+    indices: &mut RleDecoder,
     dictionary: &[N],
     out: &mut S,
     max: usize,
@@ -385,7 +388,7 @@ macro_rules! fixed_dictionary_value {
         impl DictionaryValue for $t {
             #[inline]
             fn gather<S: Sink<<$t as Physical>::Value> + ?Sized>(
-                indices: &mut RleDecoder<'_>,
+                indices: &mut RleDecoder,
                 dictionary: &Self::Buffer,
                 out: &mut S,
                 max: usize,
@@ -468,7 +471,7 @@ macro_rules! binary_dictionary_value {
     ($($t:ty),*) => {$(
         impl DictionaryValue for $t {
             fn gather<S: Sink<[u8]> + ?Sized>(
-                indices: &mut RleDecoder<'_>,
+                indices: &mut RleDecoder,
                 dictionary: &ByteArrays,
                 out: &mut S,
                 max: usize,
@@ -503,7 +506,7 @@ macro_rules! binary_dictionary_value {
 }
 binary_dictionary_value!(ByteArrayType, FixedLenByteArrayType);
 
-impl<'a, T: PlainType + FixedWidth> DictionaryDecoder<'a, T> {
+impl<T: PlainType + FixedWidth> DictionaryDecoder<T> {
     /// [`Decoder::read`] for the fixed-width types into a sink of their native values:
     /// values are gathered a chunk at a time into a stack buffer and handed over with one
     /// [`Sink::extend_from_slice`] per chunk.
@@ -521,14 +524,14 @@ impl<'a, T: PlainType + FixedWidth> DictionaryDecoder<'a, T> {
     }
 }
 
-impl<T: DictionaryValue> Decoder<T> for DictionaryDecoder<'_, T> {
+impl<T: DictionaryValue> Decoder<T> for DictionaryDecoder<T> {
     fn remaining(&self) -> usize {
         self.indices.remaining()
     }
 
     #[inline]
     fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize> {
-        T::gather(&mut self.indices.inner, self.dictionary, out, max)
+        T::gather(&mut self.indices.inner, &self.dictionary, out, max)
     }
 
     fn skip(&mut self, n: usize) -> Result<usize> {

@@ -24,6 +24,9 @@
 //! of one group (header `0x03`) holding indices 0, 1, 0, 0 (and four zeros of padding):
 //!
 //! ```
+//! use std::sync::Arc;
+//!
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, Encoder, Int32Type};
 //! use pqcodec_encodings::dictionary::{DictionaryDecoder, DictionaryEncoder, DictionaryLimits};
 //! use pqcodec_encodings::plain::decode_plain_page;
@@ -31,8 +34,9 @@
 //! let dictionary_page = [7, 0, 0, 0, 9, 0, 0, 0];
 //! let data_page = [0x01, 0x03, 0b0000_0010];
 //!
-//! let dictionary = decode_plain_page::<Int32Type>(&dictionary_page, 2, 0)?;
-//! let mut decoder = DictionaryDecoder::<Int32Type>::new(&data_page, 4, &dictionary)?;
+//! let dictionary = Arc::new(decode_plain_page::<Int32Type>(&dictionary_page, 2, 0)?);
+//! let page = Bytes::copy_from_slice(&data_page);
+//! let mut decoder = DictionaryDecoder::<Int32Type>::new(page, 4, dictionary)?;
 //! assert_eq!(decoder.read_all()?, [7, 9, 7, 7]);
 //!
 //! let mut encoder = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());

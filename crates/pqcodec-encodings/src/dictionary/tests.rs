@@ -1,10 +1,12 @@
 use super::*;
+use bytes::Bytes;
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
     FixedLenByteArrayType, FixedWidth, FloatType, Int32Type, Int64Type, Int96, Int96Type, Sink,
     ValueBuffer,
 };
 use proptest::prelude::*;
+use std::sync::Arc;
 
 use crate::plain::{PlainDecoder, PlainEncoder, PlainType, decode_plain_page};
 use crate::rle::RleEncoder;
@@ -27,7 +29,12 @@ fn grammar_example_both_directions() {
     let dictionary_page = [7, 0, 0, 0, 9, 0, 0, 0];
     let data_page = [0x01, 0x03, 0b0000_0010];
     let dictionary = decode_plain_page::<Int32Type>(&dictionary_page, 2, 0).unwrap();
-    let mut d = DictionaryDecoder::<Int32Type>::new(&data_page, 4, &dictionary).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(
+        Bytes::copy_from_slice(&data_page),
+        4,
+        Arc::new(dictionary.clone()),
+    )
+    .unwrap();
     assert_eq!(d.read_all().unwrap(), [7, 9, 7, 7]);
 
     let mut e = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());
@@ -43,7 +50,7 @@ fn grammar_example_both_directions() {
 fn index_decoder_checks_every_index() {
     // RLE run of index 5 into a dictionary of 5.
     let data = [3, 4 << 1, 5];
-    let mut d = IndexDecoder::new(&data, 4, 5).unwrap();
+    let mut d = IndexDecoder::new(Bytes::copy_from_slice(&data), 4, 5).unwrap();
     assert_eq!(
         d.read(&mut Vec::new(), 4),
         Err(Error::DictionaryIndex {
@@ -53,28 +60,33 @@ fn index_decoder_checks_every_index() {
         })
     );
     let mut out = Vec::new();
-    IndexDecoder::new(&data, 4, 6)
+    IndexDecoder::new(Bytes::copy_from_slice(&data), 4, 6)
         .unwrap()
         .read(&mut out, 4)
         .unwrap();
     assert_eq!(out, [5; 4]);
     // Bit-packed indices 0..8 at width 3, dictionary of 7: index 7 is out of range.
     let data = [3, 0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010];
-    let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
+    let mut d = IndexDecoder::new(Bytes::copy_from_slice(&data), 8, 7).unwrap();
     assert!(matches!(
         d.read(&mut Vec::new(), 8),
         Err(Error::DictionaryIndex { index: 7, .. })
     ));
     // ... but the first seven are fine, and skipping does not look at indices.
-    let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
+    let mut d = IndexDecoder::new(Bytes::copy_from_slice(&data), 8, 7).unwrap();
     let mut out = Vec::new();
     assert_eq!(d.read(&mut out, 7).unwrap(), 7);
     assert_eq!(out, [0, 1, 2, 3, 4, 5, 6]);
-    let mut d = IndexDecoder::new(&data, 8, 7).unwrap();
+    let mut d = IndexDecoder::new(Bytes::copy_from_slice(&data), 8, 7).unwrap();
     assert_eq!(d.skip(8).unwrap(), 8);
     // The fixed-width gather checks them too, in runs and in chunks.
     let dict: Vec<i32> = (0..7).collect();
-    let mut d = DictionaryDecoder::<Int32Type>::new(&data, 8, &dict).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(
+        Bytes::copy_from_slice(&data),
+        8,
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
     assert!(matches!(
         d.read_fixed(&mut Vec::new(), 8),
         Err(Error::DictionaryIndex {
@@ -83,7 +95,12 @@ fn index_decoder_checks_every_index() {
             ..
         })
     ));
-    let mut d = DictionaryDecoder::<Int32Type>::new(&[3, 4 << 1, 7], 4, &dict).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(
+        Bytes::copy_from_slice(&[3, 4 << 1, 7]),
+        4,
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
     assert!(matches!(
         d.read_fixed(&mut Vec::new(), 8),
         Err(Error::DictionaryIndex {
@@ -94,7 +111,12 @@ fn index_decoder_checks_every_index() {
     ));
     // An empty dictionary has no valid index.
     let values = decode_plain_page::<Int32Type>(&[], 0, 0).unwrap();
-    let mut d = DictionaryDecoder::<Int32Type>::new(&[0, 2, 0], 1, &values).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(
+        Bytes::copy_from_slice(&[0, 2, 0]),
+        1,
+        Arc::new(values.clone()),
+    )
+    .unwrap();
     assert!(matches!(
         d.read_all(),
         Err(Error::DictionaryIndex {
@@ -108,12 +130,12 @@ fn index_decoder_checks_every_index() {
 #[test]
 fn malformed_index_pages() {
     assert_eq!(
-        IndexDecoder::new(&[], 1, 1).err(),
+        IndexDecoder::new(Bytes::copy_from_slice(&[]), 1, 1).err(),
         Some(Error::truncated(Encoding::RleDictionary, "bit width", 1, 0))
     );
-    assert!(IndexDecoder::new(&[], 0, 1).is_ok());
+    assert!(IndexDecoder::new(Bytes::copy_from_slice(&[]), 0, 1).is_ok());
     assert_eq!(
-        IndexDecoder::new(&[33, 2, 0], 1, 1).err(),
+        IndexDecoder::new(Bytes::copy_from_slice(&[33, 2, 0]), 1, 1).err(),
         Some(Error::BitWidth {
             encoding: Encoding::RleDictionary,
             field: "bit width",
@@ -123,7 +145,7 @@ fn malformed_index_pages() {
     );
     // Errors from the hybrid name RLE_DICTIONARY.
     assert!(matches!(
-        IndexDecoder::new(&[1, 0], 1, 1),
+        IndexDecoder::new(Bytes::copy_from_slice(&[1, 0]), 1, 1),
         Err(Error::Invalid {
             encoding: Encoding::RleDictionary,
             ..
@@ -131,7 +153,11 @@ fn malformed_index_pages() {
     ));
     let dict = vec![1i64, 2];
     assert!(matches!(
-        DictionaryDecoder::<Int64Type>::new(&[1], 1, &dict),
+        DictionaryDecoder::<Int64Type>::new(
+            Bytes::copy_from_slice(&[1]),
+            1,
+            Arc::new(dict.clone())
+        ),
         Err(Error::Truncated {
             encoding: Encoding::RleDictionary,
             ..
@@ -157,7 +183,12 @@ fn rle_runs_become_one_push_repeated() {
     rle.put_repeated(1, 1000);
     rle.put(0);
     rle.flush_into(&mut page);
-    let mut d = DictionaryDecoder::<ByteArrayType>::new(&page, 1001, &dict).unwrap();
+    let mut d = DictionaryDecoder::<ByteArrayType>::new(
+        Bytes::copy_from_slice(&page),
+        1001,
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
     let mut calls = Calls::default();
     assert_eq!(d.read(&mut calls, 2000).unwrap(), 1001);
     assert_eq!(calls.0, [(b"hello".to_vec(), 1000), (b"x".to_vec(), 1)]);
@@ -182,7 +213,12 @@ fn fallback_writes_pending_indices_then_plain() {
     let indices = e.flush().unwrap();
     let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 3, 0).unwrap();
     assert_eq!(dict, [1, 2, 3]);
-    let mut d = DictionaryDecoder::<Int32Type>::new(&indices, 5, &dict).unwrap();
+    let mut d = DictionaryDecoder::<Int32Type>::new(
+        Bytes::copy_from_slice(&indices),
+        5,
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
     assert_eq!(d.read_all().unwrap(), [1, 2, 1, 3, 1]);
     // Then 4, 5, 1 and every later value in PLAIN.
     assert_eq!(e.page_encoding(), Encoding::Plain);
@@ -192,7 +228,7 @@ fn fallback_writes_pending_indices_then_plain() {
     assert_eq!(e.estimated_size(), 16);
     let plain = e.flush().unwrap();
     assert_eq!(
-        PlainDecoder::<Int32Type>::new(&plain, 4, 0)
+        PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&plain), 4, 0)
             .unwrap()
             .read_all()
             .unwrap(),
@@ -240,10 +276,14 @@ fn floats_are_told_apart_by_bits() {
     assert_eq!(e.dictionary_len(), 4);
     let page = e.flush().unwrap();
     let dict = decode_plain_page::<FloatType>(&e.dictionary_page().unwrap(), 4, 0).unwrap();
-    let got = DictionaryDecoder::<FloatType>::new(&page, 7, &dict)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let got = DictionaryDecoder::<FloatType>::new(
+        Bytes::copy_from_slice(&page),
+        7,
+        Arc::new(dict.clone()),
+    )
+    .unwrap()
+    .read_all()
+    .unwrap();
     assert_eq!(
         got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
         values.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
@@ -263,10 +303,14 @@ fn a_failed_put_changes_nothing() {
     assert_eq!(e.dictionary_page().unwrap(), b"abcdgh");
     let page = e.flush().unwrap();
     let dict = decode_plain_page::<FixedLenByteArrayType>(b"abcdgh", 3, 2).unwrap();
-    let got = DictionaryDecoder::<FixedLenByteArrayType>::new(&page, 4, &dict)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let got = DictionaryDecoder::<FixedLenByteArrayType>::new(
+        Bytes::copy_from_slice(&page),
+        4,
+        Arc::new(dict.clone()),
+    )
+    .unwrap()
+    .read_all()
+    .unwrap();
     assert_eq!(got.iter().collect::<Vec<_>>(), [b"ab", b"cd", b"gh", b"ab"]);
     // Failing in the PLAIN part after a fallback in the same put undoes the fallback too.
     let limits = DictionaryLimits {
@@ -300,10 +344,14 @@ fn boolean_dictionary_page_is_bit_packed() {
     assert_eq!(e.dictionary_page().unwrap(), [0b01]);
     let page = e.flush().unwrap();
     let dict = decode_plain_page::<BooleanType>(&[0b01], 2, 0).unwrap();
-    let got = DictionaryDecoder::<BooleanType>::new(&page, 4, &dict)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let got = DictionaryDecoder::<BooleanType>::new(
+        Bytes::copy_from_slice(&page),
+        4,
+        Arc::new(dict.clone()),
+    )
+    .unwrap()
+    .read_all()
+    .unwrap();
     assert_eq!(got, [true, true, false, true]);
 }
 
@@ -318,10 +366,14 @@ fn index_bit_width_grows_with_the_dictionary() {
     let page = e.flush().unwrap();
     assert_eq!(page[0], 9);
     let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 300, 0).unwrap();
-    let got = DictionaryDecoder::<Int32Type>::new(&page, 300, &dict)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let got = DictionaryDecoder::<Int32Type>::new(
+        Bytes::copy_from_slice(&page),
+        300,
+        Arc::new(dict.clone()),
+    )
+    .unwrap()
+    .read_all()
+    .unwrap();
     assert_eq!(got, (0..300).collect::<Vec<_>>());
 }
 
@@ -449,7 +501,12 @@ fn round_trip<T: DictionaryValue>(
         let mut plain_decoder;
         let d: &mut dyn FnMut(bool, usize, &mut T::Buffer) -> usize = match encoding {
             Encoding::RleDictionary => {
-                dict_decoder = DictionaryDecoder::<T>::new(bytes, *n, &dict).unwrap();
+                dict_decoder = DictionaryDecoder::<T>::new(
+                    Bytes::copy_from_slice(bytes),
+                    *n,
+                    Arc::new(dict.clone()),
+                )
+                .unwrap();
                 &mut move |read, k, out: &mut T::Buffer| {
                     if read {
                         dict_decoder.read(out, k).unwrap()
@@ -459,7 +516,8 @@ fn round_trip<T: DictionaryValue>(
                 }
             }
             _ => {
-                plain_decoder = PlainDecoder::<T>::new(bytes, *n, type_length).unwrap();
+                plain_decoder =
+                    PlainDecoder::<T>::new(Bytes::copy_from_slice(bytes), *n, type_length).unwrap();
                 &mut move |read, k, out: &mut T::Buffer| {
                     if read {
                         plain_decoder.read(out, k).unwrap()
@@ -522,9 +580,24 @@ where
     let page = e.flush().unwrap();
     let dict =
         decode_plain_page::<T>(&e.dictionary_page().unwrap(), e.dictionary_len(), 0).unwrap();
-    let mut a = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
-    let mut b = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
-    let mut c = DictionaryDecoder::<T>::new(&page, values.len(), &dict).unwrap();
+    let mut a = DictionaryDecoder::<T>::new(
+        Bytes::copy_from_slice(&page),
+        values.len(),
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
+    let mut b = DictionaryDecoder::<T>::new(
+        Bytes::copy_from_slice(&page),
+        values.len(),
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
+    let mut c = DictionaryDecoder::<T>::new(
+        Bytes::copy_from_slice(&page),
+        values.len(),
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
     let (mut got_a, mut got_b): (Vec<T::Native>, Vec<T::Native>) = (Vec::new(), Vec::new());
     let mut got_c = NotLending(Vec::new());
     for &(read, k) in steps.iter().cycle().take(200) {
@@ -649,7 +722,7 @@ proptest! {
         steps in prop::collection::vec((any::<bool>(), 0usize..300), 1..10),
     ) {
         let dict: Vec<i32> = (0..dict_len as i32).collect();
-        if let Ok(mut d) = DictionaryDecoder::<Int32Type>::new(&data, n, &dict) {
+        if let Ok(mut d) = DictionaryDecoder::<Int32Type>::new(Bytes::copy_from_slice(&data), n, Arc::new(dict.clone())) {
             for (read, k) in steps {
                 let r = if read { d.read(&mut Vec::new(), k) } else { d.skip(k) };
                 if r.is_err() {
@@ -657,7 +730,7 @@ proptest! {
                 }
             }
         }
-        if let Ok(mut d) = IndexDecoder::new(&data, n, dict_len) {
+        if let Ok(mut d) = IndexDecoder::new(Bytes::copy_from_slice(&data), n, dict_len) {
             let mut out = Vec::new();
             if d.read(&mut out, n).is_ok() {
                 prop_assert!(out.iter().all(|&i| (i as usize) < dict_len));
@@ -673,7 +746,7 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
     let data = [0, 0x03];
     let claimed = 1usize << 31;
     let mut out: Vec<u32> = Vec::new();
-    let mut d = IndexDecoder::new(&data, claimed, 0).unwrap();
+    let mut d = IndexDecoder::new(Bytes::copy_from_slice(&data), claimed, 0).unwrap();
     assert_eq!(
         d.read(&mut out, claimed),
         Err(Error::DictionaryIndex {
@@ -685,7 +758,12 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
     assert!(out.capacity() < 1 << 16, "reserved {}", out.capacity());
     let empty: Vec<i64> = Vec::new();
     let mut values: Vec<i64> = Vec::new();
-    let mut d = DictionaryDecoder::<Int64Type>::new(&data, claimed, &empty).unwrap();
+    let mut d = DictionaryDecoder::<Int64Type>::new(
+        Bytes::copy_from_slice(&data),
+        claimed,
+        Arc::new(empty.clone()),
+    )
+    .unwrap();
     assert!(matches!(
         Decoder::read(&mut d, &mut values, claimed),
         Err(Error::DictionaryIndex { .. })
@@ -696,7 +774,12 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
         values.capacity()
     );
     let mut values: Vec<i64> = Vec::new();
-    let mut d = DictionaryDecoder::<Int64Type>::new(&data, claimed, &empty).unwrap();
+    let mut d = DictionaryDecoder::<Int64Type>::new(
+        Bytes::copy_from_slice(&data),
+        claimed,
+        Arc::new(empty.clone()),
+    )
+    .unwrap();
     assert!(d.read_fixed(&mut values, claimed).is_err());
     assert!(
         values.capacity() < 1 << 16,
@@ -736,7 +819,12 @@ fn byte_array_gather_matches_lookup() {
         &[1, 2, 3, 250, 7, 300, 1000],
         &[9, 17, 255, 256, 257],
     ] {
-        let mut d = DictionaryDecoder::<ByteArrayType>::new(&page, indices.len(), &dict).unwrap();
+        let mut d = DictionaryDecoder::<ByteArrayType>::new(
+            Bytes::copy_from_slice(&page),
+            indices.len(),
+            Arc::new(dict.clone()),
+        )
+        .unwrap();
         let mut pos = 0;
         for (k, &step) in steps.iter().cycle().enumerate() {
             if pos == indices.len() {
@@ -762,7 +850,12 @@ fn byte_array_gather_matches_lookup() {
     e.put_slice(&[1, 2, 12, 3, 4, 5, 6, 7]);
     let mut page = vec![4u8];
     e.flush_into(&mut page);
-    let mut d = DictionaryDecoder::<ByteArrayType>::new(&page, 8, &dict).unwrap();
+    let mut d = DictionaryDecoder::<ByteArrayType>::new(
+        Bytes::copy_from_slice(&page),
+        8,
+        Arc::new(dict.clone()),
+    )
+    .unwrap();
     assert_eq!(
         d.read(&mut ByteArrays::new(), 8),
         Err(Error::DictionaryIndex {
@@ -791,7 +884,14 @@ fn fixed_width_index_past_the_end_is_reported() {
             index: 13,
             len: 11,
         });
-        let decoder = || DictionaryDecoder::<Int64Type>::new(&page, indices.len(), &dict).unwrap();
+        let decoder = || {
+            DictionaryDecoder::<Int64Type>::new(
+                Bytes::copy_from_slice(&page),
+                indices.len(),
+                Arc::new(dict.clone()),
+            )
+            .unwrap()
+        };
         let mut lending = Vec::new();
         assert_eq!(decoder().read_fixed(&mut lending, 600), want, "{bad_at}");
         let mut staged = NotLending(Vec::new());
@@ -813,7 +913,12 @@ fn fixed_width_index_past_the_end_is_reported() {
     let mut page = vec![1u8];
     e.flush_into(&mut page);
     let empty: Vec<i64> = Vec::new();
-    let mut d = DictionaryDecoder::<Int64Type>::new(&page, 16, &empty).unwrap();
+    let mut d = DictionaryDecoder::<Int64Type>::new(
+        Bytes::copy_from_slice(&page),
+        16,
+        Arc::new(empty.clone()),
+    )
+    .unwrap();
     assert!(matches!(
         d.read_fixed(&mut Vec::new(), 16),
         Err(Error::DictionaryIndex { len: 0, .. })
@@ -838,8 +943,12 @@ fn interned_indices_decode_to_their_values() {
         by_index.dictionary_page().unwrap(),
     );
     let decoded_dict = crate::plain::decode_plain_page::<ByteArrayType>(&dict, 3, 0).unwrap();
-    let mut decoder =
-        DictionaryDecoder::<ByteArrayType>::new(&page, keys.len(), &decoded_dict).unwrap();
+    let mut decoder = DictionaryDecoder::<ByteArrayType>::new(
+        Bytes::copy_from_slice(&page),
+        keys.len(),
+        Arc::new(decoded_dict.clone()),
+    )
+    .unwrap();
     let values = decoder.read_all().unwrap();
     let expected: Vec<&[u8]> = keys.iter().map(|&k| dictionary[k]).collect();
     assert_eq!(values.iter().collect::<Vec<_>>(), expected);

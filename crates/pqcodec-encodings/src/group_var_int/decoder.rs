@@ -2,6 +2,7 @@
 
 use std::marker::PhantomData;
 
+use bytes::Bytes;
 use pqcodec_core::{Decoder, Encoding, Error, Integer, Result, Sink};
 
 use super::{Layout, MAX_GROUP, WINDOW, decode_window};
@@ -15,8 +16,8 @@ const CHUNK_GROUPS: usize = 64;
 /// batch ends inside is kept and finished by the next read. Skipping walks the groups' lengths
 /// without decoding values (except those of a group the skip ends inside).
 #[derive(Debug, Clone)]
-pub struct GroupVarIntDecoder<'a, T: Integer> {
-    data: &'a [u8],
+pub struct GroupVarIntDecoder<T: Integer> {
+    data: Bytes,
     /// Offset of the next group not yet decoded.
     pos: usize,
     remaining: usize,
@@ -27,7 +28,7 @@ pub struct GroupVarIntDecoder<'a, T: Integer> {
     _type: PhantomData<T>,
 }
 
-impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
+impl<T: Integer> GroupVarIntDecoder<T> {
     const LAYOUT: Layout = Layout::of::<T::Int>();
 
     /// A decoder of the first `num_values` values of `data`.
@@ -35,7 +36,7 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
     /// Fails with [`Error::CountTooLarge`] if `data` cannot hold the groups of `num_values`
     /// values even at one byte a value; a group whose lengths run past the data is
     /// [`Error::Truncated`] when it is read.
-    pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize) -> Result<Self> {
         let layout = Self::LAYOUT;
         let groups = num_values.div_ceil(layout.values);
         let fits = groups
@@ -157,7 +158,7 @@ impl<'a, T: Integer> GroupVarIntDecoder<'a, T> {
     }
 }
 
-impl<T: Integer> Decoder<T> for GroupVarIntDecoder<'_, T> {
+impl<T: Integer> Decoder<T> for GroupVarIntDecoder<T> {
     fn remaining(&self) -> usize {
         self.remaining
     }

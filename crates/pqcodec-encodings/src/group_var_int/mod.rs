@@ -47,6 +47,7 @@
 //! 11 bytes) and the input (1, 2, 3, 4, 5), written as if it were (1, 2, 3, 4, 5, 0, 0, 0):
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, Encoder, Int32Type};
 //! use pqcodec_encodings::group_var_int::{GroupVarIntDecoder, GroupVarIntEncoder};
 //!
@@ -61,19 +62,20 @@
 //! let mut enc = GroupVarIntEncoder::<Int32Type>::new();
 //! enc.put(&values)?;
 //! assert_eq!(enc.flush()?, bytes);
-//! assert_eq!(GroupVarIntDecoder::<Int32Type>::new(&bytes, 4)?.read_all()?, values);
+//! assert_eq!(GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 4)?.read_all()?, values);
 //!
 //! let mut enc = GroupVarIntEncoder::<Int32Type>::new();
 //! enc.put(&[1, 2, 3, 4, 5])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [0, 1, 2, 3, 4, 0, 5, 0, 0, 0]);
-//! assert_eq!(GroupVarIntDecoder::<Int32Type>::new(&bytes, 5)?.read_all()?, [1, 2, 3, 4, 5]);
+//! assert_eq!(GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 5)?.read_all()?, [1, 2, 3, 4, 5]);
 //! # Ok::<(), pqcodec_core::Error>(())
 //! ```
 //!
 //! And a 64-bit group, lengths 1, 8, 2, 1, 3 (`length - 1` = 0, 7, 1, 0, 2):
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{Decoder, Encoder, Int64Type};
 //! use pqcodec_encodings::group_var_int::{GroupVarIntDecoder, GroupVarIntEncoder};
 //!
@@ -85,7 +87,7 @@
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes[..2], lengths);
 //! assert_eq!(bytes.len(), 2 + 1 + 8 + 2 + 1 + 3);
-//! assert_eq!(GroupVarIntDecoder::<Int64Type>::new(&bytes, 5)?.read_all()?, values);
+//! assert_eq!(GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 5)?.read_all()?, values);
 //! # Ok::<(), pqcodec_core::Error>(())
 //! ```
 

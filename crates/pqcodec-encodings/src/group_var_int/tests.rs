@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{Decoder, Encoder, Encoding, Error, Int32Type, Int64Type, Integer};
 use proptest::prelude::*;
 
@@ -55,7 +56,7 @@ fn round_trip<T: Integer>(values: &[T::Int], plan: &[(bool, usize)]) {
     }
 
     let n = values.len();
-    let mut dec = GroupVarIntDecoder::<T>::new(&bytes, n).unwrap();
+    let mut dec = GroupVarIntDecoder::<T>::new(Bytes::copy_from_slice(&bytes), n).unwrap();
     let mut got = Vec::new();
     let mut want = Vec::new();
     let mut at = 0;
@@ -96,14 +97,14 @@ fn spec_example_lengths_byte() {
     ];
     assert_eq!(encode::<Int32Type>(&values), bytes);
     assert_eq!(bytes.len(), 11);
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 4).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 4).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
     // Maximum values for each length, as the spec lists them.
     let max = [0xFF, 0x00FF_FFFF, 0xFFFF_FFFFu32 as i32, 0xFFFF];
     let bytes = encode::<Int32Type>(&max);
     assert_eq!(bytes[0], 0b0010_1101);
     assert_eq!(
-        GroupVarIntDecoder::<Int32Type>::new(&bytes, 4)
+        GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 4)
             .unwrap()
             .read_all()
             .unwrap(),
@@ -116,9 +117,9 @@ fn spec_example_padding() {
     let bytes = encode::<Int32Type>(&[1, 2, 3, 4, 5]);
     assert_eq!(bytes, [0, 1, 2, 3, 4, 0, 5, 0, 0, 0]);
     assert_eq!(bytes, encode::<Int32Type>(&[1, 2, 3, 4, 5, 0, 0, 0]));
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 5).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 5).unwrap();
     assert_eq!(dec.read_all().unwrap(), [1, 2, 3, 4, 5]);
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 8).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 8).unwrap();
     assert_eq!(dec.read_all().unwrap(), [1, 2, 3, 4, 5, 0, 0, 0]);
 }
 
@@ -148,12 +149,13 @@ fn int64_lengths_are_a_big_endian_word() {
             0x01
         ]
     );
-    let mut dec = GroupVarIntDecoder::<Int64Type>::new(&bytes, 5).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 5).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
     // Bit 15 is unused: set, it changes nothing.
     let mut flagged = bytes.clone();
     flagged[0] |= 0x80;
-    let mut dec = GroupVarIntDecoder::<Int64Type>::new(&flagged, 5).unwrap();
+    let mut dec =
+        GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&flagged), 5).unwrap();
     assert_eq!(dec.read_all().unwrap(), values);
     // Each position alone at each length.
     for j in 0..5 {
@@ -188,7 +190,7 @@ fn minimal_byte_lengths() {
         let bytes = encode::<Int64Type>(&[v]);
         assert_eq!(bytes.len(), 2 + len + 4, "{v:#x}");
         assert_eq!(
-            GroupVarIntDecoder::<Int64Type>::new(&bytes, 1)
+            GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 1)
                 .unwrap()
                 .read_all()
                 .unwrap(),
@@ -225,7 +227,7 @@ fn lengths_past_the_data() {
     // The lengths byte says 4 + 4 + 4 + 4 bytes; 9 follow.
     let mut bytes = vec![0xFF];
     bytes.extend_from_slice(&[1; 9]);
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 4).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 4).unwrap();
     assert_eq!(
         dec.read_all(),
         Err(Error::truncated(
@@ -235,7 +237,7 @@ fn lengths_past_the_data() {
             10
         ))
     );
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 4).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 4).unwrap();
     assert_eq!(
         dec.skip(4),
         Err(Error::truncated(
@@ -245,7 +247,7 @@ fn lengths_past_the_data() {
             10
         ))
     );
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 2).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 2).unwrap();
     assert_eq!(
         dec.skip(1),
         Err(Error::truncated(
@@ -258,7 +260,7 @@ fn lengths_past_the_data() {
 
     // First group fine (5 bytes), second group's lengths run past: 0b0100_0000 needs 6 bytes.
     let bytes = [0, 1, 2, 3, 4, 0b0100_0000, 9, 9, 9, 9];
-    let mut dec = GroupVarIntDecoder::<Int32Type>::new(&bytes, 8).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 8).unwrap();
     let mut out = Vec::new();
     assert_eq!(
         dec.read(&mut out, 8),
@@ -275,7 +277,7 @@ fn lengths_past_the_data() {
     // Two INT64 groups at 7 bytes each fit 14 bytes at best; the first takes 8 here, so the
     // second's lengths are cut short.
     let bytes = [0, 0b0000_0001, 0, 0, 0, 0, 0xAA, 0xBB, 0, 0, 0, 0, 0, 0];
-    let mut dec = GroupVarIntDecoder::<Int64Type>::new(&bytes, 10).unwrap();
+    let mut dec = GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 10).unwrap();
     assert_eq!(dec.skip(5), Ok(5));
     assert_eq!(
         dec.skip(5),
@@ -287,11 +289,13 @@ fn lengths_past_the_data() {
         ))
     );
     let bytes = [0, 0, 0, 0, 0, 0, 0, 0x01];
-    let mut dec = GroupVarIntDecoder::<Int64Type>::new(&bytes[..7], 5).unwrap();
+    let mut dec =
+        GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes[..7]), 5).unwrap();
     assert_eq!(dec.read_all(), Ok(vec![0; 5]));
     let mut longer = bytes.to_vec();
     longer.extend_from_slice(&[0; 7]);
-    let mut dec = GroupVarIntDecoder::<Int64Type>::new(&longer[..14], 10).unwrap();
+    let mut dec =
+        GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&longer[..14]), 10).unwrap();
     assert!(matches!(
         dec.read_all(),
         Err(Error::Truncated {
@@ -304,7 +308,7 @@ fn lengths_past_the_data() {
 #[test]
 fn counts_the_data_cannot_hold() {
     assert_eq!(
-        GroupVarIntDecoder::<Int32Type>::new(&[0; 9], 5).unwrap_err(),
+        GroupVarIntDecoder::<Int32Type>::new(Bytes::copy_from_slice(&[0; 9]), 5).unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::GroupVarInt,
             field: "num_values",
@@ -313,14 +317,14 @@ fn counts_the_data_cannot_hold() {
         }
     );
     assert!(matches!(
-        GroupVarIntDecoder::<Int64Type>::new(&[0; 13], 6),
+        GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[0; 13]), 6),
         Err(Error::CountTooLarge { capacity: 5, .. })
     ));
     assert!(matches!(
-        GroupVarIntDecoder::<Int64Type>::new(&[0; 13], usize::MAX),
+        GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[0; 13]), usize::MAX),
         Err(Error::CountTooLarge { .. })
     ));
-    assert!(GroupVarIntDecoder::<Int64Type>::new(&[], 0).is_ok());
+    assert!(GroupVarIntDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[]), 0).is_ok());
 }
 
 #[test]
@@ -383,7 +387,7 @@ proptest! {
         plan in plan(),
     ) {
         fn drive<T: Integer>(data: &[u8], n: usize, plan: &[(bool, usize)]) {
-            if let Ok(mut dec) = GroupVarIntDecoder::<T>::new(data, n) {
+            if let Ok(mut dec) = GroupVarIntDecoder::<T>::new(Bytes::copy_from_slice(data), n) {
                 let mut out = Vec::new();
                 for &(read, k) in plan {
                     let _ = if read { dec.read(&mut out, k) } else { dec.skip(k) };

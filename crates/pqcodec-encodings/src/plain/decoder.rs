@@ -2,6 +2,7 @@
 
 use std::marker::PhantomData;
 
+use bytes::Bytes;
 use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink, prefixed_value};
 
 use super::{PlainType, too_many};
@@ -16,8 +17,8 @@ const CHUNK: usize = 256;
 /// ([`Sink::extend_from_prefixed`]: all appended or, on a bad length, none); skipping moves an
 /// offset (walking the lengths for BYTE_ARRAY) and never materialises a value.
 #[derive(Debug, Clone)]
-pub struct PlainDecoder<'a, T: PlainType> {
-    data: &'a [u8],
+pub struct PlainDecoder<T: PlainType> {
+    data: Bytes,
     /// Offset of the next value: in bits for BOOLEAN, in bytes otherwise.
     pos: usize,
     /// Width of one value in bytes; 0 for BOOLEAN and BYTE_ARRAY.
@@ -26,13 +27,13 @@ pub struct PlainDecoder<'a, T: PlainType> {
     _type: PhantomData<T>,
 }
 
-impl<'a, T: PlainType> PlainDecoder<'a, T> {
+impl<T: PlainType> PlainDecoder<T> {
     /// A decoder of the first `num_values` values of `data`.
     ///
     /// `type_length` is used for FIXED_LEN_BYTE_ARRAY only (an error if 0) and ignored
     /// otherwise. Fails with [`Error::CountTooLarge`] if `data` cannot hold `num_values`
     /// values (for BYTE_ARRAY: their 4-byte lengths).
-    pub fn new(data: &'a [u8], num_values: usize, type_length: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize, type_length: usize) -> Result<Self> {
         let width = T::plain_width(data.len(), num_values, type_length)?;
         Ok(PlainDecoder {
             data,
@@ -44,7 +45,7 @@ impl<'a, T: PlainType> PlainDecoder<'a, T> {
     }
 }
 
-impl<T: PlainType> Decoder<T> for PlainDecoder<'_, T> {
+impl<T: PlainType> Decoder<T> for PlainDecoder<T> {
     fn remaining(&self) -> usize {
         self.remaining
     }
@@ -55,7 +56,7 @@ impl<T: PlainType> Decoder<T> for PlainDecoder<'_, T> {
             return Ok(0);
         }
         out.reserve(n);
-        T::read_plain(self.data, &mut self.pos, self.width, n, out)?;
+        T::read_plain(&self.data, &mut self.pos, self.width, n, out)?;
         self.remaining -= n;
         Ok(n)
     }
@@ -65,7 +66,7 @@ impl<T: PlainType> Decoder<T> for PlainDecoder<'_, T> {
         if n == 0 {
             return Ok(0);
         }
-        T::skip_plain(self.data, &mut self.pos, self.width, n)?;
+        T::skip_plain(&self.data, &mut self.pos, self.width, n)?;
         self.remaining -= n;
         Ok(n)
     }

@@ -19,6 +19,7 @@
 //! The spec gives no example bytes for PLAIN; this one follows its grammar:
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_core::{BooleanType, ByteArrayType, ByteArrays, Decoder, Encoder, Int32Type};
 //! use pqcodec_encodings::plain::{PlainDecoder, PlainEncoder};
 //!
@@ -27,14 +28,14 @@
 //! enc.put(&[1, -2])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [0x01, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF]);
-//! assert_eq!(PlainDecoder::<Int32Type>::new(&bytes, 2, 0)?.read_all()?, [1, -2]);
+//! assert_eq!(PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 2, 0)?.read_all()?, [1, -2]);
 //!
 //! // BOOLEAN: LSB first, the last byte padded with zeros.
 //! let mut enc = PlainEncoder::<BooleanType>::new(0);
 //! enc.put(&[true, false, true, true, false, false, false, false, true])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [0b0000_1101, 0b0000_0001]);
-//! let mut dec = PlainDecoder::<BooleanType>::new(&bytes, 9, 0)?;
+//! let mut dec = PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&bytes), 9, 0)?;
 //! assert_eq!(dec.skip(8)?, 8);
 //! assert_eq!(dec.read_all()?, [true]);
 //!
@@ -43,7 +44,7 @@
 //! enc.put([&b"ab"[..], b""])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0]);
-//! let values: ByteArrays = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0)?.read_all()?;
+//! let values: ByteArrays = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0)?.read_all()?;
 //! assert_eq!(values.iter().collect::<Vec<_>>(), [&b"ab"[..], b""]);
 //! # Ok::<(), pqcodec_core::Error>(())
 //! ```
@@ -56,8 +57,8 @@ pub use encoder::PlainEncoder;
 pub(crate) use encoder::put_byte_arrays;
 
 use pqcodec_core::{
-    BooleanType, ByteArrayType, Decoder, DoubleType, Encoding, Error, FixedLenByteArrayType,
-    FloatType, Int32Type, Int64Type, Int96Type, Physical, Result, Sink,
+    BooleanType, ByteArrayType, DoubleType, Encoding, Error, FixedLenByteArrayType, FloatType,
+    Int32Type, Int64Type, Int96Type, Physical, Result, Sink,
 };
 
 /// The physical types PLAIN applies to: all eight markers.
@@ -143,7 +144,13 @@ pub fn decode_plain_page<T: PlainType>(
     num_values: usize,
     type_length: usize,
 ) -> Result<T::Buffer> {
-    PlainDecoder::<T>::new(data, num_values, type_length)?.read_all()
+    let width = T::plain_width(data.len(), num_values, type_length)?;
+    let mut out = T::Buffer::default();
+    if num_values > 0 {
+        out.reserve(num_values);
+        T::read_plain(data, &mut 0, width, num_values, &mut out)?;
+    }
+    Ok(out)
 }
 
 /// The error for `count` values of `width` bytes that `data_len` bytes cannot hold.

@@ -1,3 +1,4 @@
+use bytes::Bytes;
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, ValueBuffer,
@@ -44,7 +45,7 @@ fn check_plan<T: PlainType>(
     plan: &[(bool, usize)],
 ) {
     let n = expected.len();
-    let mut dec = PlainDecoder::<T>::new(bytes, n, type_length).unwrap();
+    let mut dec = PlainDecoder::<T>::new(Bytes::copy_from_slice(bytes), n, type_length).unwrap();
     let mut got = T::Buffer::default();
     let mut want = T::Buffer::default();
     let mut at = 0;
@@ -110,7 +111,7 @@ fn spec_grammar_bytes_every_type() {
     let bytes = enc.flush().unwrap();
     assert_eq!(bytes, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80]);
     assert_eq!(
-        PlainDecoder::<Int64Type>::new(&bytes, 2, 0)
+        PlainDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 2, 0)
             .unwrap()
             .read_all()
             .unwrap(),
@@ -172,7 +173,8 @@ fn booleans_across_puts_and_bit_offsets() {
     }
     assert_eq!(bytes[37] >> 4, 0, "padding bits are zero");
     for skip in 0..17 {
-        let mut dec = PlainDecoder::<BooleanType>::new(&bytes, 300, 0).unwrap();
+        let mut dec =
+            PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&bytes), 300, 0).unwrap();
         assert_eq!(dec.skip(skip).unwrap(), skip);
         let mut out = Vec::new();
         assert_eq!(dec.read(&mut out, 283).unwrap(), 283);
@@ -251,42 +253,44 @@ fn counts_the_data_cannot_hold() {
         );
     };
     count_too_large(
-        PlainDecoder::<Int32Type>::new(&[0; 7], 2, 0).unwrap_err(),
+        PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&[0; 7]), 2, 0).unwrap_err(),
         2,
         1,
     );
     count_too_large(
-        PlainDecoder::<Int64Type>::new(&[0; 8], usize::MAX, 0).unwrap_err(),
+        PlainDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[0; 8]), usize::MAX, 0).unwrap_err(),
         usize::MAX as u64,
         1,
     );
     count_too_large(
-        PlainDecoder::<Int96Type>::new(&[0; 23], 2, 0).unwrap_err(),
+        PlainDecoder::<Int96Type>::new(Bytes::copy_from_slice(&[0; 23]), 2, 0).unwrap_err(),
         2,
         1,
     );
     count_too_large(
-        PlainDecoder::<BooleanType>::new(&[0; 1], 9, 0).unwrap_err(),
+        PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&[0; 1]), 9, 0).unwrap_err(),
         9,
         8,
     );
     count_too_large(
-        PlainDecoder::<ByteArrayType>::new(&[0; 11], 3, 0).unwrap_err(),
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&[0; 11]), 3, 0).unwrap_err(),
         3,
         2,
     );
     count_too_large(
-        PlainDecoder::<FixedLenByteArrayType>::new(&[0; 11], 3, 4).unwrap_err(),
+        PlainDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&[0; 11]), 3, 4)
+            .unwrap_err(),
         3,
         2,
     );
-    assert!(PlainDecoder::<BooleanType>::new(&[0; 1], 8, 0).is_ok());
-    assert!(PlainDecoder::<DoubleType>::new(&[], 0, 0).is_ok());
+    assert!(PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&[0; 1]), 8, 0).is_ok());
+    assert!(PlainDecoder::<DoubleType>::new(Bytes::copy_from_slice(&[]), 0, 0).is_ok());
 }
 
 #[test]
 fn fixed_len_needs_a_type_length() {
-    let err = PlainDecoder::<FixedLenByteArrayType>::new(&[1, 2], 0, 0).unwrap_err();
+    let err = PlainDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&[1, 2]), 0, 0)
+        .unwrap_err();
     assert!(matches!(
         err,
         Error::Invalid {
@@ -309,7 +313,7 @@ fn fixed_len_needs_a_type_length() {
 fn byte_array_lengths_past_the_data() {
     // Second value says 100 bytes, 3 are left.
     let bytes = [1, 0, 0, 0, b'x', 100, 0, 0, 0, b'a', b'b', b'c'];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
     let mut out = ByteArrays::new();
     assert_eq!(
         dec.read(&mut out, 2),
@@ -335,7 +339,7 @@ fn byte_array_lengths_past_the_data() {
 
     // A length of u32::MAX allocates nothing.
     let bytes = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
     assert_eq!(
         dec.read_all(),
         Err(Error::truncated(
@@ -348,13 +352,14 @@ fn byte_array_lengths_past_the_data() {
 
     // The data ends inside the second length.
     let bytes = [0, 0, 0, 0, 0, 0, 0, 0, 5, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
     assert_eq!(dec.skip(1), Ok(1));
     assert_eq!(dec.skip(1), Ok(1));
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes[..5], 1, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes[..5]), 1, 0).unwrap();
     assert_eq!(dec.read_all().unwrap().len(), 1);
     let bytes = [1, 0, 0, 0, 7, 9, 0, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
     assert_eq!(
         dec.read_all(),
         Err(Error::truncated(Encoding::Plain, "byte array length", 4, 3))
@@ -372,7 +377,7 @@ fn a_sink_refusing_sound_byte_arrays_is_an_error() {
         }
     }
     let bytes = [1, 0, 0, 0, b'x'];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 1, 0).unwrap();
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 1, 0).unwrap();
     assert!(matches!(
         dec.read(&mut Refuses, 1),
         Err(Error::Invalid {
@@ -414,7 +419,7 @@ fn failed_put_leaves_the_page_unchanged() {
 #[test]
 fn reads_into_a_vec_of_vecs() {
     let bytes = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(&bytes, 2, 0).unwrap();
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
     let mut out: Vec<Vec<u8>> = Vec::new();
     assert_eq!(dec.read(&mut out, 5).unwrap(), 2);
     assert_eq!(out, [b"hi".to_vec(), vec![]]);
@@ -548,7 +553,7 @@ proptest! {
         plan in plan(),
     ) {
         fn drive<T: PlainType>(data: &[u8], n: usize, type_length: usize, plan: &[(bool, usize)]) {
-            if let Ok(mut dec) = PlainDecoder::<T>::new(data, n, type_length) {
+            if let Ok(mut dec) = PlainDecoder::<T>::new(Bytes::copy_from_slice(data), n, type_length) {
                 let mut out = T::Buffer::default();
                 for &(read, k) in plan {
                     let _ = if read { dec.read(&mut out, k) } else { dec.skip(k) };

@@ -1,6 +1,7 @@
 //! Decoding the RLE / bit-packing hybrid: [`RleDecoder`] over `<encoded-data>`, and
 //! [`RleBooleanDecoder`] for RLE-encoded BOOLEAN data pages.
 
+use bytes::Bytes;
 use pqcodec_core::{BooleanType, Decoder, Encoding, Error, Result, Sink};
 
 use super::{MAX_BIT_WIDTH, MAX_RUN_LEN, STAGE, Staging, split_length_prefix};
@@ -49,22 +50,22 @@ pub fn unpack_packed<V: RunVisitor + ?Sized>(
 
 /// The run being decoded.
 #[derive(Debug, Clone, Copy)]
-enum Run<'a> {
+enum Run {
     /// `left` more copies of `value`.
     Rle { value: u32, left: usize },
-    /// A bit-packed run: `bytes` run from its start to the end of the data (the unpacking
-    /// kernels may load whole words past the run's last value), of which `len` are the run's
-    /// (fewer than declared if the data ends first); `pos` is the next value and `end` the
-    /// last value the page needs.
+    /// A bit-packed run whose bytes start at offset `start` of the data and run to its end
+    /// (the unpacking kernels may load whole words past the run's last value), of which `len`
+    /// are the run's (fewer than declared if the data ends first); `pos` is the next value and
+    /// `end` the last value the page needs.
     Packed {
-        bytes: &'a [u8],
+        start: usize,
         len: usize,
         pos: usize,
         end: usize,
     },
 }
 
-impl Run<'_> {
+impl Run {
     fn left(&self) -> usize {
         match *self {
             Run::Rle { left, .. } => left,
@@ -85,24 +86,27 @@ impl Run<'_> {
 /// accepted as long as the values the caller actually reads are all there; asking for one
 /// that is not fails with [`Error::Truncated`].
 #[derive(Debug, Clone)]
-pub struct RleDecoder<'a> {
-    reader: ByteReader<'a>,
+pub struct RleDecoder {
+    data: Bytes,
+    /// Offset in `data` of the next run's header.
+    pos: usize,
+    encoding: Encoding,
     bit_width: u32,
     remaining: usize,
-    run: Run<'a>,
+    run: Run,
 }
 
-impl<'a> RleDecoder<'a> {
+impl RleDecoder {
     /// A decoder of `num_values` values of `bit_width` bits (0 to 32, else
     /// [`Error::BitWidth`]) from `data`; reads the first run's header.
-    pub fn new(data: &'a [u8], bit_width: u32, num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, bit_width: u32, num_values: usize) -> Result<Self> {
         Self::with_encoding(data, bit_width, num_values, Encoding::Rle)
     }
 
     /// As [`RleDecoder::new`], reporting errors as `encoding`'s (dictionary indices report
     /// `RLE_DICTIONARY`).
     pub(crate) fn with_encoding(
-        data: &'a [u8],
+        data: Bytes,
         bit_width: u32,
         num_values: usize,
         encoding: Encoding,
@@ -116,7 +120,9 @@ impl<'a> RleDecoder<'a> {
             });
         }
         let mut decoder = RleDecoder {
-            reader: ByteReader::new(data, encoding),
+            data,
+            pos: 0,
+            encoding,
             bit_width,
             remaining: num_values,
             run: Run::Rle { value: 0, left: 0 },
@@ -129,7 +135,7 @@ impl<'a> RleDecoder<'a> {
 
     /// The encoding errors name: RLE, or the dictionary encoding whose indices these are.
     pub fn encoding(&self) -> Encoding {
-        self.reader.encoding()
+        self.encoding
     }
 
     /// The bit width values are decoded at.
@@ -149,7 +155,7 @@ impl<'a> RleDecoder<'a> {
     pub(crate) fn reserve_hint(&self, max: usize) -> usize {
         max.min(self.remaining)
             .min(crate::delta_binary_packed::reserve_bound(
-                self.reader.remaining(),
+                self.data.len() - self.pos,
             ))
     }
 
@@ -177,7 +183,7 @@ impl<'a> RleDecoder<'a> {
                 self.next_run()?;
             }
             let width = self.bit_width;
-            let encoding = self.reader.encoding();
+            let encoding = self.encoding;
             let step = match &mut self.run {
                 Run::Rle { left, .. } => {
                     let step = (*left).min(want - done);
@@ -217,7 +223,7 @@ impl<'a> RleDecoder<'a> {
                     step
                 }
                 Run::Packed {
-                    bytes,
+                    start,
                     len,
                     pos,
                     end,
@@ -226,12 +232,13 @@ impl<'a> RleDecoder<'a> {
                     let needed = packed_len(*pos + step, self.bit_width);
                     if needed > *len {
                         return Err(Error::truncated(
-                            self.reader.encoding(),
+                            self.encoding,
                             "bit-packed run",
                             needed,
                             *len,
                         ));
                     }
+                    let bytes = self.data.get(*start..).unwrap_or_default();
                     visitor.packed(bytes, self.bit_width, *pos, *pos + step)?;
                     *pos += step;
                     step
@@ -246,7 +253,9 @@ impl<'a> RleDecoder<'a> {
     /// Reads the next run's header (and an RLE run's value) into `self.run`.
     #[inline(always)]
     fn next_run(&mut self) -> Result<()> {
-        let header = self.reader.uleb128("run header")?;
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        let mut reader = ByteReader::new(rest, self.encoding);
+        let header = reader.uleb128("run header")?;
         let bit_packed = header & 1 == 1;
         let scaled = header >> 1;
         let count = if bit_packed {
@@ -262,18 +271,18 @@ impl<'a> RleDecoder<'a> {
         let width = self.bit_width;
         self.run = if bit_packed {
             let declared = packed_len(count, width);
-            let available = declared.min(self.reader.remaining());
-            let bytes = self.reader.rest();
-            self.reader.take(available, "bit-packed run")?;
+            let available = declared.min(reader.remaining());
+            let start = self.pos + reader.position();
+            reader.take(available, "bit-packed run")?;
             Run::Packed {
-                bytes,
+                start,
                 len: available,
                 pos: 0,
                 end: count.min(self.remaining),
             }
         } else {
             let width_bytes = width.div_ceil(8) as usize;
-            let raw = self.reader.take(width_bytes, "repeated value")?;
+            let raw = reader.take(width_bytes, "repeated value")?;
             let value = raw
                 .iter()
                 .rev()
@@ -287,6 +296,7 @@ impl<'a> RleDecoder<'a> {
                 left: count.min(self.remaining),
             }
         };
+        self.pos += reader.position();
         Ok(())
     }
 
@@ -298,14 +308,14 @@ impl<'a> RleDecoder<'a> {
         } else {
             format!("a run of {count} values is over the maximum of 2^31-1")
         };
-        Error::invalid(self.reader.encoding(), "run header", reason)
+        Error::invalid(self.encoding, "run header", reason)
     }
 
     /// The error of an RLE run's `value` wider than the bit width.
     #[cold]
     fn bad_repeated_value(&self, value: u64) -> Error {
         Error::invalid(
-            self.reader.encoding(),
+            self.encoding,
             "repeated value",
             format!(
                 "{value} does not fit in the bit width of {}",
@@ -418,14 +428,15 @@ impl<S: Sink<u32> + ?Sized> RunVisitor for PlainVisitor<'_, S> {
 /// A decoder of an RLE-encoded BOOLEAN data page: a 4-byte little-endian length, then the
 /// hybrid at bit width 1.
 #[derive(Debug, Clone)]
-pub struct RleBooleanDecoder<'a> {
-    inner: RleDecoder<'a>,
+pub struct RleBooleanDecoder {
+    inner: RleDecoder,
 }
 
-impl<'a> RleBooleanDecoder<'a> {
+impl RleBooleanDecoder {
     /// A decoder of `num_values` booleans from the page's value bytes `data`.
-    pub fn new(data: &'a [u8], num_values: usize) -> Result<Self> {
-        let (encoded, _) = split_length_prefix(data)?;
+    pub fn new(data: Bytes, num_values: usize) -> Result<Self> {
+        let (encoded, _) = split_length_prefix(&data)?;
+        let encoded = data.slice_ref(encoded);
         Ok(RleBooleanDecoder {
             inner: RleDecoder::new(encoded, 1, num_values)?,
         })
@@ -502,7 +513,7 @@ pub(crate) fn load_bits(packed: &[u8], bit: usize) -> u64 {
     }
 }
 
-impl Decoder<BooleanType> for RleBooleanDecoder<'_> {
+impl Decoder<BooleanType> for RleBooleanDecoder {
     fn remaining(&self) -> usize {
         self.inner.remaining()
     }

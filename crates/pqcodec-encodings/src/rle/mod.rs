@@ -29,12 +29,13 @@
 //! `(1 << 1) | 1 = 0x03`, then `10001000 11000110 11111010`):
 //!
 //! ```
+//! use bytes::Bytes;
 //! use pqcodec_encodings::rle::{RleDecoder, RleEncoder};
 //!
 //! let bytes = [0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010];
 //!
 //! let mut values = Vec::new();
-//! RleDecoder::new(&bytes, 3, 8)?.read(&mut values, 8)?;
+//! RleDecoder::new(Bytes::copy_from_slice(&bytes), 3, 8)?.read(&mut values, 8)?;
 //! assert_eq!(values, [0, 1, 2, 3, 4, 5, 6, 7]);
 //!
 //! let mut encoder = RleEncoder::new(3);

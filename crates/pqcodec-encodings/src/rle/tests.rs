@@ -1,4 +1,5 @@
 use super::*;
+use bytes::Bytes;
 use pqcodec_core::{BooleanType, Decoder, Encoder, Sink};
 use proptest::prelude::*;
 
@@ -20,7 +21,7 @@ fn encode(width: u32, values: &[u32]) -> Vec<u8> {
 
 fn decode(data: &[u8], width: u32, n: usize) -> Result<Vec<u32>> {
     let mut out = Vec::new();
-    let got = RleDecoder::new(data, width, n)?.read(&mut out, n)?;
+    let got = RleDecoder::new(Bytes::copy_from_slice(data), width, n)?.read(&mut out, n)?;
     assert_eq!(got, out.len());
     Ok(out)
 }
@@ -113,7 +114,7 @@ fn rle_runs_reach_the_sink_as_runs() {
     data.push(7);
     data.extend_from_slice(&SPEC_BYTES);
     let mut calls = Calls::default();
-    let mut d = RleDecoder::new(&data, 3, 1008).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 3, 1008).unwrap();
     assert_eq!(d.read(&mut calls, 2000).unwrap(), 1008);
     assert_eq!(calls.repeated, [(7, 1000)]);
     assert_eq!(calls.slices, 1);
@@ -162,14 +163,14 @@ fn truncated_final_group_accepted_while_values_are_there() {
     // One group of 8 declared at width 8, but only 5 bytes: 5 values present.
     let data = [0x03, 10, 11, 12, 13, 14];
     assert_eq!(decode(&data, 8, 5).unwrap(), [10, 11, 12, 13, 14]);
-    let mut d = RleDecoder::new(&data, 8, 6).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 8, 6).unwrap();
     let mut out = Vec::new();
     assert_eq!(d.read(&mut out, 5).unwrap(), 5);
     assert_eq!(
         d.read(&mut out, 1),
         Err(Error::truncated(Encoding::Rle, "bit-packed run", 6, 5))
     );
-    let mut d = RleDecoder::new(&data, 8, 6).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 8, 6).unwrap();
     assert_eq!(d.skip(5), Ok(5));
     assert!(matches!(d.skip(1), Err(Error::Truncated { .. })));
     // A read reaching past the end fails, whatever the batch.
@@ -179,7 +180,7 @@ fn truncated_final_group_accepted_while_values_are_there() {
 #[test]
 fn malformed_inputs_name_the_problem() {
     assert_eq!(
-        RleDecoder::new(&[], 33, 1).err(),
+        RleDecoder::new(Bytes::copy_from_slice(&[]), 33, 1).err(),
         Some(Error::BitWidth {
             encoding: Encoding::Rle,
             field: "bit width",
@@ -189,7 +190,7 @@ fn malformed_inputs_name_the_problem() {
     );
     // No header at all.
     assert!(matches!(
-        RleDecoder::new(&[], 1, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[]), 1, 1),
         Err(Error::Truncated {
             field: "run header",
             ..
@@ -199,13 +200,13 @@ fn malformed_inputs_name_the_problem() {
     assert_eq!(decode(&[], 1, 0).unwrap(), Vec::<u32>::new());
     // Header ends mid-varint.
     assert!(matches!(
-        RleDecoder::new(&[0x80], 1, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[0x80]), 1, 1),
         Err(Error::Truncated { .. })
     ));
     // Runs of zero values, either kind.
     for data in [[0u8, 0], [1, 0]] {
         assert!(matches!(
-            RleDecoder::new(&data, 1, 1),
+            RleDecoder::new(Bytes::copy_from_slice(&data), 1, 1),
             Err(Error::Invalid {
                 field: "run header",
                 ..
@@ -217,50 +218,50 @@ fn malformed_inputs_name_the_problem() {
     write_uleb128(&mut data, 1 << 32);
     data.push(0);
     assert!(matches!(
-        RleDecoder::new(&data, 1, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&data), 1, 1),
         Err(Error::Invalid { .. })
     ));
     // RLE run of 2^31 - 1 values is fine.
     let mut data = Vec::new();
     write_uleb128(&mut data, ((1 << 31) - 1) << 1);
     data.push(1);
-    let mut d = RleDecoder::new(&data, 1, 1 << 31).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 1, 1 << 31).unwrap();
     assert_eq!(d.skip((1 << 31) - 1).unwrap(), (1 << 31) - 1);
     assert!(matches!(d.skip(1), Err(Error::Truncated { .. })));
     // Bit-packed run of 2^28 groups = 2^31 values.
     let mut data = Vec::new();
     write_uleb128(&mut data, (1 << 29) | 1);
     assert!(matches!(
-        RleDecoder::new(&data, 1, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&data), 1, 1),
         Err(Error::Invalid { .. })
     ));
     // A varint too long for 64 bits.
     assert!(matches!(
-        RleDecoder::new(&[0xFF; 11], 1, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[0xFF; 11]), 1, 1),
         Err(Error::Invalid { .. })
     ));
     // Repeated value wider than the bit width.
     assert!(matches!(
-        RleDecoder::new(&[2, 2], 1, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[2, 2]), 1, 1),
         Err(Error::Invalid {
             field: "repeated value",
             ..
         })
     ));
     assert!(matches!(
-        RleDecoder::new(&[2, 0xFF, 0x02], 9, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[2, 0xFF, 0x02]), 9, 1),
         Err(Error::Invalid { .. })
     ));
     // Repeated value cut off.
     assert!(matches!(
-        RleDecoder::new(&[2, 0xFF], 9, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[2, 0xFF]), 9, 1),
         Err(Error::Truncated {
             field: "repeated value",
             ..
         })
     ));
     // Runs run out before the page does.
-    let mut d = RleDecoder::new(&[2, 1], 1, 3).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&[2, 1]), 1, 3).unwrap();
     let mut out = Vec::new();
     assert!(matches!(
         d.read(&mut out, 3),
@@ -286,7 +287,7 @@ fn length_prefix() {
         split_length_prefix(&[3, 0, 0, 0, 1, 2]),
         Err(Error::truncated(Encoding::Rle, "encoded data", 3, 2))
     );
-    assert!(RleBooleanDecoder::new(&[9, 0, 0, 0, 1], 1).is_err());
+    assert!(RleBooleanDecoder::new(Bytes::copy_from_slice(&[9, 0, 0, 0, 1]), 1).is_err());
 }
 
 #[test]
@@ -302,7 +303,7 @@ fn booleans_with_length_prefix() {
         naive_decode(encoded, 1)[..100],
         values.iter().map(|&b| u32::from(b)).collect::<Vec<_>>()[..]
     );
-    let mut d = RleBooleanDecoder::new(&page, 100).unwrap();
+    let mut d = RleBooleanDecoder::new(Bytes::copy_from_slice(&page), 100).unwrap();
     assert_eq!(d.read_all().unwrap(), values);
     // the encoder starts again after a flush
     e.put(&[true]).unwrap();
@@ -325,12 +326,12 @@ fn encoder_never_writes_runs_over_2_31_minus_1() {
             .all(|&(_, len)| (1..=MAX_RUN_LEN).contains(&len))
     );
     assert_eq!(runs.iter().map(|r| r.1).sum::<u64>(), n as u64 + 1);
-    let mut d = RleDecoder::new(&out, 1, n + 1).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&out), 1, n + 1).unwrap();
     assert_eq!(d.skip(n).unwrap(), n);
     assert_eq!(decode_rest(&mut d), [0]);
 }
 
-fn decode_rest(d: &mut RleDecoder<'_>) -> Vec<u32> {
+fn decode_rest(d: &mut RleDecoder) -> Vec<u32> {
     let mut out = Vec::new();
     d.read(&mut out, usize::MAX).unwrap();
     out
@@ -408,7 +409,7 @@ fn check_steps(
     expected: &[u32],
     steps: &[(bool, usize)],
 ) -> std::result::Result<(), TestCaseError> {
-    let mut d = RleDecoder::new(data, width, expected.len()).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(data), width, expected.len()).unwrap();
     let mut pos = 0;
     for &(read, n) in steps {
         let want = n.min(expected.len() - pos);
@@ -494,7 +495,7 @@ proptest! {
         if width == 1 {
             let mut page = (data.len() as u32).to_le_bytes().to_vec();
             page.extend_from_slice(&data);
-            let mut d = RleBooleanDecoder::new(&page, expected.len()).unwrap();
+            let mut d = RleBooleanDecoder::new(Bytes::copy_from_slice(&page), expected.len()).unwrap();
             let got = d.read_all().unwrap();
             bools_ok = got.iter().map(|&b| u32::from(b)).eq(expected.iter().copied());
         }
@@ -509,7 +510,7 @@ proptest! {
         n in 0usize..2000,
         steps in steps(),
     ) {
-        if let Ok(mut d) = RleDecoder::new(&data, width, n) {
+        if let Ok(mut d) = RleDecoder::new(Bytes::copy_from_slice(&data), width, n) {
             for (read, k) in steps {
                 let r = if read { d.read(&mut Vec::new(), k) } else { d.skip(k) };
                 if r.is_err() {
@@ -517,7 +518,7 @@ proptest! {
                 }
             }
         }
-        let _ = RleBooleanDecoder::new(&data, n).and_then(|mut d| d.read_all());
+        let _ = RleBooleanDecoder::new(Bytes::copy_from_slice(&data), n).and_then(|mut d| d.read_all());
     }
 
     /// Booleans put a group at a time write the bytes of `put` of each as 0 / 1, in runs
@@ -555,7 +556,7 @@ proptest! {
         let mut e = RleBooleanEncoder::new();
         e.put(&values).unwrap();
         let page = Encoder::<BooleanType>::flush(&mut e).unwrap();
-        let mut d = RleBooleanDecoder::new(&page, values.len()).unwrap();
+        let mut d = RleBooleanDecoder::new(Bytes::copy_from_slice(&page), values.len()).unwrap();
         let mut pos = 0;
         for (read, n) in steps {
             let want = n.min(values.len() - pos);
@@ -579,7 +580,7 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
     let data = [0x02];
     let claimed = 1usize << 31;
     let mut out: Vec<u32> = Vec::new();
-    let mut d = RleDecoder::new(&data, 0, claimed).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 0, claimed).unwrap();
     assert!(matches!(
         d.read(&mut out, claimed),
         Err(Error::Truncated {
@@ -590,7 +591,7 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
     assert!(out.capacity() < 1 << 16, "reserved {}", out.capacity());
     let mut bools: Vec<bool> = Vec::new();
     let prefixed = [2, 0, 0, 0, 0x02, 0x01];
-    let mut b = RleBooleanDecoder::new(&prefixed, claimed).unwrap();
+    let mut b = RleBooleanDecoder::new(Bytes::copy_from_slice(&prefixed), claimed).unwrap();
     assert!(b.read(&mut bools, claimed).is_err());
     assert!(bools.capacity() < 1 << 16, "reserved {}", bools.capacity());
 }

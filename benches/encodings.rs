@@ -651,7 +651,7 @@ fn hybrid(c: &mut Criterion) {
         g.bench_function("pqcodec", |b| {
             b.iter(|| {
                 out.clear();
-                let mut d = RleDecoder::new(Bytes::copy_from_slice(black_box(&rle_page)), width, N)
+                let mut d = RleDecoder::new(Bytes::copy_from_slice(black_box(&rle_page)), N, width)
                     .expect("valid page");
                 assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
                 black_box(out.len())
@@ -706,8 +706,8 @@ fn hybrid(c: &mut Criterion) {
                 out.clear();
                 let mut d = BitPackedDecoder::new(
                     Bytes::copy_from_slice(black_box(&packed_page)),
-                    width,
                     N,
+                    width,
                 )
                 .expect("valid page");
                 assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);

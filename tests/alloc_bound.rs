@@ -19,10 +19,7 @@ use arrow_schema::{DataType, Field, TimeUnit};
 use pqcodec::arrow::{
     ArrayDecoder, Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page,
 };
-use pqcodec::core::{
-    BooleanType, ByteArrayType, Decoder, DoubleType, Encoding, FixedLenByteArrayType, FloatType,
-    Int32Type, Int64Type, Int96Type, PhysicalType,
-};
+use pqcodec::core::{Decoder, Encoding, PhysicalType, with_physical};
 use pqcodec::encodings::dynamic::{self, DynamicType, plain_value_count};
 use pqcodec::encodings::plain::decode_plain_page;
 
@@ -228,45 +225,6 @@ fn hostile_pages() -> Vec<Hostile> {
     out
 }
 
-macro_rules! with_type {
-    ($physical:expr, $t:ident => $body:expr) => {
-        match $physical {
-            PhysicalType::Boolean => {
-                type $t = BooleanType;
-                $body
-            }
-            PhysicalType::Int32 => {
-                type $t = Int32Type;
-                $body
-            }
-            PhysicalType::Int64 => {
-                type $t = Int64Type;
-                $body
-            }
-            PhysicalType::Int96 => {
-                type $t = Int96Type;
-                $body
-            }
-            PhysicalType::Float => {
-                type $t = FloatType;
-                $body
-            }
-            PhysicalType::Double => {
-                type $t = DoubleType;
-                $body
-            }
-            PhysicalType::ByteArray => {
-                type $t = ByteArrayType;
-                $body
-            }
-            PhysicalType::FixedLenByteArray => {
-                type $t = FixedLenByteArrayType;
-                $body
-            }
-        }
-    };
-}
-
 /// One read asking for every one of the 2^31 values claimed.
 fn read_everything<T: DynamicType>(h: &Hostile) {
     let dictionary = h.dictionary.as_ref().map(|bytes| {
@@ -357,7 +315,7 @@ fn one_read_of_2_pow_31_values_allocates_by_the_bytes() {
         if h.bytes.len() < 90 {
             continue;
         }
-        with_type!(h.physical, T => read_everything::<T>(&h));
+        with_physical!(h.physical, T => read_everything::<T>(&h));
     }
 }
 

@@ -32,8 +32,7 @@ use pqcodec::arrow::{
     Page,
 };
 use pqcodec::core::{
-    BooleanType, ByteArrayType, Decoder, DoubleType, Encoder, Encoding, Error,
-    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96Type, PhysicalType, ValueBuffer,
+    Decoder, Encoder, Encoding, Error, Int32Type, PhysicalType, ValueBuffer, with_physical,
 };
 use pqcodec::encodings::bit_packed::BitPackedDecoder;
 use pqcodec::encodings::delta_binary_packed::DeltaBinaryPackedEncoder;
@@ -1496,8 +1495,8 @@ fn run_levels(case: &Case) -> Result<(), String> {
                 Target::RleLevels(width) => {
                     let mut d = RleDecoder::new(
                         Bytes::copy_from_slice(&case.bytes),
-                        width,
                         case.num_values,
+                        width,
                     )?;
                     loop {
                         out.clear();
@@ -1518,8 +1517,8 @@ fn run_levels(case: &Case) -> Result<(), String> {
                 Target::BitPackedLevels(width) => {
                     let mut d = BitPackedDecoder::new(
                         Bytes::copy_from_slice(&case.bytes),
-                        width,
                         case.num_values,
+                        width,
                     )?;
                     loop {
                         out.clear();
@@ -1686,50 +1685,11 @@ fn run_arrow(case: &Case) -> Result<(), String> {
     Ok(())
 }
 
-macro_rules! with_type {
-    ($physical:expr, $t:ident => $body:expr) => {
-        match $physical {
-            P::Boolean => {
-                type $t = BooleanType;
-                $body
-            }
-            P::Int32 => {
-                type $t = Int32Type;
-                $body
-            }
-            P::Int64 => {
-                type $t = Int64Type;
-                $body
-            }
-            P::Int96 => {
-                type $t = Int96Type;
-                $body
-            }
-            P::Float => {
-                type $t = FloatType;
-                $body
-            }
-            P::Double => {
-                type $t = DoubleType;
-                $body
-            }
-            P::ByteArray => {
-                type $t = ByteArrayType;
-                $body
-            }
-            P::FixedLenByteArray => {
-                type $t = FixedLenByteArrayType;
-                $body
-            }
-        }
-    };
-}
-
 /// Every path of one case; the first failure.
 fn run_case(case: &Case) -> Result<(), String> {
     let c = case.clone();
     guarded(&case.name, move || match c.target {
-        Target::Values => with_type!(c.physical, T => run_values::<T>(&c)),
+        Target::Values => with_physical!(c.physical, T => run_values::<T>(&c)),
         _ => run_levels(&c),
     })?;
     if case.arrow {
@@ -2453,7 +2413,7 @@ proptest::proptest! {
         let outcome = {
             let c = c.clone();
             guarded(&c.name.clone(), move || {
-                with_type!(c.physical, T => {
+                with_physical!(c.physical, T => {
                     let _ = drain::<T>(&c, false);
                     let _ = drain::<T>(&c, true);
                 });

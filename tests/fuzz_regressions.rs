@@ -437,7 +437,7 @@ mod seeds {
                 }
                 let (levels, values) = split_length_prefix(&p.data).ok()?;
                 let mut decoded = Vec::new();
-                RleDecoder::new(bytes::Bytes::copy_from_slice(levels), 1, p.num_values)
+                RleDecoder::new(bytes::Bytes::copy_from_slice(levels), p.num_values, 1)
                     .ok()?
                     .read(&mut decoded, p.num_values)
                     .ok()?;

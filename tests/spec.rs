@@ -36,7 +36,7 @@ fn rle_hybrid_zero_to_seven_at_width_3() {
     encoder.flush_into(&mut out);
     assert_eq!(out, expected);
     let mut levels = Vec::new();
-    RleDecoder::new(Bytes::copy_from_slice(&expected), 3, 8)
+    RleDecoder::new(Bytes::copy_from_slice(&expected), 8, 3)
         .unwrap()
         .read(&mut levels, 8)
         .unwrap();
@@ -52,7 +52,7 @@ fn bit_packed_zero_to_seven_at_width_3() {
     encoder.flush_into(&mut out);
     assert_eq!(out, expected);
     let mut levels = Vec::new();
-    BitPackedDecoder::new(Bytes::copy_from_slice(&expected), 3, 8)
+    BitPackedDecoder::new(Bytes::copy_from_slice(&expected), 8, 3)
         .unwrap()
         .read(&mut levels, 8)
         .unwrap();

@@ -36,7 +36,7 @@ use pqcodec_arrow::{
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
-    PhysicalType, Result, Sink, ValueBuffer,
+    PhysicalType, Result, Sink, ValueBuffer, with_physical,
 };
 use pqcodec_encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
 use pqcodec_encodings::dictionary::IndexDecoder;
@@ -447,46 +447,6 @@ fn exercise<S: Stream>(make: impl Fn() -> Result<S>, expected: Option<&S::Buf>, 
 // ---------------------------------------------------------------------------------------------
 // decode_<encoding>: a header picked from the first bytes, then the page.
 
-/// Dispatches `$body` with `$t` bound to the marker of physical type `$p`.
-macro_rules! with_physical {
-    ($p:expr, $t:ident => $body:expr) => {
-        match $p {
-            PhysicalType::Boolean => {
-                type $t = BooleanType;
-                $body
-            }
-            PhysicalType::Int32 => {
-                type $t = Int32Type;
-                $body
-            }
-            PhysicalType::Int64 => {
-                type $t = Int64Type;
-                $body
-            }
-            PhysicalType::Int96 => {
-                type $t = Int96Type;
-                $body
-            }
-            PhysicalType::Float => {
-                type $t = FloatType;
-                $body
-            }
-            PhysicalType::Double => {
-                type $t = DoubleType;
-                $body
-            }
-            PhysicalType::ByteArray => {
-                type $t = ByteArrayType;
-                $body
-            }
-            PhysicalType::FixedLenByteArray => {
-                type $t = FixedLenByteArrayType;
-                $body
-            }
-        }
-    };
-}
-
 /// Decodes `page` as `encoding` values of `T` through [`DynamicType::decoder`], with the
 /// dictionary page `dictionary` (PLAIN, as many values as its bytes hold) if given.
 fn decode_as<T: DynamicType>(
@@ -561,7 +521,7 @@ pub fn decode_rle(data: &[u8]) {
         page
     };
     exercise(
-        || RleDecoder::new(Bytes::copy_from_slice(page), bit_width, num_values),
+        || RleDecoder::new(Bytes::copy_from_slice(page), num_values, bit_width),
         None,
         seed,
     );
@@ -575,7 +535,7 @@ pub fn decode_bit_packed(data: &[u8]) {
     let seed = input.u16();
     let page = input.rest();
     exercise(
-        || BitPackedDecoder::new(Bytes::copy_from_slice(page), bit_width, num_values),
+        || BitPackedDecoder::new(Bytes::copy_from_slice(page), num_values, bit_width),
         None,
         seed,
     );
@@ -926,7 +886,7 @@ pub fn roundtrip_rle(data: &[u8]) {
     encoder.flush_into(&mut page);
     assert_eq!(encoder.num_values(), 0, "flush starts a new run");
     exercise(
-        || RleDecoder::new(Bytes::copy_from_slice(&page), bit_width, expected.len()),
+        || RleDecoder::new(Bytes::copy_from_slice(&page), expected.len(), bit_width),
         Some(&expected),
         seed,
     );
@@ -954,7 +914,7 @@ pub fn roundtrip_bit_packed(data: &[u8]) {
     let mut page = Vec::new();
     encoder.flush_into(&mut page);
     exercise(
-        || BitPackedDecoder::new(Bytes::copy_from_slice(&page), bit_width, expected.len()),
+        || BitPackedDecoder::new(Bytes::copy_from_slice(&page), expected.len(), bit_width),
         Some(&expected),
         seed,
     );

@@ -75,7 +75,7 @@ proptest! {
     #[test]
     fn arrow_levels_decode_in_pqcodec((width, values) in levels(), batch in 1usize..200) {
         let data = arrow_encode(width, &values);
-        let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), width, values.len()).unwrap();
+        let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), values.len(), width).unwrap();
         let mut out = Vec::new();
         while d.remaining() > 0 {
             d.read(&mut out, batch).unwrap();
@@ -98,7 +98,7 @@ proptest! {
     fn arrow_skips_like_pqcodec((width, values) in levels(), skip in 0usize..400) {
         let data = arrow_encode(width, &values);
         let skip = skip.min(values.len());
-        let mut ours = RleDecoder::new(Bytes::copy_from_slice(&data), width, values.len()).unwrap();
+        let mut ours = RleDecoder::new(Bytes::copy_from_slice(&data), values.len(), width).unwrap();
         prop_assert_eq!(ours.skip(skip).unwrap(), skip);
         let mut out = Vec::new();
         ours.read(&mut out, usize::MAX).unwrap();

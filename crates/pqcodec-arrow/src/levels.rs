@@ -65,7 +65,7 @@ impl LevelDecoder {
                 let len = data.len() - rest.len();
                 let encoded = data.slice(len - encoded.len()..len);
                 let decoder =
-                    RleDecoder::new(encoded, width, num_values).map_err(|e| kind.fault(e))?;
+                    RleDecoder::new(encoded, num_values, width).map_err(|e| kind.fault(e))?;
                 Ok((LevelDecoder::Rle(decoder), len))
             }
             Encoding::BitPacked => {
@@ -75,7 +75,7 @@ impl LevelDecoder {
                     .ok_or_else(|| {
                         Fault::corrupt(encoding, kind.field(), "level count overflows")
                     })?;
-                let decoder = BitPackedDecoder::new(data.clone(), width, num_values)
+                let decoder = BitPackedDecoder::new(data.clone(), num_values, width)
                     .map_err(|e| kind.fault(e))?;
                 Ok((LevelDecoder::BitPacked(decoder), len.min(data.len())))
             }
@@ -95,7 +95,7 @@ impl LevelDecoder {
         kind: LevelKind,
     ) -> Result<Self, Fault> {
         let width = bit_width(u64::from(max_level));
-        let decoder = RleDecoder::new(data, width, num_values).map_err(|e| kind.fault(e))?;
+        let decoder = RleDecoder::new(data, num_values, width).map_err(|e| kind.fault(e))?;
         Ok(LevelDecoder::Rle(decoder))
     }
 

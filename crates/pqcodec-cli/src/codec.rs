@@ -141,10 +141,10 @@ pub fn decode(args: &DecodeArgs) -> CliResult {
     if let Some(width) = level_width(c)? {
         let mut levels = Vec::new();
         let read = if c.encoding == Encoding::Rle {
-            let mut decoder = RleDecoder::new(data, width, args.count)?;
+            let mut decoder = RleDecoder::new(data, args.count, width)?;
             decoder.read(&mut levels, args.count)?
         } else {
-            let mut decoder = BitPackedDecoder::new(data, width, args.count)?;
+            let mut decoder = BitPackedDecoder::new(data, args.count, width)?;
             decoder.read(&mut levels, args.count)?
         };
         if read < args.count {

@@ -59,6 +59,59 @@ impl PhysicalType {
     }
 }
 
+/// Runs `$body` with `$t` naming the marker type of the [`PhysicalType`] `$physical`: the one
+/// dispatch from a physical type known at run time to generic code over its marker.
+///
+/// ```
+/// use pqcodec_core::{Physical, PhysicalType, with_physical};
+///
+/// fn name<T: Physical>() -> PhysicalType {
+///     T::TYPE
+/// }
+/// for p in PhysicalType::ALL {
+///     assert_eq!(with_physical!(p, T => name::<T>()), p);
+/// }
+/// ```
+#[macro_export]
+macro_rules! with_physical {
+    ($physical:expr, $t:ident => $body:expr) => {
+        match $physical {
+            $crate::PhysicalType::Boolean => {
+                type $t = $crate::BooleanType;
+                $body
+            }
+            $crate::PhysicalType::Int32 => {
+                type $t = $crate::Int32Type;
+                $body
+            }
+            $crate::PhysicalType::Int64 => {
+                type $t = $crate::Int64Type;
+                $body
+            }
+            $crate::PhysicalType::Int96 => {
+                type $t = $crate::Int96Type;
+                $body
+            }
+            $crate::PhysicalType::Float => {
+                type $t = $crate::FloatType;
+                $body
+            }
+            $crate::PhysicalType::Double => {
+                type $t = $crate::DoubleType;
+                $body
+            }
+            $crate::PhysicalType::ByteArray => {
+                type $t = $crate::ByteArrayType;
+                $body
+            }
+            $crate::PhysicalType::FixedLenByteArray => {
+                type $t = $crate::FixedLenByteArrayType;
+                $body
+            }
+        }
+    };
+}
+
 impl fmt::Display for PhysicalType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use pqcodec_core::{
     BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
-    PhysicalType, Result, Sink, ValueBuffer,
+    PhysicalType, Result, Sink, ValueBuffer, with_physical,
 };
 
 use crate::alp::{AlpDecoder, AlpEncoder};
@@ -337,46 +337,6 @@ pub enum Values {
     Double(Vec<f64>),
     ByteArray(ByteArrays),
     FixedLenByteArray(ByteArrays),
-}
-
-/// Runs `$body` with `$t` bound to the marker of `$physical` (a [`PhysicalType`]).
-macro_rules! with_physical {
-    ($physical:expr, $t:ident => $body:expr) => {
-        match $physical {
-            PhysicalType::Boolean => {
-                type $t = BooleanType;
-                $body
-            }
-            PhysicalType::Int32 => {
-                type $t = Int32Type;
-                $body
-            }
-            PhysicalType::Int64 => {
-                type $t = Int64Type;
-                $body
-            }
-            PhysicalType::Int96 => {
-                type $t = Int96Type;
-                $body
-            }
-            PhysicalType::Float => {
-                type $t = FloatType;
-                $body
-            }
-            PhysicalType::Double => {
-                type $t = DoubleType;
-                $body
-            }
-            PhysicalType::ByteArray => {
-                type $t = ByteArrayType;
-                $body
-            }
-            PhysicalType::FixedLenByteArray => {
-                type $t = FixedLenByteArrayType;
-                $body
-            }
-        }
-    };
 }
 
 /// Conversions between a marker's buffer and [`Values`].

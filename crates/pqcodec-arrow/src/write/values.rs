@@ -9,7 +9,7 @@ use arrow_schema::DataType;
 use pqcodec_core::Decoder;
 use pqcodec_core::{
     BooleanType, ByteArrayType, DoubleType, Encoder, Encoding, FixedLenByteArrayType, FloatType,
-    Int32Type, Int64Type, Int96, Int96Type, PhysicalType,
+    Int32Type, Int64Type, Int96, Int96Type, PhysicalType, with_physical,
 };
 use pqcodec_encodings::dictionary::{
     DictionaryDecoder, DictionaryEncoder, DictionaryLimits, DictionaryValue,
@@ -169,19 +169,8 @@ impl ValueWriter {
             }
         };
         if dict {
-            let check: pqcodec_core::Result<()> = match desc.physical {
-                PhysicalType::Boolean => BooleanType::encoder(encoding, tl).map(drop),
-                PhysicalType::Int32 => Int32Type::encoder(encoding, tl).map(drop),
-                PhysicalType::Int64 => Int64Type::encoder(encoding, tl).map(drop),
-                PhysicalType::Int96 => Int96Type::encoder(encoding, tl).map(drop),
-                PhysicalType::Float => FloatType::encoder(encoding, tl).map(drop),
-                PhysicalType::Double => DoubleType::encoder(encoding, tl).map(drop),
-                PhysicalType::ByteArray => ByteArrayType::encoder(encoding, tl).map(drop),
-                PhysicalType::FixedLenByteArray => {
-                    FixedLenByteArrayType::encoder(encoding, tl).map(drop)
-                }
-            };
-            check.map_err(codec)?;
+            with_physical!(desc.physical, T => T::encoder(encoding, tl).map(drop))
+                .map_err(codec)?;
         }
         let value_type = match data_type {
             DataType::Dictionary(_, v) => v.as_ref(),

@@ -24,7 +24,7 @@ impl BitPackedDecoder {
     /// A decoder of `num_values` values of `bit_width` bits (at most 32, else
     /// [`Error::BitWidth`]); fails with [`Error::Truncated`] if `data` is shorter than the
     /// `ceil(num_values * bit_width / 8)` bytes they take. Bytes after those are ignored.
-    pub fn new(data: Bytes, bit_width: u32, num_values: usize) -> Result<Self> {
+    pub fn new(data: Bytes, num_values: usize, bit_width: u32) -> Result<Self> {
         if bit_width > MAX_BIT_WIDTH {
             return Err(Error::BitWidth {
                 encoding: Encoding::BitPacked,

@@ -27,7 +27,7 @@
 //! let bytes = [0b0000_0101, 0b0011_1001, 0b0111_0111];
 //!
 //! let mut values = Vec::new();
-//! BitPackedDecoder::new(Bytes::copy_from_slice(&bytes), 3, 8)?.read(&mut values, 8)?;
+//! BitPackedDecoder::new(Bytes::copy_from_slice(&bytes), 8, 3)?.read(&mut values, 8)?;
 //! assert_eq!(values, [0, 1, 2, 3, 4, 5, 6, 7]);
 //!
 //! let mut encoder = BitPackedEncoder::new(3);

@@ -38,7 +38,7 @@ fn naive_pack(width: u32, values: &[u32]) -> Vec<u8> {
 #[test]
 fn spec_example_both_directions() {
     let mut out = Vec::new();
-    let mut d = BitPackedDecoder::new(Bytes::copy_from_slice(&SPEC_BYTES), 3, 8).unwrap();
+    let mut d = BitPackedDecoder::new(Bytes::copy_from_slice(&SPEC_BYTES), 8, 3).unwrap();
     assert_eq!(d.read(&mut out, 100).unwrap(), 8);
     assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7]);
     assert_eq!(encode(3, &[0, 1, 2, 3, 4, 5, 6, 7]), SPEC_BYTES);
@@ -53,7 +53,7 @@ fn thirty_values_of_two_bits_take_eight_bytes() {
     assert_eq!(data.len(), 8);
     assert_eq!(data[7] & 0x0F, 0, "padding is zeros");
     let mut out = Vec::new();
-    BitPackedDecoder::new(Bytes::copy_from_slice(&data), 2, 30)
+    BitPackedDecoder::new(Bytes::copy_from_slice(&data), 30, 2)
         .unwrap()
         .read(&mut out, 30)
         .unwrap();
@@ -63,11 +63,11 @@ fn thirty_values_of_two_bits_take_eight_bytes() {
 #[test]
 fn malformed_inputs() {
     assert_eq!(
-        BitPackedDecoder::new(Bytes::copy_from_slice(&SPEC_BYTES), 3, 9).err(),
+        BitPackedDecoder::new(Bytes::copy_from_slice(&SPEC_BYTES), 9, 3).err(),
         Some(Error::truncated(Encoding::BitPacked, "values", 4, 3))
     );
     assert_eq!(
-        BitPackedDecoder::new(Bytes::copy_from_slice(&[]), 33, 0).err(),
+        BitPackedDecoder::new(Bytes::copy_from_slice(&[]), 0, 33).err(),
         Some(Error::BitWidth {
             encoding: Encoding::BitPacked,
             field: "bit width",
@@ -76,11 +76,11 @@ fn malformed_inputs() {
         })
     );
     assert!(matches!(
-        BitPackedDecoder::new(Bytes::copy_from_slice(&[0; 4]), 32, usize::MAX),
+        BitPackedDecoder::new(Bytes::copy_from_slice(&[0; 4]), usize::MAX, 32),
         Err(Error::Truncated { .. })
     ));
     // Width 0 needs no bytes.
-    let mut d = BitPackedDecoder::new(Bytes::copy_from_slice(&[]), 0, 5).unwrap();
+    let mut d = BitPackedDecoder::new(Bytes::copy_from_slice(&[]), 5, 0).unwrap();
     let mut out = Vec::new();
     assert_eq!(d.read(&mut out, 10).unwrap(), 5);
     assert_eq!(out, [0; 5]);
@@ -106,7 +106,7 @@ proptest! {
     ) {
         let data = encode(width, &values);
         prop_assert_eq!(&data, &naive_pack(width, &values));
-        let mut d = BitPackedDecoder::new(Bytes::copy_from_slice(&data), width, values.len()).unwrap();
+        let mut d = BitPackedDecoder::new(Bytes::copy_from_slice(&data), values.len(), width).unwrap();
         let mut pos = 0;
         for (read, n) in steps {
             let want = n.min(values.len() - pos);
@@ -127,7 +127,7 @@ proptest! {
 
     #[test]
     fn garbage_never_panics(width in 0u32..=33, data in prop::collection::vec(any::<u8>(), 0..64), n in 0usize..600) {
-        if let Ok(mut d) = BitPackedDecoder::new(Bytes::copy_from_slice(&data), width, n) {
+        if let Ok(mut d) = BitPackedDecoder::new(Bytes::copy_from_slice(&data), n, width) {
             let mut out = Vec::new();
             prop_assert_eq!(d.read(&mut out, usize::MAX).unwrap(), n);
         }

@@ -69,7 +69,7 @@ impl IndexDecoder {
             });
         }
         Ok(IndexDecoder {
-            inner: RleDecoder::with_encoding(rest, width, num_values, encoding)?,
+            inner: RleDecoder::with_encoding(rest, num_values, width, encoding)?,
             dictionary_len,
         })
     }

@@ -99,16 +99,16 @@ pub struct RleDecoder {
 impl RleDecoder {
     /// A decoder of `num_values` values of `bit_width` bits (0 to 32, else
     /// [`Error::BitWidth`]) from `data`; reads the first run's header.
-    pub fn new(data: Bytes, bit_width: u32, num_values: usize) -> Result<Self> {
-        Self::with_encoding(data, bit_width, num_values, Encoding::Rle)
+    pub fn new(data: Bytes, num_values: usize, bit_width: u32) -> Result<Self> {
+        Self::with_encoding(data, num_values, bit_width, Encoding::Rle)
     }
 
     /// As [`RleDecoder::new`], reporting errors as `encoding`'s (dictionary indices report
     /// `RLE_DICTIONARY`).
     pub(crate) fn with_encoding(
         data: Bytes,
-        bit_width: u32,
         num_values: usize,
+        bit_width: u32,
         encoding: Encoding,
     ) -> Result<Self> {
         if bit_width > MAX_BIT_WIDTH {
@@ -438,7 +438,7 @@ impl RleBooleanDecoder {
         let (encoded, _) = split_length_prefix(&data)?;
         let encoded = data.slice_ref(encoded);
         Ok(RleBooleanDecoder {
-            inner: RleDecoder::new(encoded, 1, num_values)?,
+            inner: RleDecoder::new(encoded, num_values, 1)?,
         })
     }
 }

@@ -35,7 +35,7 @@
 //! let bytes = [0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010];
 //!
 //! let mut values = Vec::new();
-//! RleDecoder::new(Bytes::copy_from_slice(&bytes), 3, 8)?.read(&mut values, 8)?;
+//! RleDecoder::new(Bytes::copy_from_slice(&bytes), 8, 3)?.read(&mut values, 8)?;
 //! assert_eq!(values, [0, 1, 2, 3, 4, 5, 6, 7]);
 //!
 //! let mut encoder = RleEncoder::new(3);

@@ -21,7 +21,7 @@ fn encode(width: u32, values: &[u32]) -> Vec<u8> {
 
 fn decode(data: &[u8], width: u32, n: usize) -> Result<Vec<u32>> {
     let mut out = Vec::new();
-    let got = RleDecoder::new(Bytes::copy_from_slice(data), width, n)?.read(&mut out, n)?;
+    let got = RleDecoder::new(Bytes::copy_from_slice(data), n, width)?.read(&mut out, n)?;
     assert_eq!(got, out.len());
     Ok(out)
 }
@@ -114,7 +114,7 @@ fn rle_runs_reach_the_sink_as_runs() {
     data.push(7);
     data.extend_from_slice(&SPEC_BYTES);
     let mut calls = Calls::default();
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 3, 1008).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 1008, 3).unwrap();
     assert_eq!(d.read(&mut calls, 2000).unwrap(), 1008);
     assert_eq!(calls.repeated, [(7, 1000)]);
     assert_eq!(calls.slices, 1);
@@ -163,14 +163,14 @@ fn truncated_final_group_accepted_while_values_are_there() {
     // One group of 8 declared at width 8, but only 5 bytes: 5 values present.
     let data = [0x03, 10, 11, 12, 13, 14];
     assert_eq!(decode(&data, 8, 5).unwrap(), [10, 11, 12, 13, 14]);
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 8, 6).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 6, 8).unwrap();
     let mut out = Vec::new();
     assert_eq!(d.read(&mut out, 5).unwrap(), 5);
     assert_eq!(
         d.read(&mut out, 1),
         Err(Error::truncated(Encoding::Rle, "bit-packed run", 6, 5))
     );
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 8, 6).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 6, 8).unwrap();
     assert_eq!(d.skip(5), Ok(5));
     assert!(matches!(d.skip(1), Err(Error::Truncated { .. })));
     // A read reaching past the end fails, whatever the batch.
@@ -180,7 +180,7 @@ fn truncated_final_group_accepted_while_values_are_there() {
 #[test]
 fn malformed_inputs_name_the_problem() {
     assert_eq!(
-        RleDecoder::new(Bytes::copy_from_slice(&[]), 33, 1).err(),
+        RleDecoder::new(Bytes::copy_from_slice(&[]), 1, 33).err(),
         Some(Error::BitWidth {
             encoding: Encoding::Rle,
             field: "bit width",
@@ -225,7 +225,7 @@ fn malformed_inputs_name_the_problem() {
     let mut data = Vec::new();
     write_uleb128(&mut data, ((1 << 31) - 1) << 1);
     data.push(1);
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 1, 1 << 31).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 1 << 31, 1).unwrap();
     assert_eq!(d.skip((1 << 31) - 1).unwrap(), (1 << 31) - 1);
     assert!(matches!(d.skip(1), Err(Error::Truncated { .. })));
     // Bit-packed run of 2^28 groups = 2^31 values.
@@ -249,19 +249,19 @@ fn malformed_inputs_name_the_problem() {
         })
     ));
     assert!(matches!(
-        RleDecoder::new(Bytes::copy_from_slice(&[2, 0xFF, 0x02]), 9, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[2, 0xFF, 0x02]), 1, 9),
         Err(Error::Invalid { .. })
     ));
     // Repeated value cut off.
     assert!(matches!(
-        RleDecoder::new(Bytes::copy_from_slice(&[2, 0xFF]), 9, 1),
+        RleDecoder::new(Bytes::copy_from_slice(&[2, 0xFF]), 1, 9),
         Err(Error::Truncated {
             field: "repeated value",
             ..
         })
     ));
     // Runs run out before the page does.
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&[2, 1]), 1, 3).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&[2, 1]), 3, 1).unwrap();
     let mut out = Vec::new();
     assert!(matches!(
         d.read(&mut out, 3),
@@ -326,7 +326,7 @@ fn encoder_never_writes_runs_over_2_31_minus_1() {
             .all(|&(_, len)| (1..=MAX_RUN_LEN).contains(&len))
     );
     assert_eq!(runs.iter().map(|r| r.1).sum::<u64>(), n as u64 + 1);
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&out), 1, n + 1).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&out), n + 1, 1).unwrap();
     assert_eq!(d.skip(n).unwrap(), n);
     assert_eq!(decode_rest(&mut d), [0]);
 }
@@ -409,7 +409,7 @@ fn check_steps(
     expected: &[u32],
     steps: &[(bool, usize)],
 ) -> std::result::Result<(), TestCaseError> {
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(data), width, expected.len()).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(data), expected.len(), width).unwrap();
     let mut pos = 0;
     for &(read, n) in steps {
         let want = n.min(expected.len() - pos);
@@ -510,7 +510,7 @@ proptest! {
         n in 0usize..2000,
         steps in steps(),
     ) {
-        if let Ok(mut d) = RleDecoder::new(Bytes::copy_from_slice(&data), width, n) {
+        if let Ok(mut d) = RleDecoder::new(Bytes::copy_from_slice(&data), n, width) {
             for (read, k) in steps {
                 let r = if read { d.read(&mut Vec::new(), k) } else { d.skip(k) };
                 if r.is_err() {
@@ -580,7 +580,7 @@ fn a_huge_claimed_count_does_not_reserve_for_it() {
     let data = [0x02];
     let claimed = 1usize << 31;
     let mut out: Vec<u32> = Vec::new();
-    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), 0, claimed).unwrap();
+    let mut d = RleDecoder::new(Bytes::copy_from_slice(&data), claimed, 0).unwrap();
     assert!(matches!(
         d.read(&mut out, claimed),
         Err(Error::Truncated {

@@ -75,6 +75,17 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The writer was asked for a compression codec this build of pqcodec-file was compiled
+    /// without.
+    #[error(
+        "{codec} compression needs pqcodec-file's `{feature}` feature, which this build was compiled without"
+    )]
+    CodecNotCompiled {
+        /// The codec asked for.
+        codec: &'static str,
+        /// The cargo feature that brings it.
+        feature: &'static str,
+    },
     /// The writer failed before, and its output is incomplete: it takes nothing more.
     #[error("the writer failed earlier: {0}")]
     Failed(String),

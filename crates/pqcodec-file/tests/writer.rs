@@ -409,6 +409,7 @@ fn every_codec_reads_back() {
         Compression::Gzip(6),
         Compression::Lz4Raw,
         Compression::Zstd(3),
+        #[cfg(feature = "brotli")]
         Compression::Brotli(1),
     ] {
         for version in [PageVersion::V1, PageVersion::V2] {

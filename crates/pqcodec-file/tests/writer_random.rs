@@ -291,6 +291,7 @@ fn run(seed: u64) {
         Compression::Zstd(1),
         Compression::Lz4Raw,
         Compression::Gzip(1),
+        #[cfg(feature = "brotli")]
         Compression::Brotli(1),
     ];
     let mut options = WriterOptions::new()

@@ -78,6 +78,36 @@ pub enum FramingError {
         /// What is wrong.
         reason: String,
     },
+    /// A column chunk is compressed with a codec this build of pqcodec-file was compiled
+    /// without.
+    #[error(
+        "row group {row_group}: {codec} pages need pqcodec-file's `{feature}` feature, which this build was compiled without"
+    )]
+    CodecNotCompiled {
+        /// The row group.
+        row_group: usize,
+        /// The chunk's codec.
+        codec: &'static str,
+        /// The cargo feature that brings it.
+        feature: &'static str,
+    },
+}
+
+/// The name of the codec `codec` and the cargo feature it needs, if this build was compiled
+/// without it (reading SNAPPY is pqcodec's own code: always there).
+pub(crate) fn codec_not_compiled(
+    codec: parquet::basic::Compression,
+) -> Option<(&'static str, &'static str)> {
+    use parquet::basic::Compression as C;
+    let (name, feature, compiled) = match codec {
+        C::GZIP(_) => ("GZIP", "flate2", cfg!(feature = "flate2")),
+        C::LZ4 => ("LZ4", "lz4", cfg!(feature = "lz4")),
+        C::LZ4_RAW => ("LZ4_RAW", "lz4", cfg!(feature = "lz4")),
+        C::ZSTD(_) => ("ZSTD", "zstd", cfg!(feature = "zstd")),
+        C::BROTLI(_) => ("BROTLI", "brotli", cfg!(feature = "brotli")),
+        C::UNCOMPRESSED | C::SNAPPY | C::LZO => return None,
+    };
+    (!compiled).then_some((name, feature))
 }
 
 /// The parquet crate's error without the prefix its variant adds ("Parquet error: ", ...).

@@ -125,6 +125,13 @@ impl ChunkPages {
                 }
             }
         };
+        if let Some((codec, feature)) = super::codec_not_compiled(chunk.compression()) {
+            return Err(FramingError::CodecNotCompiled {
+                row_group,
+                codec,
+                feature,
+            });
+        }
         let codec = match chunk.compression() {
             parquet::basic::Compression::SNAPPY => Some(Decompressor::Snappy),
             other => {

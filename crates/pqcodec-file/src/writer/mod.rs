@@ -129,6 +129,12 @@ impl<W: Write + Send> FileWriter<W> {
             for leaf in leaves {
                 let desc = column_desc(leaf);
                 let (column_options, codec) = column_options(&options, leaf, &desc.path);
+                if let Some(feature) = codec.missing_feature() {
+                    return Err(Error::CodecNotCompiled {
+                        codec: codec.name(),
+                        feature,
+                    });
+                }
                 chunks.push(chunk::ChunkWriter::new(
                     Arc::clone(leaf),
                     codec,

@@ -24,15 +24,39 @@ pub enum Compression {
     Brotli(u32),
 }
 
+impl Compression {
+    /// The codec's name in the spec, without its level: `ZSTD`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Uncompressed => "UNCOMPRESSED",
+            Compression::Snappy => "SNAPPY",
+            Compression::Gzip(_) => "GZIP",
+            Compression::Lz4Raw => "LZ4_RAW",
+            Compression::Zstd(_) => "ZSTD",
+            Compression::Brotli(_) => "BROTLI",
+        }
+    }
+
+    /// The cargo feature writing this codec needs, if this build was compiled without it.
+    pub(crate) fn missing_feature(self) -> Option<&'static str> {
+        let (feature, compiled) = match self {
+            Compression::Uncompressed => return None,
+            Compression::Snappy => ("snap", cfg!(feature = "snap")),
+            Compression::Gzip(_) => ("flate2", cfg!(feature = "flate2")),
+            Compression::Lz4Raw => ("lz4", cfg!(feature = "lz4")),
+            Compression::Zstd(_) => ("zstd", cfg!(feature = "zstd")),
+            Compression::Brotli(_) => ("brotli", cfg!(feature = "brotli")),
+        };
+        (!compiled).then_some(feature)
+    }
+}
+
 impl fmt::Display for Compression {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Compression::Uncompressed => write!(f, "UNCOMPRESSED"),
-            Compression::Snappy => write!(f, "SNAPPY"),
-            Compression::Gzip(l) => write!(f, "GZIP:{l}"),
-            Compression::Lz4Raw => write!(f, "LZ4_RAW"),
-            Compression::Zstd(l) => write!(f, "ZSTD:{l}"),
-            Compression::Brotli(l) => write!(f, "BROTLI:{l}"),
+            Compression::Gzip(l) | Compression::Brotli(l) => write!(f, "{}:{l}", self.name()),
+            Compression::Zstd(l) => write!(f, "{}:{l}", self.name()),
+            other => f.write_str(other.name()),
         }
     }
 }

@@ -9,6 +9,7 @@
 //!
 //! Run with `cargo bench --bench encodings` (optionally a filter, e.g. `-- decode/PLAIN`).
 
+use pqcodec_testkit::Rng;
 use std::sync::Arc;
 
 use std::hint::black_box;
@@ -92,18 +93,6 @@ fn descr(physical: ParquetType, type_length: usize) -> ColumnDescPtr {
         0,
         ColumnPath::from("c"),
     ))
-}
-
-/// A deterministic pseudo-random stream (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
 }
 
 /// One benchmarked page: the values on both sides and the encodings' names.
@@ -271,13 +260,13 @@ fn bench_dictionary<T: Output, A: DataType>(
 }
 
 fn booleans(c: &mut Criterion) {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     // Runs of random length, so RLE has both runs and bit-packed groups to handle.
     let mut values = Vec::with_capacity(N);
     while values.len() < N {
-        let v = rng.next() & 1 == 1;
-        let run = if rng.next().is_multiple_of(4) {
-            rng.next() % 64
+        let v = rng.next_u64() & 1 == 1;
+        let run = if rng.next_u64().is_multiple_of(4) {
+            rng.next_u64() % 64
         } else {
             1
         } as usize;
@@ -308,12 +297,12 @@ fn booleans(c: &mut Criterion) {
 macro_rules! integers {
     ($fn:ident, $ours:ty, $arrow:ty, $native:ty) => {
         fn $fn(c: &mut Criterion) {
-            let mut rng = Rng(0x0123_4567_89AB_CDEF);
+            let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
             // A slowly drifting series with noise: what DELTA_BINARY_PACKED is meant for.
             let mut x: $native = 0;
             let values: Vec<$native> = (0..N)
                 .map(|_| {
-                    x = x.wrapping_add((rng.next() % 1000) as $native);
+                    x = x.wrapping_add((rng.next_u64() % 1000) as $native);
                     x
                 })
                 .collect();
@@ -344,8 +333,10 @@ macro_rules! integers {
                 );
             }
             // 1000 distinct values.
-            let pool: Vec<$native> = (0..1000).map(|_| rng.next() as $native).collect();
-            let values: Vec<$native> = (0..N).map(|_| pool[(rng.next() % 1000) as usize]).collect();
+            let pool: Vec<$native> = (0..1000).map(|_| rng.next_u64() as $native).collect();
+            let values: Vec<$native> = (0..N)
+                .map(|_| pool[(rng.next_u64() % 1000) as usize])
+                .collect();
             bench_dictionary::<$ours, $arrow>(c, 0, &values, &values);
         }
     };
@@ -358,9 +349,9 @@ integers!(int64, Int64Type, pt::Int64Type, i64);
 macro_rules! floats {
     ($fn:ident, $ours:ty, $arrow:ty, $native:ty) => {
         fn $fn(c: &mut Criterion) {
-            let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+            let mut rng = Rng::new(0xDEAD_BEEF_CAFE_F00D);
             let values: Vec<$native> = (0..N)
-                .map(|_| (rng.next() % 1_000_000) as $native / 100.0)
+                .map(|_| (rng.next_u64() % 1_000_000) as $native / 100.0)
                 .collect();
             for (name, ours, arrow) in [
                 ("PLAIN", Encoding::Plain, Some(ArrowEncoding::PLAIN)),
@@ -383,7 +374,9 @@ macro_rules! floats {
                 );
             }
             let pool: Vec<$native> = (0..1000).map(|i| i as $native * 0.25).collect();
-            let values: Vec<$native> = (0..N).map(|_| pool[(rng.next() % 1000) as usize]).collect();
+            let values: Vec<$native> = (0..N)
+                .map(|_| pool[(rng.next_u64() % 1000) as usize])
+                .collect();
             bench_dictionary::<$ours, $arrow>(c, 0, &values, &values);
         }
     };
@@ -402,9 +395,9 @@ macro_rules! alp {
             use parquet60::encoding::{AlpEncoder as ArrowAlpEncoder, Encoder as _};
             use pqcodec::encodings::alp::{AlpDecoder, AlpEncoder};
 
-            let mut rng = Rng(0xA1B2_C3D4_E5F6_0718);
+            let mut rng = Rng::new(0xA1B2_C3D4_E5F6_0718);
             let prices: Vec<$native> = (0..N)
-                .map(|_| (rng.next() % 1_000_000) as $native / 100.0)
+                .map(|_| (rng.next_u64() % 1_000_000) as $native / 100.0)
                 .collect();
             let smooth: Vec<$native> = (0..N)
                 .map(|i| ((i as f64 * 0.001).sin() * 1e5).round() as $native / 1000.0)
@@ -471,7 +464,7 @@ alp!(
 );
 
 fn int96(c: &mut Criterion) {
-    let mut rng = Rng(0x1357_9BDF_2468_ACE0);
+    let mut rng = Rng::new(0x1357_9BDF_2468_ACE0);
     let to_arrow = |v: &Int96| {
         let mut out = pt::Int96::new();
         out.set_data(v.0[0], v.0[1], v.0[2]);
@@ -479,7 +472,7 @@ fn int96(c: &mut Criterion) {
     };
     let values: Vec<Int96> = (0..N)
         .map(|_| {
-            let r = rng.next();
+            let r = rng.next_u64();
             Int96([r as u32, (r >> 32) as u32, 2_440_000 + (r % 1000) as u32])
         })
         .collect();
@@ -496,7 +489,9 @@ fn int96(c: &mut Criterion) {
         },
     );
     let pool: Vec<Int96> = (0..1000u32).map(|i| Int96([i, !i, 2_440_000])).collect();
-    let values: Vec<Int96> = (0..N).map(|_| pool[(rng.next() % 1000) as usize]).collect();
+    let values: Vec<Int96> = (0..N)
+        .map(|_| pool[(rng.next_u64() % 1000) as usize])
+        .collect();
     let arrow_values: Vec<pt::Int96> = values.iter().map(to_arrow).collect();
     bench_dictionary::<Int96Type, pt::Int96Type>(c, 0, &values, &arrow_values);
 }
@@ -505,9 +500,9 @@ fn int96(c: &mut Criterion) {
 fn strings(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = (0..n)
         .map(|_| {
-            let r = rng.next();
+            let r = rng.next_u64();
             let len = 4 + (r % 33) as usize;
-            let mut s = format!("key-{:016x}-{:016x}", r % 50_000, rng.next()).into_bytes();
+            let mut s = format!("key-{:016x}-{:016x}", r % 50_000, rng.next_u64()).into_bytes();
             s.truncate(len);
             s
         })
@@ -525,7 +520,7 @@ fn to_buffer(values: &[Vec<u8>]) -> ByteArrays {
 }
 
 fn byte_array(c: &mut Criterion) {
-    let mut rng = Rng(0xA5A5_5A5A_1234_5678);
+    let mut rng = Rng::new(0xA5A5_5A5A_1234_5678);
     let raw = strings(&mut rng, N);
     let values = to_buffer(&raw);
     let arrow_values: Vec<pt::ByteArray> =
@@ -557,7 +552,7 @@ fn byte_array(c: &mut Criterion) {
     }
     let pool = strings(&mut rng, 1000);
     let raw: Vec<Vec<u8>> = (0..N)
-        .map(|_| pool[(rng.next() % 1000) as usize].clone())
+        .map(|_| pool[(rng.next_u64() % 1000) as usize].clone())
         .collect();
     let values = to_buffer(&raw);
     let arrow_values: Vec<pt::ByteArray> =
@@ -566,7 +561,7 @@ fn byte_array(c: &mut Criterion) {
 }
 
 fn fixed_len_byte_array(c: &mut Criterion) {
-    let mut rng = Rng(0x0F0F_F0F0_8765_4321);
+    let mut rng = Rng::new(0x0F0F_F0F0_8765_4321);
     let fixed = |raw: &[Vec<u8>]| -> (ByteArrays, Vec<pt::FixedLenByteArray>) {
         let raw: Vec<Vec<u8>> = raw
             .iter()
@@ -610,7 +605,7 @@ fn fixed_len_byte_array(c: &mut Criterion) {
     }
     let pool = strings(&mut rng, 1000);
     let raw: Vec<Vec<u8>> = (0..N)
-        .map(|_| pool[(rng.next() % 1000) as usize].clone())
+        .map(|_| pool[(rng.next_u64() % 1000) as usize].clone())
         .collect();
     let (values, arrow_values) = fixed(&raw);
     bench_dictionary::<FixedLenByteArrayType, pt::FixedLenByteArrayType>(
@@ -624,14 +619,14 @@ fn fixed_len_byte_array(c: &mut Criterion) {
 /// The RLE / bit-packing hybrid and BIT_PACKED on their own (levels, dictionary indices), as
 /// `u32` values of several bit widths: runs of random length between bit-packed stretches.
 fn hybrid(c: &mut Criterion) {
-    let mut rng = Rng(0x5151_7A7A_0B0B_C3C3);
+    let mut rng = Rng::new(0x5151_7A7A_0B0B_C3C3);
     for width in [1u32, 3, 8, 17] {
         let max = (1u64 << width) - 1;
         let mut values = Vec::with_capacity(N);
         while values.len() < N {
-            let v = (rng.next() & max) as u32;
-            let run = if rng.next().is_multiple_of(4) {
-                1 + rng.next() % 64
+            let v = (rng.next_u64() & max) as u32;
+            let run = if rng.next_u64().is_multiple_of(4) {
+                1 + rng.next_u64() % 64
             } else {
                 1
             } as usize;

@@ -10,30 +10,20 @@ use parquet60::encoding::{AlpEncoder as ArrowAlpEncoder, Encoder as _};
 use pqcodec::core::{DoubleType, Encoder, Encoding};
 use pqcodec::encodings::alp::AlpEncoder;
 use pqcodec::encodings::dynamic::{Values, encode};
+use pqcodec_testkit::Rng;
 
 /// Values per column.
 const N: usize = 1 << 20;
 /// Values per page.
 const PAGE: usize = 128 * 1024;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 /// TPC-H's `l_extendedprice` as a double: quantity (1 to 50) times the part's retail price,
 /// `(90000 + (partkey / 10) % 20001 + 100 * (partkey % 1000)) / 100`.
 fn tpch_prices(rng: &mut Rng) -> Vec<f64> {
     (0..N)
         .map(|_| {
-            let partkey = 1 + rng.next() % 200_000;
-            let quantity = 1 + rng.next() % 50;
+            let partkey = 1 + rng.next_u64() % 200_000;
+            let quantity = 1 + rng.next_u64() % 50;
             let cents = 90_000 + (partkey / 10) % 20_001 + 100 * (partkey % 1000);
             (quantity * cents) as f64 / 100.0
         })
@@ -44,7 +34,7 @@ fn tpch_prices(rng: &mut Rng) -> Vec<f64> {
 fn smooth(rng: &mut Rng) -> Vec<f64> {
     (0..N)
         .map(|i| {
-            let noise = (rng.next() % 21) as f64 / 100.0 - 0.1;
+            let noise = (rng.next_u64() % 21) as f64 / 100.0 - 0.1;
             ((20.0 + 5.0 * (i as f64 * 0.0005).sin() + noise) * 100.0).round() / 100.0
         })
         .collect()
@@ -53,7 +43,7 @@ fn smooth(rng: &mut Rng) -> Vec<f64> {
 /// Uniform doubles in [0, 1): 52 random mantissa bits, no decimal structure.
 fn random(rng: &mut Rng) -> Vec<f64> {
     (0..N)
-        .map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64)
+        .map(|_| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
         .collect()
 }
 
@@ -68,7 +58,7 @@ fn zstd(bytes: &[u8]) -> usize {
 }
 
 fn main() {
-    let mut rng = Rng(0x0005_EED0_FA1B);
+    let mut rng = Rng::new(0x0005_EED0_FA1B);
     let columns = [
         ("TPC-H l_extendedprice", tpch_prices(&mut rng)),
         ("smooth series (0.01)", smooth(&mut rng)),

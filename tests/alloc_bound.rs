@@ -9,6 +9,7 @@
 //! never the claim.
 
 use bytes::Bytes;
+use pqcodec_testkit::uleb;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -101,19 +102,6 @@ fn bound(input: usize) -> usize {
 
 const HUGE: usize = 1 << 31;
 const ARROW_BATCH: usize = 8192;
-
-fn uleb(mut v: u64) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let b = (v & 0x7F) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return out;
-        }
-        out.push(b | 0x80);
-    }
-}
 
 /// `bytes` padded with zeros (or cut) to 100 bytes.
 fn page100(bytes: &[u8]) -> Vec<u8> {

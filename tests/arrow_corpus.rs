@@ -124,28 +124,9 @@ mod written {
     use parquet::basic::Compression;
     use parquet::file::properties::{WriterProperties, WriterVersion};
 
+    use pqcodec_testkit::Rng;
+
     use super::compare;
-
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n.max(1)
-        }
-        fn chance(&mut self, percent: u64) -> bool {
-            self.below(100) < percent
-        }
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            (0..n).map(|_| self.next() as u8).collect()
-        }
-    }
 
     fn nulls(rng: &mut Rng, len: usize, nullable: bool) -> Option<NullBuffer> {
         if !nullable {
@@ -157,13 +138,7 @@ mod written {
 
     fn lengths(rng: &mut Rng, len: usize) -> Vec<usize> {
         (0..len)
-            .map(|_| {
-                if rng.chance(15) {
-                    0
-                } else {
-                    rng.below(4) as usize
-                }
-            })
+            .map(|_| if rng.chance(15) { 0 } else { rng.below(4) })
             .collect()
     }
 
@@ -234,7 +209,7 @@ mod written {
                 let values: Vec<Option<String>> = (0..len)
                     .map(|i| {
                         nulls.as_ref().is_none_or(|n| n.is_valid(i)).then(|| {
-                            let w = words[rng.below(words.len() as u64) as usize];
+                            let w = words[rng.below(words.len())];
                             format!("{w}{}", rng.below(50))
                         })
                     })
@@ -246,7 +221,7 @@ mod written {
                 let values: Vec<Option<Vec<u8>>> = (0..len)
                     .map(|i| {
                         nulls.as_ref().is_none_or(|n| n.is_valid(i)).then(|| {
-                            let n = rng.below(20) as usize;
+                            let n = rng.below(20);
                             rng.bytes(n)
                         })
                     })
@@ -462,7 +437,7 @@ mod written {
     fn check(name: &str, types: &[DataType], seed: u64) {
         let mut failures = Vec::new();
         for (config, props) in configurations() {
-            let mut rng = Rng(seed);
+            let mut rng = Rng::new(seed);
             let batches: Vec<RecordBatch> = (0..3).map(|_| batch(&mut rng, types, 120)).collect();
             let data = write(&batches, props);
             for batch_size in [7, 1000] {

@@ -1,12 +1,12 @@
 //! Replays the fuzz targets' saved inputs as ordinary tests: every file of
 //! `fuzz/corpus/<target>/` (the minimised corpus) and `fuzz/artifacts/<target>/` (each crash,
 //! hang or out-of-memory a campaign found, kept once fixed) goes through the same function the
-//! cargo-fuzz target calls. The target bodies live in `fuzz/src/harness.rs`, included here, so
+//! cargo-fuzz target calls. The target bodies live in `fuzz/src/harness/`, included here, so
 //! the fuzz crate (outside the workspace, built by cargo-fuzz with sanitizers) and this test
 //! run the same code. See FUZZING.md.
 
 #[allow(dead_code)]
-#[path = "../fuzz/src/harness.rs"]
+#[path = "../fuzz/src/harness/mod.rs"]
 mod harness;
 
 use std::path::{Path, PathBuf};

@@ -7,26 +7,15 @@ use parquet::basic::Encoding as PqEncoding;
 use parquet::data_type as pq;
 use pqcodec_core::{Decoder, Encoder, Int32Type, Int64Type};
 use pqcodec_encodings::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
+use pqcodec_testkit::Rng;
 
 use crate::common::{arrow_decode, arrow_encode};
-
-/// A deterministic pseudo-random stream (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
 
 /// `n` values starting at `start` whose deltas are `base` plus random offsets of `width` bits,
 /// each block of 32 holding an offset of 0 and one of `2^width - 1`: every miniblock is packed
 /// at exactly `width` bits.
 fn values_of_width(seed: u64, n: usize, width: u32, start: i64, base: i64) -> Vec<i64> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let max = u64::MAX >> (64 - width.max(1));
     let max = if width == 0 { 0 } else { max };
     let mut x = start;
@@ -35,7 +24,7 @@ fn values_of_width(seed: u64, n: usize, width: u32, start: i64, base: i64) -> Ve
             let offset = match i % 32 {
                 1 => 0,
                 2 => max,
-                _ => rng.next() & max,
+                _ => rng.next_u64() & max,
             };
             if i > 0 {
                 x = x.wrapping_add(base).wrapping_add(offset as i64);

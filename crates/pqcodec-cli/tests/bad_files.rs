@@ -9,6 +9,7 @@
 //! `pqcodec: error: ...` naming what was wrong: never a panic (ours or a dependency's, which
 //! the binary would report as "a dependency panic"), an abort, a crash or a hang.
 
+use pqcodec_testkit::zigzag;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -41,10 +42,6 @@ fn varint(out: &mut Vec<u8>, mut v: u64) {
         }
         out.push(b | 0x80);
     }
-}
-
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
 }
 
 /// Writes one struct's fields; nested structs are written by closures.

@@ -1,8 +1,7 @@
 //! `pqcodec encode` / `pqcodec decode` against arrow-rs, in both directions: values arrow-rs
 //! encodes are decoded by the command, and the command's bytes are decoded by arrow-rs.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use pqcodec_testkit::Rng;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -15,25 +14,11 @@ use parquet::encodings::decoding::{Decoder, DictDecoder, PlainDecoder, get_decod
 use parquet::encodings::encoding::{DictEncoder, Encoder as _, get_encoder};
 use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor, ColumnPath, Type};
 
-fn pqcodec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pqcodec runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("stdin written");
-    child.wait_with_output().expect("pqcodec finishes")
-}
+mod common;
+use common::pqcodec_with_stdin;
 
 fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = pqcodec(args, stdin);
+    let out = pqcodec_with_stdin(args, stdin);
     assert!(
         out.status.success(),
         "pqcodec {args:?} failed: {}",
@@ -98,23 +83,12 @@ fn text<V: Text>(values: &[V]) -> String {
         .collect()
 }
 
-/// A small deterministic generator (xorshift), so the values differ from the unit tests'.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Values of each type, with repeats so that dictionaries and runs show up.
 fn values<T: DataType>(n: usize, make: impl Fn(u64) -> T::T) -> Vec<T::T> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15 ^ n as u64);
     (0..n)
         .map(|_| {
-            let r = rng.next();
+            let r = rng.next_u64();
             make(if r.is_multiple_of(3) { r % 5 } else { r })
         })
         .collect()
@@ -415,14 +389,14 @@ fn alp_through_the_commands() {
         text(&[1500.0, nan, 2500.0, 333.5])
     );
 
-    let mut rng = Rng(0x5EED);
+    let mut rng = Rng::new(0x5EED);
     let doubles: Vec<f64> = (0..2500)
         .map(|i| match i % 11 {
-            0 => f64::from_bits(0x7FF0_0000_0000_0001 | (rng.next() & 0x800F_FFFF_FFFF_FFFF)),
+            0 => f64::from_bits(0x7FF0_0000_0000_0001 | (rng.next_u64() & 0x800F_FFFF_FFFF_FFFF)),
             1 => -0.0,
             2 => f64::NEG_INFINITY,
-            3 => f64::from_bits(rng.next() & 0x000F_FFFF_FFFF_FFFF),
-            _ => (rng.next() % 1_000_000) as f64 / 100.0,
+            3 => f64::from_bits(rng.next_u64() & 0x000F_FFFF_FFFF_FFFF),
+            _ => (rng.next_u64() % 1_000_000) as f64 / 100.0,
         })
         .collect();
     let floats: Vec<f32> = doubles.iter().map(|&d| d as f32).collect();
@@ -580,7 +554,7 @@ fn bad_input_is_an_error_not_a_panic() {
         ),
     ];
     for (args, stdin) in cases {
-        let out = pqcodec(args, stdin);
+        let out = pqcodec_with_stdin(args, stdin);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?} should fail");
         assert!(stderr.starts_with("pqcodec: error:"), "{args:?}: {stderr}");

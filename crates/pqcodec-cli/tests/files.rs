@@ -3,18 +3,13 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use arrow_json::writer::{LineDelimited, WriterBuilder};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-fn pqcodec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .args(args)
-        .output()
-        .expect("pqcodec runs")
-}
+mod common;
+use common::pqcodec;
 
 fn corpus() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");

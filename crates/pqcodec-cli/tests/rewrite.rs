@@ -2,13 +2,16 @@
 //! versions and layouts reads back through arrow-rs equal to the input, with the same Parquet
 //! schema (logical types such as DuckDB's UUID, repetition, field ids) and key-value metadata.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use arrow_array::RecordBatch;
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
+
+mod common;
+use common::pqcodec;
 
 fn corpus() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
@@ -29,13 +32,9 @@ fn out_dir() -> PathBuf {
 }
 
 fn rewrite(input: &Path, output: &Path, flags: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .arg("rewrite")
-        .arg(input)
-        .arg(output)
-        .args(flags)
-        .output()
-        .unwrap();
+    let mut args = vec![OsStr::new("rewrite"), input.as_os_str(), output.as_os_str()];
+    args.extend(flags.iter().map(OsStr::new));
+    let out = pqcodec(&args);
     assert!(
         out.status.success(),
         "rewrite {} {flags:?}: {}",
@@ -187,28 +186,22 @@ fn columns_keeps_only_those() {
     let schema = batches[0].schema();
     let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
     assert_eq!(names, ["f64", "u"]);
-    let bad = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .args([
-            "rewrite",
-            input.to_str().unwrap(),
-            output.to_str().unwrap(),
-            "--columns",
-            "nope",
-        ])
-        .output()
-        .unwrap();
+    let bad = pqcodec(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--columns",
+        "nope",
+    ]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("nope"));
-    let bad = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .args([
-            "rewrite",
-            input.to_str().unwrap(),
-            output.to_str().unwrap(),
-            "--encoding",
-            "s_urls=BYTE_STREAM_SPLIT",
-        ])
-        .output()
-        .unwrap();
+    let bad = pqcodec(&[
+        "rewrite",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--encoding",
+        "s_urls=BYTE_STREAM_SPLIT",
+    ]);
     assert_eq!(
         bad.status.code(),
         Some(1),
@@ -241,11 +234,7 @@ fn floats_rewritten_as_alp_read_back_the_same() {
             &output,
             &["--encoding", "*=ALP", "--dictionary", "off"],
         );
-        let inspected = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-            .arg("inspect")
-            .arg(&output)
-            .output()
-            .unwrap();
+        let inspected = pqcodec(&[OsStr::new("inspect"), output.as_os_str()]);
         let inspected = String::from_utf8(inspected.stdout).unwrap();
         let floats = inspected.contains(": FLOAT,") || inspected.contains(": DOUBLE,");
         with_floats += usize::from(floats);
@@ -274,13 +263,13 @@ fn a_failed_rewrite_leaves_the_output_as_it_was() {
     let output = dir.join("kept.parquet");
     std::fs::write(&output, b"what was there").unwrap();
     // Refused by the writer, once the output is open.
-    let out = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .arg("rewrite")
-        .arg(&input)
-        .arg(&output)
-        .args(["--encoding", "i32_small=ALP"])
-        .output()
-        .unwrap();
+    let out = pqcodec(&[
+        OsStr::new("rewrite"),
+        input.as_os_str(),
+        output.as_os_str(),
+        OsStr::new("--encoding"),
+        OsStr::new("i32_small=ALP"),
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("ALP does not apply to INT32"), "{stderr}");
     assert_eq!(std::fs::read(&output).unwrap(), b"what was there");

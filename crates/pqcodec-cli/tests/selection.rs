@@ -8,7 +8,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::builder::{Int32Builder, ListBuilder};
@@ -21,23 +21,8 @@ use parquet::arrow::{ArrowWriter, ProjectionMask};
 use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 
-fn pqcodec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .args(args)
-        .output()
-        .expect("pqcodec runs")
-}
-
-/// `pqcodec args`, which must succeed; its stdout.
-fn ok(args: &[&str]) -> String {
-    let out = pqcodec(args);
-    assert!(
-        out.status.success(),
-        "pqcodec {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+mod common;
+use common::{ok, pqcodec};
 
 /// `pqcodec args`, which must fail with exit status 1 and one line on stderr naming `what`;
 /// that line.

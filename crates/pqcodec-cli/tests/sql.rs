@@ -2,7 +2,7 @@
 //! both readers, and one-line errors with a non-zero exit.
 #![cfg(feature = "sql")]
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -10,22 +10,16 @@ const SAMPLE: &str = concat!(
 );
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data");
 
+mod common;
+
+/// `pqcodec sql args`.
 fn pqcodec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqcodec"))
-        .arg("sql")
-        .args(args)
-        .output()
-        .expect("pqcodec runs")
+    common::pqcodec(&[&["sql"], args].concat())
 }
 
+/// `pqcodec sql args`, which must succeed: its standard output.
 fn ok(args: &[&str]) -> String {
-    let out = pqcodec(args);
-    assert!(
-        out.status.success(),
-        "pqcodec sql {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::ok(&[&["sql"], args].concat())
 }
 
 fn error(args: &[&str]) -> String {

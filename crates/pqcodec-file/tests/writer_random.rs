@@ -1,6 +1,7 @@
 //! Random schemas (nested, nullable, every leaf type the writer takes) written with random
 //! encodings, codecs, page versions and layouts, read back equal by arrow-rs and by pqcodec.
 
+use pqcodec_testkit::Rng;
 use std::sync::Arc;
 
 use arrow_array::*;
@@ -16,24 +17,6 @@ use pqcodec_file::{
     WriterOptions,
 };
 use proptest::prelude::*;
-
-/// A small deterministic generator (xorshift), seeded by proptest.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 fn leaf_type(rng: &mut Rng) -> DataType {
     let types = [
@@ -103,7 +86,7 @@ fn offsets(rng: &mut Rng, len: usize) -> OffsetBuffer<i32> {
 
 fn array(rng: &mut Rng, field: &Field, len: usize) -> ArrayRef {
     let nulls = nulls(rng, field, len);
-    let mut v = || rng.next();
+    let mut v = || rng.next_u64();
     let a: ArrayRef = match field.data_type() {
         DataType::Boolean => Arc::new(BooleanArray::new(
             (0..len).map(|_| v() % 2 == 0).collect(),
@@ -270,7 +253,7 @@ fn concat(batches: &[RecordBatch]) -> RecordBatch {
 }
 
 fn run(seed: u64) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let fields: Vec<Field> = (0..1 + rng.below(4))
         .map(|i| field(&mut rng, format!("c{i}"), 0))
         .collect();

@@ -1,5 +1,6 @@
 use bytes::Bytes;
 use pqcodec_core::{Decoder, DoubleType, Encoder, Encoding, Error, FloatType, Sink, SliceSink};
+use pqcodec_testkit::Rng;
 use proptest::prelude::*;
 
 use super::encoder::{Params, Scratch, encode_vector};
@@ -93,18 +94,6 @@ fn vector_bytes<F: AlpFloat>(values: &[F], exponent: u8, factor: u8) -> Vec<u8> 
         &mut out,
     );
     out
-}
-
-/// A small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -623,10 +612,10 @@ proptest! {
 /// that cross the vector boundary.
 #[test]
 fn page_sizes_around_a_vector() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
     for n in [0, 1, 1023, 1024, 1025, 4097] {
         for kind in 0..8 {
-            let values: Vec<f64> = (0..n).map(|_| value64(rng.next(), kind)).collect();
+            let values: Vec<f64> = (0..n).map(|_| value64(rng.next_u64(), kind)).collect();
             let page = encode::<DoubleType>(&values, 10);
             for plan in [
                 &[][..],
@@ -637,7 +626,7 @@ fn page_sizes_around_a_vector() {
             ] {
                 check_plan::<DoubleType>(&page, &values, plan);
             }
-            let floats: Vec<f32> = (0..n).map(|_| value32(rng.next(), kind)).collect();
+            let floats: Vec<f32> = (0..n).map(|_| value32(rng.next_u64(), kind)).collect();
             let page = encode::<FloatType>(&floats, 10);
             check_plan::<FloatType>(&page, &floats, &[(true, 1), (false, 1022), (true, 3)]);
         }
@@ -696,13 +685,13 @@ mod oracle {
 
     /// The value sets: name, doubles.
     fn double_sets() -> Vec<(String, Vec<f64>)> {
-        let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+        let mut rng = Rng::new(0xDEAD_BEEF_CAFE_F00D);
         let mut sets = Vec::new();
         for n in [0usize, 1, 7, 1023, 1024, 1025, 10_000] {
             for scale in [0, 1, 2, 3, 4, 6] {
                 let p = 10f64.powi(scale);
                 let values = (0..n)
-                    .map(|_| (rng.next() % 100_000_000) as f64 / p - 1000.0)
+                    .map(|_| (rng.next_u64() % 100_000_000) as f64 / p - 1000.0)
                     .collect();
                 sets.push((format!("decimal scale {scale} x{n}"), values));
             }
@@ -711,18 +700,18 @@ mod oracle {
                 .map(|i| ((i as f64 * 0.01).sin() * 10_000.0).round() / 100.0)
                 .collect();
             sets.push((format!("smooth x{n}"), values));
-            let values = (0..n).map(|_| f64::from_bits(rng.next())).collect();
+            let values = (0..n).map(|_| f64::from_bits(rng.next_u64())).collect();
             sets.push((format!("random bits x{n}"), values));
             let values = (0..n)
                 .map(|i| match i % 7 {
                     0 => f64::from_bits(
-                        0x7FF0_0000_0000_0000 | (rng.next() & 0x800F_FFFF_FFFF_FFFF) | 1,
+                        0x7FF0_0000_0000_0000 | (rng.next_u64() & 0x800F_FFFF_FFFF_FFFF) | 1,
                     ),
                     1 => -0.0,
                     2 => [f64::INFINITY, f64::NEG_INFINITY][i % 2],
-                    3 => f64::from_bits(rng.next() & 0x000F_FFFF_FFFF_FFFF),
+                    3 => f64::from_bits(rng.next_u64() & 0x000F_FFFF_FFFF_FFFF),
                     4 => 0.0,
-                    _ => (rng.next() % 100_000) as f64 / 100.0,
+                    _ => (rng.next_u64() % 100_000) as f64 / 100.0,
                 })
                 .collect();
             sets.push((format!("specials x{n}"), values));
@@ -731,25 +720,27 @@ mod oracle {
     }
 
     fn float_sets() -> Vec<(String, Vec<f32>)> {
-        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
         let mut sets = Vec::new();
         for n in [0usize, 1, 7, 1023, 1024, 1025, 10_000] {
             for scale in [0, 1, 2, 3] {
                 let p = 10f32.powi(scale);
                 let values = (0..n)
-                    .map(|_| (rng.next() % 1_000_000) as f32 / p - 100.0)
+                    .map(|_| (rng.next_u64() % 1_000_000) as f32 / p - 100.0)
                     .collect();
                 sets.push((format!("decimal scale {scale} x{n}"), values));
             }
-            let values = (0..n).map(|_| f32::from_bits(rng.next() as u32)).collect();
+            let values = (0..n)
+                .map(|_| f32::from_bits(rng.next_u64() as u32))
+                .collect();
             sets.push((format!("random bits x{n}"), values));
             let values = (0..n)
                 .map(|i| match i % 7 {
-                    0 => f32::from_bits(0x7F80_0000 | (rng.next() as u32 & 0x807F_FFFF) | 1),
+                    0 => f32::from_bits(0x7F80_0000 | (rng.next_u64() as u32 & 0x807F_FFFF) | 1),
                     1 => -0.0,
                     2 => [f32::INFINITY, f32::NEG_INFINITY][i % 2],
-                    3 => f32::from_bits(rng.next() as u32 & 0x007F_FFFF),
-                    _ => (rng.next() % 10_000) as f32 / 10.0,
+                    3 => f32::from_bits(rng.next_u64() as u32 & 0x007F_FFFF),
+                    _ => (rng.next_u64() % 10_000) as f32 / 10.0,
                 })
                 .collect();
             sets.push((format!("specials x{n}"), values));

@@ -1,0 +1,48 @@
+//! The `pqcodec` binary as the tests run it: each test file takes what it needs with
+//! `mod common;`.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `pqcodec args`, its standard input empty.
+pub fn pqcodec<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("pqcodec runs")
+}
+
+/// Runs `pqcodec args` with `stdin` on its standard input.
+pub fn pqcodec_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pqcodec runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_vec();
+    // Fed from a thread: a command that prints before it has read everything cannot block.
+    let feed = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("pqcodec finishes");
+    feed.join().expect("stdin fed");
+    out
+}
+
+/// `pqcodec args`, which must succeed: its standard output.
+pub fn ok<S: AsRef<OsStr>>(args: &[S]) -> String {
+    let out = pqcodec(args);
+    let args: Vec<_> = args.iter().map(AsRef::as_ref).collect();
+    assert!(
+        out.status.success(),
+        "pqcodec {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}

@@ -1,4 +1,5 @@
-use crate::{Sink, ValueBuffer, prefixed_value};
+use crate::sink::prefixed_value;
+use crate::{Sink, ValueBuffer};
 
 /// Variable-length byte strings stored back to back, with their offsets: the buffer of the
 /// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY types.
@@ -167,6 +168,7 @@ impl ValueBuffer<[u8]> for ByteArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sink::push_deltas;
 
     #[test]
     fn push_get_iter() {
@@ -221,7 +223,7 @@ mod tests {
         let mut one: Vec<Vec<u8>> = vec![b"q".to_vec()];
         let (mut p1, mut p2) = (Vec::new(), Vec::new());
         bulk.extend_from_deltas(&mut p1, &prefixes[..6], &lengths[..6], b"--abcdxyzww", 2);
-        crate::push_deltas(
+        push_deltas(
             &mut one,
             &mut p2,
             &prefixes[..6],
@@ -230,7 +232,7 @@ mod tests {
         );
         assert_eq!((&p1, &p2), (&b"yz".to_vec(), &b"yz".to_vec()));
         bulk.extend_from_deltas(&mut p1, &prefixes[6..], &lengths[6..], b"--abcdxyzww", 9);
-        crate::push_deltas(
+        push_deltas(
             &mut one,
             &mut p2,
             &prefixes[6..],

@@ -43,10 +43,14 @@ pub mod delta_length_byte_array;
 pub mod dictionary;
 pub mod dynamic;
 pub mod group_var_int;
-// The shared kernels, public for the sibling crates (pqcodec-arrow spreads values over
-// validity with them); not part of the API.
+// The shared kernels: public for pqcodec-arrow (which spreads values over validity with them)
+// under the `unstable` feature, not part of the API.
+#[cfg(feature = "unstable")]
 #[doc(hidden)]
 pub mod kernels;
+#[cfg(not(feature = "unstable"))]
+#[allow(dead_code, unused_imports)]
+mod kernels;
 pub mod plain;
 pub mod rle;
 

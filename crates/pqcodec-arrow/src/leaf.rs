@@ -11,12 +11,11 @@
 
 use arrow_array::ArrayRef;
 use arrow_buffer::{BooleanBufferBuilder, NullBuffer};
+use bytes::Bytes;
 use pqcodec_core::{Encoding, PhysicalType};
 
 use crate::error::{Error, Fault, Location, Result};
 use crate::levels::{CountSink, LevelDecoder, LevelKind, LevelSink, ValiditySink};
-use bytes::Bytes;
-
 use crate::page::{DataPageV1, DataPageV2, Page, PageHint, PageSource, shared_bytes};
 use crate::schema::{ColumnDesc, Node};
 use crate::values::{ValueReader, select};
@@ -333,7 +332,7 @@ impl Source {
         let (def, non_null) = match self.desc.max_def_level {
             0 => (None, n),
             max => {
-                let (mut counter, len) = v1_levels(
+                let (dec, len) = v1_levels(
                     &bytes,
                     offset,
                     p.def_level_encoding,
@@ -341,18 +340,12 @@ impl Source {
                     n,
                     LevelKind::Definition,
                 )?;
-                // v1 headers do not say how many values are non-null: count them.
+                // v1 headers do not say how many values are non-null: count them on a copy
+                // of the decoder (it shares the page).
                 let mut count = CountSink::new(max);
+                let mut counter = dec.clone();
                 counter.visit_exact(&mut count, n, LevelKind::Definition)?;
                 count.check(counter.encoding())?;
-                let (dec, _) = v1_levels(
-                    &bytes,
-                    offset,
-                    p.def_level_encoding,
-                    max,
-                    n,
-                    LevelKind::Definition,
-                )?;
                 offset += len;
                 (Some(dec), count.count)
             }

@@ -16,7 +16,7 @@ use pqcodec_encodings::rle::{RleDecoder, RunVisitor, split_length_prefix, unpack
 use crate::error::Fault;
 
 /// A decoder of one page's levels.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) enum LevelDecoder {
     /// RLE / bit-packing hybrid.
     Rle(RleDecoder),

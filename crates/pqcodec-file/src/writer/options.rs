@@ -37,17 +37,14 @@ impl Compression {
         }
     }
 
-    /// The cargo feature writing this codec needs, if this build was compiled without it.
+    /// The cargo feature writing this codec needs, if this build was compiled without it:
+    /// what reading it needs, and for SNAPPY (read by pqcodec's own code) `snap`.
     pub(crate) fn missing_feature(self) -> Option<&'static str> {
-        let (feature, compiled) = match self {
-            Compression::Uncompressed => return None,
-            Compression::Snappy => ("snap", cfg!(feature = "snap")),
-            Compression::Gzip(_) => ("flate2", cfg!(feature = "flate2")),
-            Compression::Lz4Raw => ("lz4", cfg!(feature = "lz4")),
-            Compression::Zstd(_) => ("zstd", cfg!(feature = "zstd")),
-            Compression::Brotli(_) => ("brotli", cfg!(feature = "brotli")),
-        };
-        (!compiled).then_some(feature)
+        match self {
+            Compression::Snappy => (!cfg!(feature = "snap")).then_some("snap"),
+            other => crate::framing::codec_not_compiled(super::compress::parquet_codec(other))
+                .map(|(_, feature)| feature),
+        }
     }
 }
 

@@ -1,5 +1,4 @@
-//! The `pqcodec` binary as the tests run it: each test file takes what it needs with
-//! `mod common;`.
+//! The `pqcodec` binary as the tests run it.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;

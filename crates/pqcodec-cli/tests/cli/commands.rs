@@ -14,8 +14,7 @@ use parquet::encodings::decoding::{Decoder, DictDecoder, PlainDecoder, get_decod
 use parquet::encodings::encoding::{DictEncoder, Encoder as _, get_encoder};
 use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor, ColumnPath, Type};
 
-mod common;
-use common::pqcodec_with_stdin;
+use crate::common::pqcodec_with_stdin;
 
 fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
     let out = pqcodec_with_stdin(args, stdin);

@@ -2,8 +2,6 @@
 //! projected decoded once (the predicate cache), and a dynamic join filter that keeps every row
 //! left out once measured; results equal to DataFusion's reader's.
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 
@@ -11,7 +9,7 @@ use arrow_array::{ArrayRef, Int64Array, RecordBatch};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parquet::file::properties::WriterProperties;
 
-use common::*;
+use crate::common::*;
 
 fn pushdown(partitions: usize, cache: Option<usize>) -> SessionConfig {
     let mut config = config(partitions);

@@ -21,8 +21,7 @@ use parquet::arrow::{ArrowWriter, ProjectionMask};
 use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 
-mod common;
-use common::{ok, pqcodec};
+use crate::common::{ok, pqcodec};
 
 /// `pqcodec args`, which must fail with exit status 1 and one line on stderr naming `what`;
 /// that line.

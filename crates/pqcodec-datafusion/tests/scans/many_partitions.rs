@@ -3,8 +3,6 @@
 //! than DataFusion's reader; filters the scan evaluates exactly not evaluated again above it;
 //! the scan's own metrics.
 
-mod common;
-
 use std::ops::Range;
 use std::path::Path as FsPath;
 use std::sync::{Arc, Mutex};
@@ -21,7 +19,7 @@ use object_store::{
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use url::Url;
 
-use common::*;
+use crate::common::*;
 
 /// A local folder whose reads are recorded: the byte ranges asked of each request.
 #[derive(Debug)]

@@ -2,14 +2,12 @@
 //! projections, LIMIT, COUNT(*), pruning, byte-range splitting, nested columns and folders of
 //! files read as DataFusion reads them.
 
-mod common;
-
 use std::path::PathBuf;
 
 use datafusion::prelude::SessionContext;
 use parquet::file::properties::{WriterProperties, WriterVersion};
 
-use common::*;
+use crate::common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_22_tpch_queries_give_datafusion_s_results() {

@@ -1,6 +1,5 @@
 //! `pqcodec sql`: tables by path or `--table`, the three output formats, several statements,
 //! both readers, and one-line errors with a non-zero exit.
-#![cfg(feature = "sql")]
 
 use std::process::Output;
 
@@ -10,16 +9,14 @@ const SAMPLE: &str = concat!(
 );
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data");
 
-mod common;
-
 /// `pqcodec sql args`.
 fn pqcodec(args: &[&str]) -> Output {
-    common::pqcodec(&[&["sql"], args].concat())
+    crate::common::pqcodec(&[&["sql"], args].concat())
 }
 
 /// `pqcodec sql args`, which must succeed: its standard output.
 fn ok(args: &[&str]) -> String {
-    common::ok(&[&["sql"], args].concat())
+    crate::common::ok(&[&["sql"], args].concat())
 }
 
 fn error(args: &[&str]) -> String {

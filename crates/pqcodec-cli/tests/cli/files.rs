@@ -8,8 +8,7 @@ use arrow_json::writer::{LineDelimited, WriterBuilder};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-mod common;
-use common::pqcodec;
+use crate::common::pqcodec;
 
 fn corpus() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");

@@ -1,0 +1,15 @@
+//! The `pqcodec` binary run as a user runs it, in one test binary:
+//! - [`commands`]: `encode` and `decode` over standard input and output;
+//! - [`files`], [`selection`]: `cat`, `scan`, `inspect` over files, columns and rows chosen;
+//! - [`bad_files`]: damaged files give one-line errors, never a panic;
+//! - [`rewrite`]: files written again with other encodings and codecs;
+//! - [`sql`] (with the `sql` feature): DataFusion over Parquet decoded by pqcodec.
+
+mod bad_files;
+mod commands;
+mod common;
+mod files;
+mod rewrite;
+mod selection;
+#[cfg(feature = "sql")]
+mod sql;

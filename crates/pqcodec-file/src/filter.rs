@@ -299,7 +299,8 @@ pub(crate) fn refine(selection: &RowSelection, kept: &BooleanBuffer) -> RowSelec
 /// and filtered) rather than as a selection (each run read, each gap skipped): a read and a
 /// skip in every column cost about as much as decoding and filtering this many rows. (At 32,
 /// TPC-H q01's filter, which keeps 98 % of the rows in runs of about 60, cost 16-26 % more
-/// CPU: BENCHMARKS.md.)
+/// CPU: BENCHMARKS.md. Few rows kept in short runs are read as a mask too: read as a
+/// selection, q06's 2 % cost 35 % more.)
 const SHORTEST_RUNS: usize = 128;
 
 /// The rows of `selection` that `kept` keeps (a bit a selected row), as a selection when they

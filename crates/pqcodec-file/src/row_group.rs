@@ -1,14 +1,15 @@
 //! One row group's batches: its columns' pages decoded, the row selection applied (runs to
 //! skip passed to the decoders' `skip`, which passes over whole pages unread where it can),
 //! batches of the chosen size; and a row filter's mask, where the rows it keeps are too
-//! scattered to skip between: each batch decoded whole and filtered, or skipped if it keeps
-//! none; and the fields the row filter decoded already (the predicate cache) put in place.
+//! scattered to skip between: each batch decoded whole and filtered (the rows kept gathered
+//! into whole batches), or skipped if it keeps none; and the fields the row filter decoded already (the predicate cache) put in place.
 
 use std::collections::VecDeque;
 
 use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_buffer::BooleanBuffer;
 use arrow_schema::SchemaRef;
+use arrow_select::coalesce::BatchCoalescer;
 use pqcodec_arrow::RecordBatchDecoder;
 
 use crate::error::{Error, Result};
@@ -24,6 +25,8 @@ pub(crate) struct RowGroupReader {
     batch_size: usize,
     /// Which of the selected rows are kept, and how many were passed so far.
     mask: Option<(BooleanBuffer, usize)>,
+    /// The rows the mask kept, gathered into batches of `batch_size`.
+    kept: Option<BatchCoalescer>,
     /// Fields not decoded here: the batches' schema, and each field's position in it and its
     /// values for every row given; the rows given so far.
     taken: Option<(SchemaRef, Vec<(usize, ArrayRef)>)>,
@@ -50,6 +53,7 @@ impl RowGroupReader {
             runs,
             batch_size,
             mask: None,
+            kept: None,
             taken: None,
             given: 0,
         }
@@ -105,14 +109,22 @@ impl RowGroupReader {
 
     /// The next batch of the decoded fields.
     fn next_decoded(&mut self) -> Result<Option<RecordBatch>> {
+        let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
         loop {
             let Some((mask, at)) = &mut self.mask else {
                 return self.next_selected(false);
             };
+            if let Some(batch) = self.kept.as_mut().and_then(|k| k.next_completed_batch()) {
+                return Ok(Some(batch));
+            }
             let left = mask.len() - *at;
             let n = self.batch_size.min(left);
             if n == 0 {
-                return Ok(None);
+                let Some(kept) = &mut self.kept else {
+                    return Ok(None);
+                };
+                kept.finish_buffered_batch().map_err(request)?;
+                return Ok(kept.next_completed_batch());
             }
             let kept = mask.slice(*at, n);
             *at += n;
@@ -122,24 +134,30 @@ impl RowGroupReader {
                 continue;
             }
             let Some(batch) = self.next_selected(false)? else {
-                return Ok(None);
+                // The rows ran out first: what is gathered is the last batch.
+                if let Some((mask, at)) = &mut self.mask {
+                    *at = mask.len();
+                }
+                continue;
             };
-            if count == n {
+            let buffered = self.kept.as_ref().is_some_and(|k| !k.is_empty());
+            if count == n && !buffered {
                 return Ok(Some(batch));
             }
-            let filtered = match batch.num_columns() {
-                0 => {
-                    let options = RecordBatchOptions::new().with_row_count(Some(count));
-                    RecordBatch::try_new_with_options(self.schema.clone(), vec![], &options)
-                }
-                _ => arrow_select::filter::filter_record_batch(
-                    &batch,
-                    &BooleanArray::new(kept, None),
-                ),
-            };
-            return filtered
-                .map(Some)
-                .map_err(|e| Error::Request(e.to_string()));
+            if batch.num_columns() == 0 {
+                let options = RecordBatchOptions::new().with_row_count(Some(count));
+                return RecordBatch::try_new_with_options(self.schema.clone(), vec![], &options)
+                    .map(Some)
+                    .map_err(request);
+            }
+            // The rows kept are gathered into whole batches, as DataFusion's `FilterExec`
+            // gives them: the operators above pay per batch.
+            let coalescer = self
+                .kept
+                .get_or_insert_with(|| BatchCoalescer::new(self.schema.clone(), self.batch_size));
+            coalescer
+                .push_batch_with_filter(batch, &BooleanArray::new(kept, None))
+                .map_err(request)?;
         }
     }
 

@@ -144,14 +144,9 @@ impl RowGroupReader {
             if count == n && !buffered {
                 return Ok(Some(batch));
             }
-            if batch.num_columns() == 0 {
-                let options = RecordBatchOptions::new().with_row_count(Some(count));
-                return RecordBatch::try_new_with_options(self.schema.clone(), vec![], &options)
-                    .map(Some)
-                    .map_err(request);
-            }
             // The rows kept are gathered into whole batches, as DataFusion's `FilterExec`
-            // gives them: the operators above pay per batch.
+            // gives them: the operators above pay per batch (batches of no column, where the
+            // predicate cache holds every field, too).
             let coalescer = self
                 .kept
                 .get_or_insert_with(|| BatchCoalescer::new(self.schema.clone(), self.batch_size));

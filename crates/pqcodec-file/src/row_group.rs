@@ -2,7 +2,8 @@
 //! skip passed to the decoders' `skip`, which passes over whole pages unread where it can),
 //! batches of the chosen size; and a row filter's mask, where the rows it keeps are too
 //! scattered to skip between: each batch decoded whole and filtered (the rows kept gathered
-//! into whole batches), or skipped if it keeps none; and the fields the row filter decoded already (the predicate cache) put in place.
+//! into whole batches), or skipped if it keeps none; and the fields the row filter decoded
+//! already (the predicate cache) put in place.
 
 use std::collections::VecDeque;
 

@@ -147,10 +147,12 @@ impl RowGroupReader {
             }
             // The rows kept are gathered into whole batches, as DataFusion's `FilterExec`
             // gives them: the operators above pay per batch (batches of no column, where the
-            // predicate cache holds every field, too).
-            let coalescer = self
-                .kept
-                .get_or_insert_with(|| BatchCoalescer::new(self.schema.clone(), self.batch_size));
+            // predicate cache holds every field, too). A batch that keeps over half its rows
+            // is given as filtered, not copied again.
+            let coalescer = self.kept.get_or_insert_with(|| {
+                BatchCoalescer::new(self.schema.clone(), self.batch_size)
+                    .with_biggest_coalesce_batch_size(Some(self.batch_size / 2))
+            });
             coalescer
                 .push_batch_with_filter(batch, &BooleanArray::new(kept, None))
                 .map_err(request)?;

@@ -290,12 +290,13 @@ fn a_filter_that_keeps_nothing_or_everything() {
 
 #[test]
 fn scattered_rows_kept_come_in_whole_batches() {
-    // Two rows in three kept, in runs too short to skip between: each batch is decoded whole
-    // and filtered, and what it keeps is gathered into batches of the size asked for.
+    // One row in eight kept (names ending in 1), in runs too short to skip between: each batch
+    // is decoded whole and filtered, and what it keeps is gathered into batches of the size
+    // asked for.
     let r = Request {
         below: 1000,
-        suffix: None,
-        modulo: Some(3),
+        suffix: Some('1'),
+        modulo: None,
         selection: None,
         offset: 0,
         limit: None,
@@ -305,7 +306,7 @@ fn scattered_rows_kept_come_in_whole_batches() {
     };
     let (_, batches) = pqcodec_batches(&r);
     let want = arrow_rs(&r);
-    assert!(want.num_rows() > 1000);
+    assert!(want.num_rows() > 150);
     assert!(pqcodec(&r) == want);
     // Only a row group's last batch is short (the file has three).
     let short = |batches: &[RecordBatch]| batches.iter().filter(|b| b.num_rows() < 64).count();
@@ -315,7 +316,7 @@ fn scattered_rows_kept_come_in_whole_batches() {
     let options = ReaderOptions::new().with_page_index(true);
     let b = ReaderBuilder::try_new_with_options(file().clone(), options).unwrap();
     let reader = builder(b, &r)
-        .with_projection(Projection::paths(["id", "name"]))
+        .with_projection(Projection::paths(["name"]))
         .build()
         .unwrap();
     let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();

@@ -5,8 +5,9 @@
 //! allocation would cost more the more threads allocate.
 //!
 //! Why not glibc's `malloc`: it gives the top of its heaps back to the system as soon as they are
-//! freed, so a scan faults its batches' memory in again batch after batch (a query on 16
-//! partitions: 40,000 page faults against mimalloc's 2,000, and 0-12 % more CPU; BENCHMARKS.md).
+//! freed, so a scan faults its batches' memory in again batch after batch. TPC-H SF1 on 16
+//! partitions (BENCHMARKS.md): 40,000 page faults a query against mimalloc's 2,000 (tpchgen's
+//! tables), and 0-13 % more CPU on the tables of all four writers.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};

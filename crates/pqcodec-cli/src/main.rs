@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod advise;
 mod cat;
 mod codec;
 mod file;
@@ -66,6 +67,17 @@ enum Command {
     Inspect {
         /// The Parquet file.
         file: PathBuf,
+    },
+    /// Choose an encoding and a codec for each column of a Parquet file, from a sample of its
+    /// values: what each candidate would make of it, the pick and why.
+    Advise {
+        /// The Parquet file.
+        file: PathBuf,
+        #[command(flatten)]
+        advisor: advise::AdvisorArgs,
+        /// Print JSON (`predicted_bytes`, `columns`...) instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// Write a Parquet file again with pqcodec's writer: other encodings, codecs or layout,
     /// the same schema, metadata and values.
@@ -160,6 +172,18 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             ))
         }
         Command::Inspect { file } => print(&inspect::inspect(&file)?),
+        Command::Advise {
+            file,
+            advisor,
+            json,
+        } => {
+            let advice = advise::advise(&file, &advisor)?;
+            print(&if json {
+                advise::json(&advice)
+            } else {
+                advise::table(&advice)
+            })
+        }
         Command::Rewrite(args) => {
             heap::count();
             let s = rewrite::rewrite(&args)?;

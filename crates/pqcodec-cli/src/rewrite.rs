@@ -54,6 +54,13 @@ pub struct RewriteArgs {
     /// (arrow-rs makes its Parquet schema from the Arrow schema).
     #[arg(long, value_enum, default_value_t = Writer::Pqcodec)]
     pub writer: Writer,
+    /// Each column's encoding and codec chosen by the advisor (`pqcodec advise`), from a first
+    /// read of the input; `--encoding` flags still override it.
+    #[arg(long)]
+    pub auto: bool,
+    /// The advisor's choices, with `--auto`.
+    #[command(flatten)]
+    pub advisor: crate::advise::AdvisorArgs,
 }
 
 /// Which writer `rewrite` uses.
@@ -120,6 +127,7 @@ fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> 
     let metadata = Arc::clone(builder.metadata());
     let file_metadata = metadata.metadata().file_metadata();
     let root = file_metadata.schema_descr().root_schema_ptr();
+    let mut kept_roots = None;
     let (builder, parquet_root) = match &args.columns {
         None => (builder, root),
         Some(names) => {
@@ -136,6 +144,7 @@ fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> 
             }
             keep.sort_unstable();
             keep.dedup();
+            kept_roots = Some(keep.clone());
             let kept = keep.iter().map(|&i| Arc::clone(&fields[i])).collect();
             let root = Type::group_type_builder(root.name())
                 .with_fields(kept)
@@ -158,9 +167,28 @@ fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> 
             PageVersion::V1
         })
         .with_dictionary(args.dictionary == "on");
+    if args.auto {
+        if args.writer == Writer::ArrowRs {
+            return Err("--auto is for pqcodec's writer".into());
+        }
+        let source =
+            LocalFile::open(&args.input).map_err(|e| format!("{}: {e}", args.input.display()))?;
+        let mut first_read = ReaderBuilder::try_new(source).map_err(at(&args.input))?;
+        if let Some(keep) = &kept_roots {
+            first_read = first_read.with_projection(Projection::roots(keep.clone()));
+        }
+        let advice = args
+            .advisor
+            .advisor(options.clone())
+            .advise_file(first_read)
+            .map_err(at(&args.input))?;
+        options = advice.writer_options(options);
+    }
     let encodings = column_encodings(&args.encodings, &parquet_root);
     for (column, encoding) in &encodings {
-        options.column_mut(column.clone()).encoding = Some(*encoding);
+        let settings = options.column_mut(column.clone());
+        settings.encoding = Some(*encoding);
+        settings.dictionary = None;
     }
     // The input's key-value metadata goes through; its Arrow schema too, unless columns were
     // dropped (then the writer embeds the schema read).

@@ -33,6 +33,7 @@
 // Lists of byte ranges to read often hold just one.
 #![allow(clippy::single_range_in_vec_init)]
 
+pub mod advisor;
 mod error;
 mod filter;
 pub mod framing;
@@ -49,6 +50,7 @@ mod source;
 mod stream;
 pub mod writer;
 
+pub use advisor::{Advice, Advisor, Objective};
 pub use error::{Error, Result};
 pub use filter::{ArrowPredicate, ArrowPredicateFn, ReadCost, RowFilter, Selectivity};
 pub use metadata::FileMetadata;

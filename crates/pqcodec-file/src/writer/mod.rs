@@ -75,8 +75,18 @@ pub struct FileWriter<W: Write + Send> {
     chunks: Vec<chunk::ChunkWriter>,
     rows_in_group: usize,
     max_group_rows: usize,
+    /// With an advisor ([`WriterOptions::with_auto`]): the first row group's batches, held
+    /// until it is whole, then advised on.
+    first_group: Option<FirstGroup>,
     /// Why the writer refuses further calls.
     failed: Option<String>,
+}
+
+/// The first row group of a writer whose columns the advisor chooses, before it is chosen.
+struct FirstGroup {
+    options: WriterOptions,
+    batches: Vec<RecordBatch>,
+    rows: usize,
 }
 
 impl<W: Write + Send> std::fmt::Debug for FileWriter<W> {
@@ -111,47 +121,7 @@ impl<W: Write + Send> FileWriter<W> {
         descr: SchemaDescPtr,
         options: WriterOptions,
     ) -> Result<Self> {
-        let mut fields = Vec::with_capacity(schema.fields().len());
-        let mut chunks = Vec::with_capacity(descr.num_columns());
-        let mut next = 0;
-        let mut alp = false;
-        for field in schema.fields() {
-            let n = pqcodec_arrow::leaf_count(field);
-            let leaves = descr.columns().get(next..next + n).ok_or_else(|| {
-                Error::Request(format!(
-                    "field {:?} needs {n} Parquet columns from column {next}; the schema has {}",
-                    field.name(),
-                    descr.num_columns()
-                ))
-            })?;
-            next += n;
-            let mut columns = Vec::with_capacity(n);
-            for leaf in leaves {
-                let desc = column_desc(leaf);
-                let (column_options, codec) = column_options(&options, leaf, &desc.path);
-                if let Some(feature) = codec.missing_feature() {
-                    return Err(Error::CodecNotCompiled {
-                        codec: codec.name(),
-                        feature,
-                    });
-                }
-                chunks.push(chunk::ChunkWriter::new(
-                    Arc::clone(leaf),
-                    codec,
-                    options.truncate_bounds,
-                ));
-                chunk::footer_encoding(&desc.path, column_options.encoding)?;
-                alp |= column_options.encoding == Encoding::Alp;
-                columns.push((desc, column_options));
-            }
-            fields.push(FieldEncoder::try_new(field.clone(), columns).map_err(Error::Encode)?);
-        }
-        if next != descr.num_columns() {
-            return Err(Error::Request(format!(
-                "the Arrow schema has {next} leaf columns but the Parquet schema {}",
-                descr.num_columns()
-            )));
-        }
+        let (fields, chunks, alp) = encoders(&schema, &descr, &options)?;
         let properties = WriterProperties::builder()
             .set_created_by(concat!("pqcodec version ", env!("CARGO_PKG_VERSION")).into())
             .build();
@@ -168,6 +138,12 @@ impl<W: Write + Send> FileWriter<W> {
         for (k, v) in &options.key_value_metadata {
             inner.append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
         }
+        let max_group_rows = options.row_group_rows;
+        let first_group = options.auto.is_some().then(|| FirstGroup {
+            options,
+            batches: Vec::new(),
+            rows: 0,
+        });
         Ok(FileWriter {
             inner,
             alp,
@@ -176,7 +152,8 @@ impl<W: Write + Send> FileWriter<W> {
             fields,
             chunks,
             rows_in_group: 0,
-            max_group_rows: options.row_group_rows,
+            max_group_rows,
+            first_group,
             failed: None,
         })
     }
@@ -193,7 +170,7 @@ impl<W: Write + Send> FileWriter<W> {
 
     /// Rows in the row group not yet written out.
     pub fn in_progress_rows(&self) -> usize {
-        self.rows_in_group
+        self.rows_in_group + self.first_group.as_ref().map_or(0, |f| f.rows)
     }
 
     /// Bytes written to the output so far.
@@ -231,6 +208,21 @@ impl<W: Write + Send> FileWriter<W> {
                 self.schema.fields()
             )));
         }
+        if let Some(first) = &mut self.first_group {
+            let room = self.max_group_rows - first.rows;
+            let n = room.min(batch.num_rows());
+            first.batches.push(batch.slice(0, n));
+            first.rows += n;
+            if first.rows < self.max_group_rows {
+                return Ok(());
+            }
+            let chosen = self.choose();
+            self.guard(chosen)?;
+            if n == batch.num_rows() {
+                return Ok(());
+            }
+            return self.write(&batch.slice(n, batch.num_rows() - n));
+        }
         let mut offset = 0;
         while offset < batch.num_rows() {
             let room = self.max_group_rows - self.rows_in_group;
@@ -251,9 +243,45 @@ impl<W: Write + Send> FileWriter<W> {
         Ok(())
     }
 
+    /// Chooses the columns' encodings and codecs from the first row group's batches, then
+    /// writes them.
+    fn choose(&mut self) -> Result<()> {
+        let Some(first) = self.first_group.take() else {
+            return Ok(());
+        };
+        if first.rows == 0 {
+            return Ok(());
+        }
+        let mut options = first.options;
+        let advisor = options.auto.take().map(|a| *a).unwrap_or_default();
+        let explicit = options.columns.clone();
+        let advice = advisor
+            .with_writer_options(options.clone())
+            .advise_as(&first.batches, self.descr.root_schema().get_fields())?;
+        let mut options = advice.writer_options(options);
+        // A column's own encoding or codec stays as it was asked.
+        for (path, settings) in explicit {
+            if settings.encoding.is_some() || settings.compression.is_some() {
+                options.columns.insert(path, settings);
+            }
+        }
+        let (fields, chunks, alp) = encoders(&self.schema, &self.descr, &options)?;
+        self.fields = fields;
+        self.chunks = chunks;
+        self.alp = alp;
+        for batch in &first.batches {
+            self.write(batch)?;
+        }
+        Ok(())
+    }
+
     /// Ends the row group being written, if it has rows.
     pub fn flush(&mut self) -> Result<()> {
         self.usable()?;
+        if self.first_group.is_some() {
+            let chosen = self.choose();
+            self.guard(chosen)?;
+        }
         if self.rows_in_group == 0 {
             return Ok(());
         }
@@ -336,6 +364,58 @@ impl<W: Write + Send> FileWriter<W> {
         out.release_patched().map_err(Error::Io)?;
         Ok(out.into_inner())
     }
+}
+
+/// The encoders of each field and the framing of each leaf column, as `options` say; whether
+/// a column may be ALP.
+#[allow(clippy::type_complexity)]
+fn encoders(
+    schema: &SchemaRef,
+    descr: &SchemaDescPtr,
+    options: &WriterOptions,
+) -> Result<(Vec<FieldEncoder>, Vec<chunk::ChunkWriter>, bool)> {
+    let mut fields = Vec::with_capacity(schema.fields().len());
+    let mut chunks = Vec::with_capacity(descr.num_columns());
+    let mut next = 0;
+    let mut alp = false;
+    for field in schema.fields() {
+        let n = pqcodec_arrow::leaf_count(field);
+        let leaves = descr.columns().get(next..next + n).ok_or_else(|| {
+            Error::Request(format!(
+                "field {:?} needs {n} Parquet columns from column {next}; the schema has {}",
+                field.name(),
+                descr.num_columns()
+            ))
+        })?;
+        next += n;
+        let mut columns = Vec::with_capacity(n);
+        for leaf in leaves {
+            let desc = column_desc(leaf);
+            let (column_options, codec) = column_options(options, leaf, &desc.path);
+            if let Some(feature) = codec.missing_feature() {
+                return Err(Error::CodecNotCompiled {
+                    codec: codec.name(),
+                    feature,
+                });
+            }
+            chunks.push(chunk::ChunkWriter::new(
+                Arc::clone(leaf),
+                codec,
+                options.truncate_bounds,
+            ));
+            chunk::footer_encoding(&desc.path, column_options.encoding)?;
+            alp |= column_options.encoding == Encoding::Alp;
+            columns.push((desc, column_options));
+        }
+        fields.push(FieldEncoder::try_new(field.clone(), columns).map_err(Error::Encode)?);
+    }
+    if next != descr.num_columns() {
+        return Err(Error::Request(format!(
+            "the Arrow schema has {next} leaf columns but the Parquet schema {}",
+            descr.num_columns()
+        )));
+    }
+    Ok((fields, chunks, alp))
 }
 
 /// Options and codec of the leaf column `leaf` at `path`.

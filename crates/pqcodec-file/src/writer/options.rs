@@ -181,6 +181,7 @@ pub struct WriterOptions {
     pub(crate) columns: HashMap<String, ColumnSettings>,
     pub(crate) key_value_metadata: Vec<(String, String)>,
     pub(crate) arrow_schema: bool,
+    pub(crate) auto: Option<Box<crate::advisor::Advisor>>,
 }
 
 impl Default for WriterOptions {
@@ -199,6 +200,7 @@ impl Default for WriterOptions {
             columns: HashMap::new(),
             key_value_metadata: Vec::new(),
             arrow_schema: true,
+            auto: None,
         }
     }
 }
@@ -296,6 +298,15 @@ impl WriterOptions {
     /// types read back as written.
     pub fn with_arrow_schema(mut self, embed: bool) -> Self {
         self.arrow_schema = embed;
+        self
+    }
+
+    /// Each column's encoding and codec chosen by `advisor` (see [`crate::advisor`]), from
+    /// the first row group's rows, for the whole file; a column given an encoding or a codec
+    /// of its own keeps it. The writer holds the first row group's batches until it is whole
+    /// (or flushed, or the file closed), then chooses and writes them.
+    pub fn with_auto(mut self, advisor: crate::advisor::Advisor) -> Self {
+        self.auto = Some(Box::new(advisor));
         self
     }
 

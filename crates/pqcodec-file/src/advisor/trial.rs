@@ -1,0 +1,127 @@
+//! One candidate tried on a field's sample: written by the writer, read back by the reader.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{Schema, SchemaRef};
+use bytes::Bytes;
+use parquet::schema::types::SchemaDescPtr;
+use pqcodec_arrow::ColumnDesc;
+use pqcodec_core::Encoding;
+
+use super::Choice;
+use crate::error::{Error, Result};
+use crate::writer::{ColumnSettings, Compression, FileWriter, WriterOptions};
+use crate::{FileMetadata, ReaderBuilder};
+
+/// What one candidate made of the sample.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Measured {
+    /// Bytes of the leaf's data pages, headers included.
+    pub(crate) data_bytes: u64,
+    /// Bytes of its dictionary page, header included (0 without one).
+    pub(crate) dictionary_bytes: u64,
+    /// The leaf's values, and its pages' bytes decompressed.
+    pub(crate) values: u64,
+    pub(crate) page_bytes: u64,
+    /// The fastest of a few reads of the sample (decompressing and decoding); 0 with no read.
+    pub(crate) seconds: f64,
+}
+
+/// A field's sample, ready to be written with each candidate.
+pub(crate) struct Bench<'a> {
+    schema: SchemaRef,
+    descr: SchemaDescPtr,
+    batch: RecordBatch,
+    base: WriterOptions,
+    leaves: &'a [ColumnDesc],
+    reads: usize,
+}
+
+impl<'a> Bench<'a> {
+    pub(crate) fn new(
+        sample: &super::sample::FieldSample,
+        rows: ArrayRef,
+        descr: SchemaDescPtr,
+        base: &WriterOptions,
+        leaves: &'a [ColumnDesc],
+        reads: usize,
+    ) -> Result<Self> {
+        let schema = Arc::new(Schema::new(vec![Arc::clone(&sample.field)]));
+        let batch = RecordBatch::try_new(Arc::clone(&schema), vec![rows])
+            .map_err(|e| Error::Request(format!("the sample of {}: {e}", sample.field.name())))?;
+        // The sample is one row group, whatever the file's.
+        let mut base = base.clone().with_max_row_group_row_count(usize::MAX);
+        base.columns.clear();
+        Ok(Bench {
+            schema,
+            descr,
+            batch,
+            base,
+            leaves,
+            reads,
+        })
+    }
+
+    /// Rows in the sample.
+    pub(crate) fn rows(&self) -> u64 {
+        self.batch.num_rows() as u64
+    }
+
+    /// Writes the sample with `settings` for leaf `leaf` (the others PLAIN, uncompressed),
+    /// measures that leaf's pages and how fast the sample reads.
+    pub(crate) fn measure(&self, leaf: usize, settings: ColumnSettings) -> Result<Measured> {
+        let mut options = self.base.clone();
+        for (i, column) in self.leaves.iter().enumerate() {
+            let s = if i == leaf {
+                settings.clone()
+            } else {
+                Choice::new(Encoding::Plain, Compression::Uncompressed).settings()
+            };
+            options = options.with_column(column.path.clone(), s);
+        }
+        let mut writer = FileWriter::try_new_with_parquet_schema(
+            Vec::new(),
+            Arc::clone(&self.schema),
+            Arc::clone(&self.descr),
+            options,
+        )?;
+        writer.write(&self.batch)?;
+        let file = Bytes::from(writer.into_inner()?);
+        let metadata = Arc::new(FileMetadata::load(&file, false)?);
+        let (mut data_bytes, mut dictionary_bytes, mut values, mut page_bytes) = (0, 0, 0, 0);
+        for group in metadata.metadata().row_groups() {
+            let chunk = group.column(leaf);
+            values += chunk.num_values() as u64;
+            page_bytes += chunk.uncompressed_size() as u64;
+            let total = chunk.compressed_size() as u64;
+            let dictionary = match chunk.dictionary_page_offset() {
+                Some(d) => (chunk.data_page_offset() - d) as u64,
+                None => 0,
+            };
+            dictionary_bytes += dictionary;
+            data_bytes += total - dictionary;
+        }
+        let mut fastest = Duration::ZERO;
+        for _ in 0..self.reads {
+            let started = Instant::now();
+            let mut reader =
+                ReaderBuilder::new_with_metadata(file.clone(), Arc::clone(&metadata)).build()?;
+            while reader.next_batch()?.is_some() {}
+            let took = started.elapsed();
+            fastest = if fastest.is_zero() {
+                took
+            } else {
+                fastest.min(took)
+            };
+        }
+        Ok(Measured {
+            data_bytes,
+            dictionary_bytes,
+            values,
+            page_bytes,
+            seconds: fastest.as_secs_f64(),
+        })
+    }
+}

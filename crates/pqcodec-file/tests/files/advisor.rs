@@ -1,0 +1,284 @@
+//! The advisor on data whose best choice is known, its objectives' order, its predictions
+//! against the files written with them, and the writer choosing on its own.
+
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, Float64Array, Int64Array, RecordBatch, RecordBatchReader, StringArray,
+};
+use bytes::Bytes;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::basic::Encoding as PqEncoding;
+use pqcodec_core::Encoding;
+use pqcodec_file::advisor::{Advice, Advisor, CostTable, DecodeCosts};
+use pqcodec_file::{ColumnSettings, Compression, FileWriter, Objective, WriterOptions};
+use pqcodec_testkit::Rng;
+
+const ROWS: usize = 200_000;
+
+fn batch(name: &str, array: ArrayRef) -> RecordBatch {
+    RecordBatch::try_from_iter([(name, array)]).unwrap()
+}
+
+/// The advisor with the reference table's decode costs: the same picks on every machine
+/// and build (a debug build decodes several times slower, and not evenly).
+fn advisor() -> Advisor {
+    Advisor::new().with_decode_costs(DecodeCosts::Table(CostTable::REFERENCE))
+}
+
+fn advise(batch: &RecordBatch, objective: Objective) -> Advice {
+    advisor()
+        .with_objective(objective)
+        .advise(std::slice::from_ref(batch))
+        .unwrap()
+}
+
+/// Sorted, with gaps of 1 to 16.
+fn sorted_integers() -> ArrayRef {
+    let mut rng = Rng::new(1);
+    let mut v = 0i64;
+    Arc::new(Int64Array::from_iter_values((0..ROWS).map(|_| {
+        v += 1 + rng.below(16) as i64;
+        v
+    })))
+}
+
+/// Six values in random order.
+fn few_distinct() -> ArrayRef {
+    let words = ["AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP"];
+    let mut rng = Rng::new(2);
+    Arc::new(StringArray::from_iter_values(
+        (0..ROWS).map(|_| words[rng.below(words.len())]),
+    ))
+}
+
+/// A measure sampled often: slow waves and a little noise, at full precision.
+fn smooth_floats() -> ArrayRef {
+    let mut rng = Rng::new(3);
+    Arc::new(Float64Array::from_iter_values((0..ROWS).map(|i| {
+        18.0 + 6.0 * (i as f64 / 5_000.0).sin() + rng.below(1 << 20) as f64 / (1 << 22) as f64
+    })))
+}
+
+/// Sorted paths that share most of their bytes with the one before.
+fn shared_prefixes() -> ArrayRef {
+    let mut rng = Rng::new(4);
+    let mut n = 0;
+    Arc::new(StringArray::from_iter_values((0..ROWS).map(|_| {
+        n += 1 + rng.below(9);
+        format!("s3://warehouse.example.org/events/region=eu-west-1/year=2026/part-{n:010}.parquet")
+    })))
+}
+
+/// Sentences of words from a vocabulary of a few hundred: no two alike, far from random bytes.
+fn text() -> ArrayRef {
+    let mut rng = Rng::new(5);
+    let vocabulary: Vec<String> = (0..400)
+        .map(|i| {
+            let len = 3 + rng.below(7);
+            (0..len)
+                .map(|j| (b'a' + ((i * 7 + j * 13 + rng.below(3)) % 26) as u8) as char)
+                .collect()
+        })
+        .collect();
+    Arc::new(StringArray::from_iter_values((0..ROWS / 4).map(|_| {
+        let words = 4 + rng.below(12);
+        (0..words)
+            .map(|_| vocabulary[rng.below(vocabulary.len())].as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })))
+}
+
+#[test]
+fn sorted_integers_take_a_delta_encoding_and_no_codec() {
+    let advice = advise(&batch("id", sorted_integers()), Objective::Balanced);
+    let pick = advice.columns[0].picked();
+    assert_eq!(
+        (pick.encoding, pick.compression),
+        (Encoding::DeltaBinaryPacked, Compression::Uncompressed),
+        "{advice:#?}"
+    );
+}
+
+#[test]
+fn few_distinct_values_take_a_dictionary() {
+    let b = batch("mode", few_distinct());
+    for objective in [Objective::Size, Objective::Balanced, Objective::Speed] {
+        let advice = advise(&b, objective);
+        assert_eq!(
+            advice.columns[0].picked().encoding,
+            Encoding::RleDictionary,
+            "{objective}: {advice:#?}"
+        );
+    }
+}
+
+#[test]
+fn smooth_floats_take_byte_stream_split_with_a_codec() {
+    let advice = advise(&batch("temperature", smooth_floats()), Objective::Size);
+    let pick = advice.columns[0].picked();
+    assert_eq!(pick.encoding, Encoding::ByteStreamSplit, "{advice:#?}");
+    assert_ne!(pick.compression, Compression::Uncompressed, "{advice:#?}");
+}
+
+#[test]
+fn long_shared_prefixes_take_delta_byte_array() {
+    let advice = advise(&batch("path", shared_prefixes()), Objective::Size);
+    assert_eq!(
+        advice.columns[0].picked().encoding,
+        Encoding::DeltaByteArray,
+        "{advice:#?}"
+    );
+}
+
+#[test]
+fn text_takes_zstd() {
+    let advice = advise(&batch("comment", text()), Objective::Balanced);
+    assert!(
+        matches!(advice.columns[0].picked().compression, Compression::Zstd(_)),
+        "{advice:#?}"
+    );
+}
+
+/// Every column of the known cases, in one batch.
+fn mixed() -> RecordBatch {
+    let text = text();
+    let n = text.len();
+    RecordBatch::try_from_iter([
+        ("id", sorted_integers().slice(0, n)),
+        ("mode", few_distinct().slice(0, n)),
+        ("temperature", smooth_floats().slice(0, n)),
+        ("path", shared_prefixes().slice(0, n)),
+        ("comment", text),
+    ])
+    .unwrap()
+}
+
+fn decode_seconds(advice: &Advice) -> f64 {
+    advice
+        .columns
+        .iter()
+        .map(|c| c.picked().decode_seconds)
+        .sum()
+}
+
+#[test]
+fn the_objectives_are_ordered_as_documented() {
+    // One sample and one set of measures, picked for each objective.
+    let balanced = advise(&mixed(), Objective::Balanced);
+    let size = balanced.clone().with_objective(Objective::Size);
+    let speed = balanced.clone().with_objective(Objective::Speed);
+    for c in &size.columns {
+        let least = c.candidates.iter().map(|e| e.bytes).min().unwrap();
+        assert_eq!(c.picked().bytes, least, "size takes each column's smallest");
+    }
+    assert!(size.predicted_bytes <= balanced.predicted_bytes);
+    assert!(balanced.predicted_bytes as f64 <= size.predicted_bytes as f64 * 1.25);
+    assert!(decode_seconds(&balanced) <= decode_seconds(&size));
+    let input: u64 = speed.columns.iter().map(|c| c.input_bytes).sum();
+    assert!(speed.predicted_bytes <= input);
+    assert!(decode_seconds(&speed) <= decode_seconds(&size));
+}
+
+/// Writes `batches` with `options`; the file.
+fn write(batches: &[RecordBatch], options: WriterOptions) -> Bytes {
+    let mut writer = FileWriter::try_new(Vec::new(), batches[0].schema(), options).unwrap();
+    for b in batches {
+        writer.write(b).unwrap();
+    }
+    Bytes::from(writer.into_inner().unwrap())
+}
+
+/// The file read back by arrow-rs, as one batch.
+fn read_arrow_rs(file: Bytes) -> RecordBatch {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let schema = reader.schema();
+    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+#[test]
+fn predictions_are_within_five_percent_of_the_files_written() {
+    use tpchgen::generators::{LineItemGenerator, OrderGenerator};
+    use tpchgen_arrow::{LineItemArrow, OrderArrow};
+    let lineitem: Vec<RecordBatch> = LineItemArrow::new(LineItemGenerator::new(0.05, 1, 1))
+        .map(Result::unwrap)
+        .collect();
+    let orders: Vec<RecordBatch> = OrderArrow::new(OrderGenerator::new(0.05, 1, 1))
+        .map(Result::unwrap)
+        .collect();
+    for (table, batches) in [("lineitem", lineitem), ("orders", orders)] {
+        // Decode costs measured here: the picks may differ from run to run, the bytes
+        // predicted for them must not be off.
+        let balanced = Advisor::new().advise(&batches).unwrap();
+        for objective in [Objective::Size, Objective::Balanced, Objective::Speed] {
+            let advice = balanced.clone().with_objective(objective);
+            let file = write(&batches, advice.writer_options(WriterOptions::new()));
+            let error = file.len() as f64 / advice.predicted_bytes as f64 - 1.0;
+            assert!(
+                error.abs() <= 0.05,
+                "{table} {objective}: {} bytes written, {} predicted",
+                file.len(),
+                advice.predicted_bytes
+            );
+            let source =
+                arrow_select::concat::concat_batches(&batches[0].schema(), &batches).unwrap();
+            assert_eq!(read_arrow_rs(file), source, "{table} {objective}");
+        }
+    }
+}
+
+#[test]
+fn the_writer_chooses_with_auto_and_keeps_a_columns_own_settings() {
+    let whole = mixed();
+    let batches: Vec<RecordBatch> = (0..whole.num_rows())
+        .step_by(7_000)
+        .map(|at| whole.slice(at, 7_000.min(whole.num_rows() - at)))
+        .collect();
+    let options = WriterOptions::new().with_auto(advisor()).with_column(
+        "comment",
+        ColumnSettings::new()
+            .with_encoding(Encoding::Plain)
+            .with_compression(Compression::Snappy),
+    );
+    let file = write(&batches, options);
+    let metadata = ParquetMetaDataOf::of(&file);
+    let id = metadata.column("id");
+    assert!(
+        id.encodings().any(|e| e == PqEncoding::DELTA_BINARY_PACKED),
+        "id: {:?}",
+        id.encodings().collect::<Vec<_>>()
+    );
+    let mode = metadata.column("mode");
+    assert!(mode.encodings().any(|e| e == PqEncoding::RLE_DICTIONARY));
+    let comment = metadata.column("comment");
+    assert_eq!(comment.compression(), parquet::basic::Compression::SNAPPY);
+    assert!(comment.encodings().all(|e| e != PqEncoding::RLE_DICTIONARY));
+    assert_eq!(read_arrow_rs(file), whole);
+}
+
+/// A file's first row group's column chunks by name.
+struct ParquetMetaDataOf(parquet::file::metadata::ParquetMetaData);
+
+impl ParquetMetaDataOf {
+    fn of(file: &Bytes) -> Self {
+        ParquetMetaDataOf(
+            parquet::file::metadata::ParquetMetaDataReader::new()
+                .parse_and_finish(file)
+                .unwrap(),
+        )
+    }
+
+    fn column(&self, name: &str) -> &parquet::file::metadata::ColumnChunkMetaData {
+        let group = self.0.row_group(0);
+        group
+            .columns()
+            .iter()
+            .find(|c| c.column_path().string() == name)
+            .unwrap()
+    }
+}

@@ -5,7 +5,7 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use pqcodec_file::advisor::{Advice, Advisor, ColumnAdvice, Estimate};
+use pqcodec_file::advisor::{Advice, Advisor, ColumnAdvice, CostTable, DecodeCosts, Estimate};
 use pqcodec_file::{Compression, LocalFile, Objective, ReaderBuilder, WriterOptions};
 
 /// The advisor's flags, shared by `advise` and `rewrite --auto`.
@@ -22,14 +22,32 @@ pub struct AdvisorArgs {
     /// Let FLOAT and DOUBLE columns be ALP (few readers read it yet).
     #[arg(long)]
     pub allow_alp: bool,
+    /// Decode costs: `measured` (each candidate read back here) or `reference` (the
+    /// reference table: the same advice on every machine).
+    #[arg(long, value_enum, default_value_t = Costs::Measured)]
+    pub costs: Costs,
+}
+
+/// Where decode costs come from.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Costs {
+    /// Each candidate's sample read back on this machine.
+    Measured,
+    /// The reference table.
+    Reference,
 }
 
 impl AdvisorArgs {
     /// The advisor these flags ask for, trying candidates as `options` would write them.
     pub fn advisor(&self, options: WriterOptions) -> Advisor {
+        let costs = match self.costs {
+            Costs::Measured => DecodeCosts::Measured,
+            Costs::Reference => DecodeCosts::Table(CostTable::REFERENCE),
+        };
         let advisor = Advisor::new()
             .with_objective(self.objective)
             .with_alp(self.allow_alp)
+            .with_decode_costs(costs)
             .with_writer_options(options);
         match &self.codecs {
             Some(codecs) => advisor.with_codecs(codecs.clone()),

@@ -187,8 +187,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         Command::Rewrite(args) => {
             heap::count();
             let s = rewrite::rewrite(&args)?;
+            let predicted = s
+                .predicted_bytes
+                .map_or(String::new(), |b| format!(" predicted_bytes {b}"));
             print(&format!(
-                "rows {} bytes_in {} bytes_out {} seconds {:.3} write_seconds {:.3} peak_heap_bytes {}\n",
+                "rows {} bytes_in {} bytes_out {}{predicted} seconds {:.3} write_seconds {:.3} peak_heap_bytes {}\n",
                 s.rows,
                 s.bytes_in,
                 s.bytes_out,

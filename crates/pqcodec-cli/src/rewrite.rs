@@ -93,6 +93,8 @@ pub struct Summary {
     pub seconds: f64,
     /// Seconds spent in the writer's calls (encoding, compressing, writing out).
     pub write_seconds: f64,
+    /// With `--auto`: the size the advisor predicted.
+    pub predicted_bytes: Option<u64>,
 }
 
 /// Rewrites `args.input` into `args.output`.
@@ -167,6 +169,7 @@ fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> 
             PageVersion::V1
         })
         .with_dictionary(args.dictionary == "on");
+    let mut predicted_bytes = None;
     if args.auto {
         if args.writer == Writer::ArrowRs {
             return Err("--auto is for pqcodec's writer".into());
@@ -182,6 +185,7 @@ fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> 
             .advisor(options.clone())
             .advise_file(first_read)
             .map_err(at(&args.input))?;
+        predicted_bytes = Some(advice.predicted_bytes);
         options = advice.writer_options(options);
     }
     let encodings = column_encodings(&args.encodings, &parquet_root);
@@ -256,6 +260,7 @@ fn write_to(args: &RewriteArgs, path: &Path) -> Result<Summary, Box<dyn Error>> 
         bytes_out: std::fs::metadata(path)?.len(),
         seconds: start.elapsed().as_secs_f64(),
         write_seconds: writing.as_secs_f64(),
+        predicted_bytes,
     })
 }
 

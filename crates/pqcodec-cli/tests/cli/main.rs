@@ -3,8 +3,10 @@
 //! - [`files`], [`selection`]: `cat`, `scan`, `inspect` over files, columns and rows chosen;
 //! - [`bad_files`]: damaged files give one-line errors, never a panic;
 //! - [`rewrite`]: files written again with other encodings and codecs;
+//! - [`advise`]: the advisor's picks over the corpus;
 //! - [`sql`] (with the `sql` feature): DataFusion over Parquet decoded by pqcodec.
 
+mod advise;
 mod bad_files;
 mod commands;
 mod common;

@@ -93,7 +93,7 @@ fn check(input: &Path, output: &Path, what: &str) {
 #[test]
 fn the_corpus_rewritten_reads_back_the_same() {
     let dir = out_dir();
-    let flag_sets: [&[&str]; 6] = [
+    let flag_sets: [&[&str]; 8] = [
         &[],
         &[
             "--compression",
@@ -134,6 +134,17 @@ fn the_corpus_rewritten_reads_back_the_same() {
             "*=DELTA_LENGTH_BYTE_ARRAY",
             "--encoding",
             "*=RLE",
+        ],
+        // The advisor's choices: measured here, and from the reference table.
+        &["--auto"],
+        &[
+            "--auto",
+            "--objective",
+            "speed",
+            "--costs",
+            "reference",
+            "--row-group-size",
+            "300",
         ],
     ];
     for input in corpus() {

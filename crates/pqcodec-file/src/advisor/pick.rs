@@ -67,7 +67,8 @@ impl FromStr for Objective {
 /// saves the most decode time: every column starts at its fastest candidate, and while the
 /// file is over budget, the column whose next smaller candidate costs the least time per
 /// byte saved takes it. Then any column that can be faster within what is left of the
-/// budget is.
+/// budget is. Should that end slower than every column's smallest (which fits the budget
+/// whenever any plan does), the smallest are taken.
 pub(crate) fn plan(
     objective: Objective,
     candidates: &[Vec<Estimate>],
@@ -131,6 +132,18 @@ pub(crate) fn plan(
             bytes = bytes - now.bytes + c[i].bytes;
             picks[col] = i;
         }
+    }
+    // The greedy descent can end slower than the smallest plan when that fits the budget too:
+    // then the smallest it is.
+    let seconds = |picks: &[usize]| -> f64 {
+        picks
+            .iter()
+            .zip(candidates)
+            .map(|(&i, c)| c[i].decode_seconds)
+            .sum()
+    };
+    if seconds(&smallest) < seconds(&picks) {
+        picks.clone_from(&smallest);
     }
     let limit = match objective {
         Objective::Balanced => format!(

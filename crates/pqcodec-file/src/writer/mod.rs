@@ -139,7 +139,7 @@ impl<W: Write + Send> FileWriter<W> {
             inner.append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
         }
         let max_group_rows = options.row_group_rows;
-        let first_group = options.auto.is_some().then(|| FirstGroup {
+        let first_group = options.any_auto().then(|| FirstGroup {
             options,
             batches: Vec::new(),
             rows: 0,
@@ -252,18 +252,18 @@ impl<W: Write + Send> FileWriter<W> {
         if first.rows == 0 {
             return Ok(());
         }
-        let mut options = first.options;
+        let asked = first.options;
+        let mut options = asked.clone();
         let advisor = options.auto.take().map(|a| *a).unwrap_or_default();
-        let explicit = options.columns.clone();
         let advice = advisor
             .with_writer_options(options.clone())
             .advise_as(&first.batches, self.descr.root_schema().get_fields())?;
-        let mut options = advice.writer_options(options);
-        // A column's own encoding or codec stays as it was asked.
-        for (path, settings) in explicit {
-            if settings.encoding.is_some() || settings.compression.is_some() {
-                options.columns.insert(path, settings);
-            }
+        for column in advice.columns.iter().filter(|c| asked.is_auto(&c.path)) {
+            let pick = column.picked();
+            let settings = options.column_mut(column.path.clone());
+            settings.encoding = Some(pick.encoding);
+            settings.dictionary = Some(pick.encoding.is_dictionary());
+            settings.compression = Some(pick.compression);
         }
         let (fields, chunks, alp) = encoders(&self.schema, &self.descr, &options)?;
         self.fields = fields;

@@ -126,6 +126,9 @@ pub struct ColumnSettings {
     pub compression: Option<Compression>,
     /// Statistics in the footer and the column index.
     pub statistics: Option<bool>,
+    /// Encoding and codec chosen by the advisor ([`WriterOptions::with_auto`]): `Some(true)`
+    /// for this column even when the file's are not chosen, `Some(false)` never.
+    pub auto: Option<bool>,
 }
 
 impl ColumnSettings {
@@ -155,6 +158,12 @@ impl ColumnSettings {
     /// Writes statistics (footer and column index), or not.
     pub fn with_statistics(mut self, statistics: bool) -> Self {
         self.statistics = Some(statistics);
+        self
+    }
+
+    /// Lets the advisor choose this column's encoding and codec, or not.
+    pub fn with_auto(mut self, auto: bool) -> Self {
+        self.auto = Some(auto);
         self
     }
 }
@@ -301,13 +310,29 @@ impl WriterOptions {
         self
     }
 
-    /// Each column's encoding and codec chosen by `advisor` (see [`crate::advisor`]), from
+    /// Each column's encoding and codec chosen by `advisor` (see [`crate::advisor`]) from
     /// the first row group's rows, for the whole file; a column given an encoding or a codec
-    /// of its own keeps it. The writer holds the first row group's batches until it is whole
-    /// (or flushed, or the file closed), then chooses and writes them.
+    /// of its own keeps it, unless its settings say `auto`. The writer holds the first row
+    /// group's batches until it is whole (or flushed, or the file closed), then chooses and
+    /// writes them. (Columns whose settings say `auto` without this use the default
+    /// [`Advisor`](crate::advisor::Advisor).)
     pub fn with_auto(mut self, advisor: crate::advisor::Advisor) -> Self {
         self.auto = Some(Box::new(advisor));
         self
+    }
+
+    /// Whether the advisor chooses the column at `path`.
+    pub(crate) fn is_auto(&self, path: &str) -> bool {
+        let settings = self.columns.get(path);
+        settings.and_then(|s| s.auto).unwrap_or_else(|| {
+            self.auto.is_some()
+                && settings.is_none_or(|s| s.encoding.is_none() && s.compression.is_none())
+        })
+    }
+
+    /// Whether the advisor chooses any column.
+    pub(crate) fn any_auto(&self) -> bool {
+        self.auto.is_some() || self.columns.values().any(|s| s.auto == Some(true))
     }
 
     /// The largest row group, in rows.

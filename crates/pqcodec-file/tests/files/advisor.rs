@@ -261,6 +261,25 @@ fn the_writer_chooses_with_auto_and_keeps_a_columns_own_settings() {
     assert_eq!(read_arrow_rs(file), whole);
 }
 
+#[test]
+fn a_column_alone_can_be_auto() {
+    let whole = mixed();
+    let options = WriterOptions::new()
+        .with_dictionary(false)
+        .with_column("id", ColumnSettings::new().with_auto(true));
+    let file = write(&[whole.clone()], options);
+    let metadata = ParquetMetaDataOf::of(&file);
+    // Chosen with the measured costs of the default advisor: a delta encoding whatever they
+    // are (PLAIN is eight bytes a value, the deltas under one).
+    let id = metadata.column("id");
+    assert!(id.encodings().any(|e| e == PqEncoding::DELTA_BINARY_PACKED));
+    // The others as the file's settings say: no dictionary, SNAPPY.
+    let mode = metadata.column("mode");
+    assert!(mode.encodings().all(|e| e != PqEncoding::RLE_DICTIONARY));
+    assert_eq!(mode.compression(), parquet::basic::Compression::SNAPPY);
+    assert_eq!(read_arrow_rs(file), whole);
+}
+
 /// A file's first row group's column chunks by name.
 struct ParquetMetaDataOf(parquet::file::metadata::ParquetMetaData);
 

@@ -267,7 +267,7 @@ fn a_column_alone_can_be_auto() {
     let options = WriterOptions::new()
         .with_dictionary(false)
         .with_column("id", ColumnSettings::new().with_auto(true));
-    let file = write(&[whole.clone()], options);
+    let file = write(std::slice::from_ref(&whole), options);
     let metadata = ParquetMetaDataOf::of(&file);
     // Chosen with the measured costs of the default advisor: a delta encoding whatever they
     // are (PLAIN is eight bytes a value, the deltas under one).

@@ -147,11 +147,11 @@ pub(crate) fn plan(
     }
     let limit = match objective {
         Objective::Balanced => format!(
-            "the file within 25 % of its smallest ({})",
+            "with the file within 25 % of its smallest ({})",
             super::human_bytes(budget)
         ),
         _ => format!(
-            "the file no larger than it is now ({})",
+            "with the file no larger than its input ({})",
             super::human_bytes(budget)
         ),
     };
@@ -160,15 +160,12 @@ pub(crate) fn plan(
         .zip(&smallest)
         .zip(candidates)
         .map(|((i, &small), c)| {
-            let why = if i == small {
-                format!("the smallest, and the fastest to decode with {limit}")
-            } else if i == fastest(c, |_| true) {
-                format!("the fastest to decode, with {limit}")
+            let why = if i == fastest(c, |_| true) {
+                format!("the fastest to decode, {limit}")
+            } else if i == small {
+                format!("the smallest, {limit}")
             } else {
-                format!(
-                    "the fastest to decode for its bytes, with {limit} ({} at most)",
-                    super::human_bytes(c[i].bytes)
-                )
+                format!("faster to decode than the smaller candidates, {limit}")
             };
             (i, why)
         })

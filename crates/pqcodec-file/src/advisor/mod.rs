@@ -2,11 +2,12 @@
 //!
 //! Every candidate that applies to a column's type (dictionary first, PLAIN and the delta,
 //! byte-stream-split and RLE encodings, ALP if allowed) is tried with every allowed codec:
-//! the sample is written by [`FileWriter`] and read back by pqcodec's reader, on this machine.
-//! A candidate's bytes and decode time are the sample's, scaled to the column; a dictionary's
-//! size comes from the column's distinct values, counted per row group up to the writer's
-//! dictionary limit (past it the writer would fall back, and the candidate is dropped). The
-//! [`Objective`] then picks one.
+//! the sample is written by [`FileWriter`](crate::FileWriter) and read back by pqcodec's
+//! reader, on this machine ([`DecodeCosts`]). A candidate's bytes and decode time are the
+//! sample's, scaled to the column; a dictionary's size comes from the column's distinct
+//! values, counted per row group up to the writer's dictionary limit (past it the writer would
+//! fall back, and the candidate is dropped). The [`Objective`] then picks, for the file as a
+//! whole.
 //!
 //! ```
 //! use std::sync::Arc;

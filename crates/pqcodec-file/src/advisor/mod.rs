@@ -43,7 +43,7 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowSchemaConverter;
-use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
+use parquet::schema::types::{SchemaDescPtr, SchemaDescriptor, Type, TypePtr};
 use pqcodec_arrow::ColumnDesc;
 use pqcodec_core::{Encoding, PhysicalType};
 
@@ -173,8 +173,12 @@ impl Advisor {
     fn sampler(&self, schema: &SchemaRef, roots: &[TypePtr], total: u64) -> Result<Sampler> {
         let mut fields = Vec::with_capacity(schema.fields().len());
         for field in schema.fields() {
-            let root = root_of(roots, field.name())?;
-            fields.push((Arc::clone(field), leaves_of(&root)));
+            let leaves = field_descr(&root_of(roots, field.name())?)?
+                .columns()
+                .iter()
+                .map(|c| column_desc(c))
+                .collect();
+            fields.push((Arc::clone(field), leaves));
         }
         Ok(Sampler::new(
             fields,
@@ -197,20 +201,13 @@ impl Advisor {
         let group_rows = sampler.group_rows.clone();
         let mut tried = Vec::new();
         for field in &sampler.fields {
-            let root = root_of(roots, field.field.name())?;
-            let descr = Arc::new(SchemaDescriptor::new(Arc::new(
-                Type::group_type_builder("schema")
-                    .with_fields(vec![root])
-                    .build()
-                    .map_err(|e| Error::Request(format!("{e}")))?,
-            )));
+            let descr = field_descr(&root_of(roots, field.field.name())?)?;
             let rows = field.rows()?;
             let bench = trial::Bench::new(
                 field,
                 Arc::clone(&rows),
                 descr,
                 &self.writer,
-                &field.leaves,
                 match self.costs {
                     DecodeCosts::Measured => 3,
                     DecodeCosts::Table(_) => 0,
@@ -263,16 +260,13 @@ impl Advisor {
     ) -> Result<ColumnAdvice> {
         let mut candidates = Vec::new();
         let mut notes = Vec::new();
-        let dictionary_fits = match scale.groups.iter().find(|g| **g == Distinct::OverLimit) {
-            Some(_) => {
-                notes.push(format!(
-                    "a dictionary would pass the writer's {} limit",
-                    human_bytes(self.writer.dictionary_page_bytes as u64)
-                ));
-                false
-            }
-            None => true,
-        };
+        let dictionary_fits = !scale.groups.contains(&Distinct::OverLimit);
+        if !dictionary_fits {
+            notes.push(format!(
+                "a dictionary would pass the writer's {} limit",
+                human_bytes(self.writer.dictionary_page_bytes as u64)
+            ));
+        }
         for encoding in encodings_for(desc.physical, self.alp) {
             if encoding.is_dictionary() && !dictionary_fits {
                 continue;
@@ -434,19 +428,13 @@ fn root_of(roots: &[TypePtr], name: &str) -> Result<TypePtr> {
         .ok_or_else(|| Error::Request(format!("no Parquet column for the field {name:?}")))
 }
 
-/// The leaf columns under a top-level field's Parquet type.
-fn leaves_of(root: &TypePtr) -> Vec<ColumnDesc> {
+/// The Parquet schema of one top-level field alone: its leaf columns keep their paths.
+fn field_descr(root: &TypePtr) -> Result<SchemaDescPtr> {
     let group = Type::group_type_builder("schema")
         .with_fields(vec![Arc::clone(root)])
-        .build();
-    match group {
-        Ok(group) => SchemaDescriptor::new(Arc::new(group))
-            .columns()
-            .iter()
-            .map(|c| column_desc(c))
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+        .build()
+        .map_err(|e| Error::Request(format!("the Parquet schema of {}: {e}", root.name())))?;
+    Ok(Arc::new(SchemaDescriptor::new(Arc::new(group))))
 }
 
 /// An encoding and a codec for a column.
@@ -564,6 +552,15 @@ impl ColumnAdvice {
     pub fn picked(&self) -> &Estimate {
         &self.candidates[self.pick]
     }
+
+    /// Sets the pick as this column's settings in `options`.
+    pub(crate) fn apply(&self, options: &mut WriterOptions) {
+        let pick = self.picked();
+        let settings = options.column_mut(self.path.clone());
+        settings.encoding = Some(pick.encoding);
+        settings.dictionary = Some(pick.encoding.is_dictionary());
+        settings.compression = Some(pick.compression);
+    }
 }
 
 /// An encoding and codec for each column, and the file size predicted with them.
@@ -607,11 +604,7 @@ impl Advice {
     /// `options` with each column's pick as its settings.
     pub fn writer_options(&self, mut options: WriterOptions) -> WriterOptions {
         for column in &self.columns {
-            let settings = options.column_mut(column.path.clone());
-            let pick = column.picked();
-            settings.encoding = Some(pick.encoding);
-            settings.dictionary = Some(pick.encoding.is_dictionary());
-            settings.compression = Some(pick.compression);
+            column.apply(&mut options);
         }
         options
     }

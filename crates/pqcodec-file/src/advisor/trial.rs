@@ -41,11 +41,10 @@ pub(crate) struct Bench<'a> {
 
 impl<'a> Bench<'a> {
     pub(crate) fn new(
-        sample: &super::sample::FieldSample,
+        sample: &'a super::sample::FieldSample,
         rows: ArrayRef,
         descr: SchemaDescPtr,
         base: &WriterOptions,
-        leaves: &'a [ColumnDesc],
         reads: usize,
     ) -> Result<Self> {
         let schema = Arc::new(Schema::new(vec![Arc::clone(&sample.field)]));
@@ -59,7 +58,7 @@ impl<'a> Bench<'a> {
             descr,
             batch,
             base,
-            leaves,
+            leaves: &sample.leaves,
             reads,
         })
     }

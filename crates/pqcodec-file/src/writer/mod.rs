@@ -85,7 +85,9 @@ pub struct FileWriter<W: Write + Send> {
 /// The first row group of a writer whose columns the advisor chooses, before it is chosen.
 struct FirstGroup {
     options: WriterOptions,
+    /// What the advisor samples, and the same rows checked and shredded for the encoders.
     batches: Vec<RecordBatch>,
+    prepared: Vec<Vec<Prepared>>,
     rows: usize,
 }
 
@@ -142,6 +144,7 @@ impl<W: Write + Send> FileWriter<W> {
         let first_group = options.any_auto().then(|| FirstGroup {
             options,
             batches: Vec::new(),
+            prepared: Vec::new(),
             rows: 0,
         });
         Ok(FileWriter {
@@ -208,34 +211,32 @@ impl<W: Write + Send> FileWriter<W> {
                 self.schema.fields()
             )));
         }
-        if let Some(first) = &mut self.first_group {
-            let room = self.max_group_rows - first.rows;
-            let n = room.min(batch.num_rows());
-            first.batches.push(batch.slice(0, n));
-            first.rows += n;
-            if first.rows < self.max_group_rows {
-                return Ok(());
-            }
-            let chosen = self.choose();
-            self.guard(chosen)?;
-            if n == batch.num_rows() {
-                return Ok(());
-            }
-            return self.write(&batch.slice(n, batch.num_rows() - n));
-        }
         let mut offset = 0;
         while offset < batch.num_rows() {
-            let room = self.max_group_rows - self.rows_in_group;
+            let held = self.first_group.as_ref().map_or(0, |f| f.rows);
+            let room = self.max_group_rows - self.rows_in_group - held;
             let n = room.min(batch.num_rows() - offset);
             let part = batch.slice(offset, n);
             let mut prepared = Vec::with_capacity(self.fields.len());
             for (field, column) in self.fields.iter().zip(part.columns()) {
                 prepared.push(field.prepare(column).map_err(Error::Encode)?);
             }
-            let written = self.write_prepared(prepared);
-            self.guard(written)?;
-            self.rows_in_group += n;
             offset += n;
+            if let Some(first) = &mut self.first_group {
+                // Checked now, encoded once the advisor has chosen.
+                first.batches.push(part);
+                first.prepared.push(prepared);
+                first.rows += n;
+                if first.rows < self.max_group_rows {
+                    continue;
+                }
+                let chosen = self.choose();
+                self.guard(chosen)?;
+            } else {
+                let written = self.write_prepared(prepared);
+                self.guard(written)?;
+                self.rows_in_group += n;
+            }
             if self.rows_in_group >= self.max_group_rows {
                 self.flush()?;
             }
@@ -244,7 +245,7 @@ impl<W: Write + Send> FileWriter<W> {
     }
 
     /// Chooses the columns' encodings and codecs from the first row group's batches, then
-    /// writes them.
+    /// encodes them.
     fn choose(&mut self) -> Result<()> {
         let Some(first) = self.first_group.take() else {
             return Ok(());
@@ -259,19 +260,16 @@ impl<W: Write + Send> FileWriter<W> {
             .with_writer_options(options.clone())
             .advise_as(&first.batches, self.descr.root_schema().get_fields())?;
         for column in advice.columns.iter().filter(|c| asked.is_auto(&c.path)) {
-            let pick = column.picked();
-            let settings = options.column_mut(column.path.clone());
-            settings.encoding = Some(pick.encoding);
-            settings.dictionary = Some(pick.encoding.is_dictionary());
-            settings.compression = Some(pick.compression);
+            column.apply(&mut options);
         }
         let (fields, chunks, alp) = encoders(&self.schema, &self.descr, &options)?;
         self.fields = fields;
         self.chunks = chunks;
         self.alp = alp;
-        for batch in &first.batches {
-            self.write(batch)?;
+        for prepared in first.prepared {
+            self.write_prepared(prepared)?;
         }
+        self.rows_in_group = first.rows;
         Ok(())
     }
 

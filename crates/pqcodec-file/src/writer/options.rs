@@ -312,9 +312,10 @@ impl WriterOptions {
 
     /// Each column's encoding and codec chosen by `advisor` (see [`crate::advisor`]) from
     /// the first row group's rows, for the whole file; a column given an encoding or a codec
-    /// of its own keeps it, unless its settings say `auto`. The writer holds the first row
-    /// group's batches until it is whole (or flushed, or the file closed), then chooses and
-    /// writes them. (Columns whose settings say `auto` without this use the default
+    /// of its own keeps it, unless its settings say `auto`. The first row group's batches
+    /// are checked as they are given (a bad one is refused then, as always) and held until
+    /// the row group is whole (or flushed, or the file closed); then the advisor chooses and
+    /// they are encoded. (Columns whose settings say `auto` without this use the default
     /// [`Advisor`](crate::advisor::Advisor).)
     pub fn with_auto(mut self, advisor: crate::advisor::Advisor) -> Self {
         self.auto = Some(Box::new(advisor));

@@ -3,16 +3,15 @@
 
 use std::sync::Arc;
 
-use arrow_array::{
-    ArrayRef, Float64Array, Int64Array, RecordBatch, RecordBatchReader, StringArray,
-};
+use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use bytes::Bytes;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Encoding as PqEncoding;
 use pqcodec_core::Encoding;
 use pqcodec_file::advisor::{Advice, Advisor, CostTable, DecodeCosts};
-use pqcodec_file::{ColumnSettings, Compression, FileWriter, Objective, WriterOptions};
+use pqcodec_file::{ColumnSettings, Compression, Objective, WriterOptions};
 use pqcodec_testkit::Rng;
+
+use crate::writer::{read_arrow_rs, write};
 
 const ROWS: usize = 200_000;
 
@@ -181,26 +180,6 @@ fn the_objectives_are_ordered_as_documented() {
     assert!(decode_seconds(&speed) <= decode_seconds(&size));
 }
 
-/// Writes `batches` with `options`; the file.
-fn write(batches: &[RecordBatch], options: WriterOptions) -> Bytes {
-    let mut writer = FileWriter::try_new(Vec::new(), batches[0].schema(), options).unwrap();
-    for b in batches {
-        writer.write(b).unwrap();
-    }
-    Bytes::from(writer.into_inner().unwrap())
-}
-
-/// The file read back by arrow-rs, as one batch.
-fn read_arrow_rs(file: Bytes) -> RecordBatch {
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .unwrap()
-        .build()
-        .unwrap();
-    let schema = reader.schema();
-    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
-    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
-}
-
 #[test]
 fn predictions_are_within_five_percent_of_the_files_written() {
     use tpchgen::generators::{LineItemGenerator, OrderGenerator};
@@ -300,4 +279,28 @@ impl ParquetMetaDataOf {
             .find(|c| c.column_path().string() == name)
             .unwrap()
     }
+}
+
+#[test]
+fn with_auto_a_bad_batch_is_refused_when_given_and_the_writer_goes_on() {
+    use arrow_array::DictionaryArray;
+    use arrow_array::types::Int32Type;
+    let dictionary = |keys: Vec<i32>| -> RecordBatch {
+        let values: ArrayRef = Arc::new(StringArray::from(vec!["x", "y"]));
+        // SAFETY: a key past the dictionary is the point of the bad batch; only the writer
+        // reads these arrays, and it checks their keys.
+        let array = unsafe { DictionaryArray::<Int32Type>::new_unchecked(keys.into(), values) };
+        batch("d", Arc::new(array))
+    };
+    let (good, bad) = (dictionary(vec![0, 1, 1]), dictionary(vec![0, 5, 1]));
+    let options = WriterOptions::new().with_auto(advisor());
+    let mut writer = pqcodec_file::FileWriter::try_new(Vec::new(), good.schema(), options).unwrap();
+    // Refused as it is given, before the advisor has chosen anything, as without `auto`.
+    let err = writer.write(&bad).unwrap_err();
+    assert!(err.to_string().contains("key 5"), "{err}");
+    assert_eq!(writer.in_progress_rows(), 0);
+    writer.write(&good).unwrap();
+    let file = Bytes::from(writer.into_inner().unwrap());
+    let read = read_arrow_rs(file);
+    assert_eq!(read.num_rows(), 3);
 }

@@ -327,7 +327,8 @@ fn batch(columns: Vec<(&'static str, ArrayRef)>) -> RecordBatch {
         .unwrap()
 }
 
-fn write(batches: &[RecordBatch], options: WriterOptions) -> Bytes {
+/// Writes `batches` with `options`; the file.
+pub(crate) fn write(batches: &[RecordBatch], options: WriterOptions) -> Bytes {
     let mut writer = FileWriter::try_new(Vec::new(), batches[0].schema(), options).unwrap();
     for b in batches {
         writer.write(b).unwrap();
@@ -335,7 +336,8 @@ fn write(batches: &[RecordBatch], options: WriterOptions) -> Bytes {
     Bytes::from(writer.into_inner().unwrap())
 }
 
-fn read_arrow_rs(file: Bytes) -> RecordBatch {
+/// The file read back by arrow-rs, as one batch.
+pub(crate) fn read_arrow_rs(file: Bytes) -> RecordBatch {
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
         .unwrap()
         .with_batch_size(1 << 20)

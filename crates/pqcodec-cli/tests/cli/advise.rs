@@ -1,19 +1,6 @@
 //! `pqcodec advise` over the corpus: a pick for every column, as a table and as JSON.
 
-use std::path::{Path, PathBuf};
-
-use crate::common::ok;
-
-fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
-        .collect();
-    files.sort();
-    files
-}
+use crate::common::{corpus, corpus_file, ok, pqcodec};
 
 #[test]
 fn every_corpus_file_gets_a_pick_for_each_column() {
@@ -44,9 +31,7 @@ fn every_corpus_file_gets_a_pick_for_each_column() {
 
 #[test]
 fn the_table_names_the_pick_and_why() {
-    let file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/duckdb_v2_zstd.parquet");
-    let file = file.display().to_string();
+    let file = corpus_file("duckdb_v2_zstd.parquet").display().to_string();
     for objective in ["size", "balanced", "speed"] {
         let table = ok(&[
             "advise",
@@ -71,15 +56,13 @@ fn the_table_names_the_pick_and_why() {
 
 #[test]
 fn bad_requests_are_errors() {
-    let file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/duckdb_v2_zstd.parquet");
-    let file = file.display().to_string();
+    let file = corpus_file("duckdb_v2_zstd.parquet").display().to_string();
     for args in [
         vec!["advise", &file, "--objective", "fastest"],
         vec!["advise", &file, "--codecs", "lzo"],
         vec!["advise", "/no/such/file.parquet"],
     ] {
-        let out = crate::common::pqcodec(&args);
+        let out = pqcodec(&args);
         assert!(!out.status.success(), "{args:?}");
         assert!(
             !String::from_utf8_lossy(&out.stderr).contains("panick"),

@@ -3,6 +3,7 @@
 
 use std::ffi::OsStr;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Runs `pqcodec args`, its standard input empty.
@@ -44,4 +45,23 @@ pub fn ok<S: AsRef<OsStr>>(args: &[S]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// A file of the vendored corpus, `tests/data/NAME`.
+pub fn corpus_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(name)
+}
+
+/// Every Parquet file of the vendored corpus, sorted.
+pub fn corpus() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_file(""))
+        .expect("tests/data exists")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 50, "the corpus is vendored");
+    files
 }

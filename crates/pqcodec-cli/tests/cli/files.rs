@@ -2,25 +2,13 @@
 //! what arrow-rs's reader and arrow-json print for the same file.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arrow_json::writer::{LineDelimited, WriterBuilder};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::common::pqcodec;
-
-fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("tests/data exists")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 50, "the corpus is vendored");
-    files
-}
+use crate::common::{corpus, pqcodec};
 
 /// What arrow-rs prints for `path`: its reader, batches of 8192 rows, arrow-json with
 /// explicit nulls.

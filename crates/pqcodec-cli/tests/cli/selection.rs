@@ -21,7 +21,7 @@ use parquet::arrow::{ArrowWriter, ProjectionMask};
 use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 
-use crate::common::{ok, pqcodec};
+use crate::common::{corpus_file, ok, pqcodec};
 
 /// `pqcodec args`, which must fail with exit status 1 and one line on stderr naming `what`;
 /// that line.
@@ -37,12 +37,6 @@ fn one_error_line(args: &[&str], what: &str) -> String {
     );
     assert!(!stderr.contains("panic"), "pqcodec {args:?}: {stderr}");
     stderr
-}
-
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/data")
-        .join(name)
 }
 
 /// The folder of the files these tests write (in the target directory, rewritten by each run).
@@ -364,7 +358,7 @@ fn cat_selects_like_arrow_rs_on_a_file_without_page_index() {
 fn cat_selects_like_arrow_rs_on_corpus_files() {
     // Nested columns (structs, lists, maps), dictionary pages, row groups of 333, 333, 333
     // and 1 row.
-    let path = corpus("pyarrow_dict_opt_v1.parquet");
+    let path = corpus_file("pyarrow_dict_opt_v1.parquet");
     let groups = Some(&[333, 333, 333, 1][..]);
     for select in [
         Select {
@@ -388,7 +382,7 @@ fn cat_selects_like_arrow_rs_on_corpus_files() {
         cat_matches_arrow_rs(&path, select, groups);
     }
     // DuckDB's v2 pages, zstd: one row group of 1000 rows.
-    let path = corpus("duckdb_v2_zstd.parquet");
+    let path = corpus_file("duckdb_v2_zstd.parquet");
     for select in [
         Select {
             offset: 7,
@@ -420,7 +414,7 @@ fn scanned_rows(args: &[&str]) -> usize {
 #[test]
 fn scan_on_threads_counts_the_rows_one_thread_and_arrow_rs_count() {
     let small = small().to_str().unwrap();
-    let dict = corpus("pyarrow_dict_opt_v2.parquet");
+    let dict = corpus_file("pyarrow_dict_opt_v2.parquet");
     let dict = dict.to_str().unwrap();
     let cases: [(&str, &[&str], usize); 6] = [
         (small, &[], 5000),
@@ -559,7 +553,7 @@ fn inspect_counts_first_rows_without_an_offset_index() {
         assert_eq!(firsts, &indexed.4, "row group {g} column {c}");
     }
     // pyarrow writes no page index by default; v1 pages of a flat column count their rows.
-    let path = corpus("pyarrow_plain_opt_v1.parquet");
+    let path = corpus_file("pyarrow_plain_opt_v1.parquet");
     assert!(offset_index_first_rows(&path).iter().all(Option::is_none));
     let chunks = inspect_chunks(&path);
     assert!(!chunks.is_empty());

@@ -21,12 +21,16 @@
 //! # }
 //! ```
 
+#[cfg(feature = "distributed")]
+pub mod distributed;
 mod error;
 mod format;
 mod metadata;
 mod metrics;
 mod opener;
 mod options;
+#[cfg(feature = "proto")]
+mod proto;
 mod row_filter;
 mod source;
 
@@ -39,6 +43,8 @@ use datafusion::prelude::SessionConfig;
 pub use error::{Error, Result};
 pub use format::{PqcodecFormat, PqcodecFormatFactory};
 pub use options::PqcodecOptions;
+#[cfg(feature = "proto")]
+pub use proto::PqcodecExtensionCodec;
 pub use source::PqcodecSource;
 
 /// Registers pqcodec's format for the `parquet` extension of `ctx`, in place of DataFusion's:

@@ -16,6 +16,8 @@ mod scan;
 #[cfg(feature = "sql")]
 mod sql;
 mod values_text;
+#[cfg(feature = "distributed")]
+mod worker;
 
 #[global_allocator]
 static HEAP: heap::Counting = heap::Counting;
@@ -85,6 +87,10 @@ enum Command {
     /// Run SQL over Parquet files with DataFusion, decoded by pqcodec.
     #[cfg(feature = "sql")]
     Sql(sql::SqlArgs),
+    /// Serve as a worker of distributed DataFusion for `pqcodec sql --workers`, its scans
+    /// decoded by pqcodec, until SIGINT or SIGTERM.
+    #[cfg(feature = "distributed")]
+    Worker(worker::WorkerArgs),
 }
 
 fn main() -> ExitCode {
@@ -202,5 +208,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
         #[cfg(feature = "sql")]
         Command::Sql(args) => sql::sql(&args, &mut std::io::stdout().lock()),
+        #[cfg(feature = "distributed")]
+        Command::Worker(args) => worker::worker(&args),
     }
 }

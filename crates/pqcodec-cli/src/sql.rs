@@ -68,6 +68,15 @@ pub struct SqlArgs {
     /// reader; DataFusion's `pushdown_filters`).
     #[arg(long)]
     pub pushdown_filters: bool,
+    /// Print the last statement's physical plan instead of running it (with `--workers`, the
+    /// distributed plan: its stages and tasks).
+    #[arg(long)]
+    pub explain: bool,
+    /// Run the queries on these workers (`pqcodec worker`), planned by datafusion-distributed:
+    /// `http://HOST:PORT`, comma-separated. Every worker must reach the tables' paths.
+    #[cfg(feature = "distributed")]
+    #[arg(long, value_name = "URL,...", value_delimiter = ',')]
+    pub workers: Vec<String>,
 }
 
 type BoxError = Box<dyn std::error::Error>;
@@ -93,9 +102,20 @@ pub fn sql(args: &SqlArgs, out: &mut dyn std::io::Write) -> Result<(), BoxError>
         .enable_all()
         .build()?;
     let start = Instant::now();
-    let (schema, batches, scans) = runtime
+    let outcome = runtime
         .block_on(query(args, &sql, partitions, &tables))
         .map_err(one_line)?;
+    let (schema, batches, scans) = match outcome {
+        Outcome::Plan(plan) => {
+            writeln!(out, "{plan}")?;
+            return Ok(());
+        }
+        Outcome::Rows {
+            schema,
+            batches,
+            scans,
+        } => (schema, batches, scans),
+    };
     let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
     write(args.format, &schema, &batches, out)?;
     if args.timing {
@@ -116,6 +136,18 @@ pub fn sql(args: &SqlArgs, out: &mut dyn std::io::Write) -> Result<(), BoxError>
         );
     }
     Ok(())
+}
+
+/// What the last statement gave.
+enum Outcome {
+    /// Its rows, and its scans' metrics.
+    Rows {
+        schema: SchemaRef,
+        batches: Vec<RecordBatch>,
+        scans: ScanMetrics,
+    },
+    /// Its plan (`--explain`).
+    Plan(String),
 }
 
 /// The SQL given, or read from `--file`.
@@ -189,13 +221,10 @@ async fn query(
     sql: &str,
     partitions: usize,
     tables: &[(String, String)],
-) -> Result<(SchemaRef, Vec<RecordBatch>, ScanMetrics), BoxError> {
+) -> Result<Outcome, BoxError> {
     let mut config = SessionConfig::new().with_target_partitions(partitions);
     config.options_mut().execution.parquet.pushdown_filters = args.pushdown_filters;
-    let ctx = match args.reader {
-        SqlReader::Pqcodec => pqcodec_datafusion::session_context(config)?,
-        SqlReader::Datafusion => SessionContext::new_with_config(config).enable_url_table(),
-    };
+    let ctx = context(args, config)?;
     let parquet = ctx.state().default_table_options().parquet;
     for (name, location) in tables {
         let options = match args.reader {
@@ -228,10 +257,65 @@ async fn query(
         let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
         let task = df.task_ctx();
         let plan = df.create_physical_plan().await?;
+        if args.explain {
+            last = Some(Outcome::Plan(explain(&plan)));
+            continue;
+        }
         let batches = collect(Arc::clone(&plan), Arc::new(task)).await?;
-        last = Some((schema, batches, ScanMetrics::of(&plan)));
+        let scans = ScanMetrics::of(&with_workers_metrics(plan).await?);
+        last = Some(Outcome::Rows {
+            schema,
+            batches,
+            scans,
+        });
     }
     last.ok_or_else(|| "no SQL statement given".into())
+}
+
+/// The session `args` ask for, of `config`.
+fn context(args: &SqlArgs, config: SessionConfig) -> Result<SessionContext, BoxError> {
+    #[cfg(feature = "distributed")]
+    if !args.workers.is_empty() {
+        use pqcodec_datafusion::distributed::{self, WorkerUrls};
+        let workers = WorkerUrls::parse(&args.workers)?;
+        return Ok(match args.reader {
+            SqlReader::Pqcodec => distributed::distributed_session_context(config, workers)?,
+            SqlReader::Datafusion => {
+                let state = distributed::distributed_state_builder(config, workers).build();
+                SessionContext::new_with_state(state).enable_url_table()
+            }
+        });
+    }
+    Ok(match args.reader {
+        SqlReader::Pqcodec => pqcodec_datafusion::session_context(config)?,
+        SqlReader::Datafusion => SessionContext::new_with_config(config).enable_url_table(),
+    })
+}
+
+/// `plan` as text: with workers, its stages and tasks.
+fn explain(plan: &Arc<dyn ExecutionPlan>) -> String {
+    #[cfg(feature = "distributed")]
+    return pqcodec_datafusion::datafusion_distributed::display_plan_ascii(plan.as_ref(), false);
+    #[cfg(not(feature = "distributed"))]
+    datafusion::physical_plan::displayable(plan.as_ref())
+        .indent(true)
+        .to_string()
+}
+
+/// An executed plan with the metrics its workers sent back, where it ran on workers.
+async fn with_workers_metrics(
+    plan: Arc<dyn ExecutionPlan>,
+) -> Result<Arc<dyn ExecutionPlan>, BoxError> {
+    #[cfg(feature = "distributed")]
+    return Ok(
+        pqcodec_datafusion::datafusion_distributed::rewrite_distributed_plan_with_metrics(
+            plan,
+            pqcodec_datafusion::datafusion_distributed::DistributedMetricsFormat::Aggregated,
+        )
+        .await?,
+    );
+    #[cfg(not(feature = "distributed"))]
+    Ok(plan)
 }
 
 /// The metrics of a plan's scans, summed.

@@ -40,6 +40,9 @@ use datafusion::datasource::listing::ListingOptions;
 use datafusion::execution::context::SessionContext;
 use datafusion::prelude::SessionConfig;
 
+/// The datafusion-distributed this crate builds on (feature `distributed`).
+#[cfg(feature = "distributed")]
+pub use datafusion_distributed;
 pub use error::{Error, Result};
 pub use format::{PqcodecFormat, PqcodecFormatFactory};
 pub use options::PqcodecOptions;

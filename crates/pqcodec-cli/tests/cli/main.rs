@@ -4,7 +4,8 @@
 //! - [`bad_files`]: damaged files give one-line errors, never a panic;
 //! - [`rewrite`]: files written again with other encodings and codecs;
 //! - [`advise`]: the advisor's picks over the corpus;
-//! - [`sql`] (with the `sql` feature): DataFusion over Parquet decoded by pqcodec.
+//! - [`sql`] (with the `sql` feature): DataFusion over Parquet decoded by pqcodec;
+//! - `workers` (with the `distributed` feature): `pqcodec worker` and `sql --workers`.
 
 mod advise;
 mod bad_files;
@@ -15,3 +16,5 @@ mod rewrite;
 mod selection;
 #[cfg(feature = "sql")]
 mod sql;
+#[cfg(feature = "distributed")]
+mod workers;

@@ -8,6 +8,9 @@
 //! [`serve`]) decodes it with pqcodec, keeping the files' metadata for the queries that follow.
 //! Files are named by path or URL: every worker must reach them under the same name.
 //!
+//! The rest of datafusion-distributed (its options, plan display, metrics) is
+//! [`datafusion_distributed`](crate::datafusion_distributed), the version this crate builds on.
+//!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! use pqcodec_datafusion::distributed::{self, WorkerUrls};
@@ -32,15 +35,16 @@ use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_distributed::{
-    DistributedExt, SessionStateBuilderExt, WorkerQueryContext, WorkerResolver,
+    DistributedExt, SessionStateBuilderExt, Worker, WorkerQueryContext, WorkerResolver,
 };
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use url::Url;
 
 use crate::proto::PqcodecExtensionCodec;
+use channels::Channels;
 
-pub use datafusion_distributed::Worker;
+mod channels;
 
 /// A fixed list of workers, by URL (`http://host:port`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,25 +94,47 @@ pub fn distributed_session_context(
     config: SessionConfig,
     workers: impl WorkerResolver + 'static,
 ) -> Result<SessionContext> {
-    let state = SessionStateBuilder::new()
-        .with_config(config)
-        .with_default_features()
-        .with_distributed_worker_resolver(workers)
-        .with_distributed_planner()
-        .with_distributed_user_codec(PqcodecExtensionCodec::new())
-        .build();
+    let state = distributed_state_builder(config, workers).build();
     let ctx = SessionContext::new_with_state(state).enable_url_table();
     crate::register(&ctx)?;
     Ok(ctx)
 }
 
+/// What [`distributed_session_context`] builds on, for a session of one's own: DataFusion's
+/// defaults, the distributed planner over `workers`, and [`PqcodecExtensionCodec`]. pqcodec's
+/// format is not registered (see [`register`](crate::register)).
+pub fn distributed_state_builder(
+    config: SessionConfig,
+    workers: impl WorkerResolver + 'static,
+) -> SessionStateBuilder {
+    SessionStateBuilder::new()
+        .with_config(config)
+        .with_default_features()
+        .with_distributed_worker_resolver(workers)
+        .with_distributed_planner()
+        .with_distributed_user_codec(PqcodecExtensionCodec::new())
+        .with_distributed_channel_resolver(Channels::default())
+}
+
 /// A worker that runs the stages of coordinating sessions, pqcodec's scans among them. Its
 /// queries share one DataFusion runtime, and with it the files' metadata cache.
+///
+/// Connections to workers, the coordinator's and the workers' own (a stage reading another),
+/// open within 10 s and are pinged every 10 s: a worker that cannot be reached or stops
+/// answering fails the query with an error that names it, within about 30 s.
 pub fn worker() -> Worker {
     let codec = Arc::new(PqcodecExtensionCodec::new());
+    let channels = Channels::default();
     Worker::from_session_builder(move |ctx: WorkerQueryContext| {
         let codec = Arc::clone(&codec);
-        async move { Ok(ctx.builder.with_distributed_user_codec_arc(codec).build()) }
+        let channels = channels.clone();
+        async move {
+            Ok(ctx
+                .builder
+                .with_distributed_user_codec_arc(codec)
+                .with_distributed_channel_resolver(channels)
+                .build())
+        }
     })
 }
 

@@ -1,6 +1,7 @@
 //! pqcodec's scans on workers (datafusion-distributed): TPC-H queries through two workers on
-//! ephemeral ports give the single-node results, the workers' scans are pqcodec's, split by
-//! byte ranges of one file; a worker that cannot be reached, or a file a worker cannot read,
+//! ephemeral ports give the single-node results, the workers' scans are pqcodec's (EXPLAIN
+//! ANALYZE shows it per task), split by byte ranges of one file and of a folder's files, each
+//! byte read once; a worker that cannot be reached, or a file a worker cannot read,
 //! is an error naming it, in bounded time.
 
 use std::path::Path;
@@ -33,17 +34,21 @@ impl TestWorker {
     }
 }
 
-/// A coordinating session over `urls`, whose scans are split into tasks however small the
-/// files, with the TPC-H tables of `dir`.
+/// [`coordinator_of`] with the TPC-H tables of `dir`.
 async fn coordinator(urls: &[String], dir: &Path) -> SessionContext {
+    let ctx = coordinator_of(urls);
+    register_tpch(&ctx, dir).await;
+    ctx
+}
+
+/// A coordinating session over `urls`, whose scans are split into tasks however small the
+/// files.
+fn coordinator_of(urls: &[String]) -> SessionContext {
     let config = config(2)
         .with_option_extension(DistributedConfig::default())
         .with_distributed_file_scan_config_bytes_per_partition(1)
         .unwrap();
-    let ctx =
-        distributed::distributed_session_context(config, WorkerUrls::parse(urls).unwrap()).unwrap();
-    register_tpch(&ctx, dir).await;
-    ctx
+    distributed::distributed_session_context(config, WorkerUrls::parse(urls).unwrap()).unwrap()
 }
 
 async fn register_tpch(ctx: &SessionContext, dir: &Path) {
@@ -84,6 +89,19 @@ async fn tpch_queries_through_two_workers_give_single_node_results() {
     assert!(shown.contains("reader=pqcodec"), "{shown}");
     assert!(shown.contains("Stage 1"), "{shown}");
     assert!(shown.contains("lineitem.parquet:0.."), "{shown}");
+    // EXPLAIN ANALYZE: every task of the scan's stage read with pqcodec.
+    let analyzed = run(&distributed, &format!("EXPLAIN ANALYZE {}", query(6)))
+        .await
+        .unwrap();
+    let analyzed = explain_text(&analyzed);
+    assert!(analyzed.contains("DistributedExec"), "{analyzed}");
+    for task in ["t0: DataSourceExec", "t1: DataSourceExec"] {
+        let line = analyzed.lines().find(|l| l.contains(task));
+        assert!(
+            line.is_some_and(|l| l.contains("reader=pqcodec")),
+            "{analyzed}"
+        );
+    }
     for q in [1, 3, 5, 6, 10, 12, 13, 14, 18, 19] {
         let sql = query(q);
         let ours = rows(&run(&distributed, &sql).await.unwrap());
@@ -91,6 +109,71 @@ async fn tpch_queries_through_two_workers_give_single_node_results() {
         assert!(!ours.is_empty(), "q{q}");
         assert_eq!(ours, theirs, "q{q}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_of_files_is_split_into_byte_ranges_each_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..4 {
+        let batches = [sample(2000, i * 2000)];
+        write(
+            &dir.path().join(format!("part-{i}.parquet")),
+            &batches,
+            layered(500, 100),
+        );
+    }
+    let workers = [TestWorker::start().await, TestWorker::start().await];
+    let urls: Vec<String> = workers.iter().map(|w| w.url.clone()).collect();
+    let ctx = coordinator_of(&urls);
+    let create = format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}/'",
+        dir.path().display()
+    );
+    ctx.sql(&create).await.unwrap();
+    let sql = "SELECT name, count(*), sum(id) FROM t WHERE id % 3 = 1 GROUP BY name";
+    let plan = ctx
+        .sql(sql)
+        .await
+        .unwrap()
+        .create_physical_plan()
+        .await
+        .unwrap();
+    let shown = display_plan_ascii(plan.as_ref(), false);
+    // The tasks' byte ranges cover each file once: every byte read by one task.
+    let mut ranges: Vec<(String, u64, u64, &str)> = Vec::new();
+    for task in ["t0: DataSourceExec", "t1: DataSourceExec"] {
+        let line = shown.lines().find(|l| l.contains(task)).unwrap_or_default();
+        let mut found = 0;
+        for piece in line.split(['[', ']', ',', ' ']) {
+            let Some((path, range)) = piece.rsplit_once(':') else {
+                continue;
+            };
+            let Some((start, end)) = range.split_once("..") else {
+                continue;
+            };
+            let name = path.rsplit('/').next().unwrap().to_string();
+            ranges.push((name, start.parse().unwrap(), end.parse().unwrap(), task));
+            found += 1;
+        }
+        assert!(found > 0, "{task}: {shown}");
+    }
+    ranges.sort();
+    for i in 0..4 {
+        let name = format!("part-{i}.parquet");
+        let size = std::fs::metadata(dir.path().join(&name)).unwrap().len();
+        let mut next = 0;
+        for (_, start, end, _) in ranges.iter().filter(|r| r.0 == name) {
+            assert_eq!(*start, next, "{name}: {shown}");
+            next = *end;
+        }
+        assert_eq!(next, size, "{name}: {shown}");
+    }
+    assert!(ranges.iter().any(|r| r.3.starts_with("t1")));
+    let single = pqcodec_datafusion::session_context(config(2)).unwrap();
+    single.sql(&create).await.unwrap();
+    let ours = rows(&collect(plan, ctx.task_ctx()).await.unwrap());
+    assert_eq!(ours.len(), 51, "50 names and NULL");
+    assert_eq!(ours, rows(&run(&single, sql).await.unwrap()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

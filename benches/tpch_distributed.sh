@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The 22 TPC-H queries (benches/tpch/qNN.sql) through N `pqcodec worker`s on this machine
-# (127.0.0.1, ports the system picks), against one `pqcodec sql` process. Per query: wall time
-# and CPU time (user + system) of the coordinator and the workers together (the workers' from
-# /proc before and after), beside one process on N * PARTITIONS partitions; the results of both
-# compared, and with DuckDB's over the same files. Then the sums.
+# The 22 TPC-H queries (benches/tpch/qNN.sql) through WORKERS `pqcodec worker`s on this
+# machine (127.0.0.1, ports the system picks), each on THREADS threads, against one `pqcodec sql`
+# process on WORKERS * THREADS partitions. Per query: wall time and CPU time (user + system) of
+# the coordinator and the workers together (the workers' from /proc before and after) beside the
+# one process's; the results of both compared, and with DuckDB's over the same files. Then the
+# sums.
 #
-# Usage: [BIN=path/to/pqcodec] benches/tpch_distributed.sh [DIR] [SF] [WORKERS] [PARTITIONS] [RUNS]
-# Defaults: /tmp/tpch-sf1, 1, 4 workers, 1 partition (and thread) each, 1 run (the best of RUNS
-# is kept). DIR holds the tables (tpchgen-cli makes them when it has none). DuckDB comes from a
+# Usage: [BIN=path/to/pqcodec] [THREADS=1] benches/tpch_distributed.sh [DIR] [SF] [WORKERS]
+#        [PARTITIONS] [RUNS]
+# Defaults: /tmp/tpch-sf1, 1, 4 workers of 1 thread, 2 partitions a task (the coordinator's
+# `--partitions`: at 1 DataFusion plans no shuffle, and nothing is distributed), 1 run (the
+# best of RUNS is kept). DIR holds the tables (tpchgen-cli makes them when it has none). DuckDB comes from a
 # venv this script makes (PQCODEC_BENCH_VENV, as benches/tpch_tables.sh); without it, the
 # DuckDB comparison is skipped, said so.
 set -euo pipefail
@@ -15,8 +18,9 @@ cd "$(dirname "$0")/.."
 dir=${1:-/tmp/tpch-sf1}
 sf=${2:-1}
 workers=${3:-4}
-partitions=${4:-1}
+partitions=${4:-2}
 runs=${5:-1}
+threads=${THREADS:-1}
 tables="part supplier partsupp customer orders lineitem nation region"
 venv=${PQCODEC_BENCH_VENV:-$HOME/.cache/pqcodec-bench-venv}
 
@@ -48,7 +52,7 @@ trap cleanup EXIT
 # The workers, each on a port the system picks (read from its first line on stderr).
 urls=()
 for i in $(seq "$workers"); do
-    "$bin" worker --listen 127.0.0.1:0 --threads "$partitions" 2>"$scratch/worker$i.log" &
+    "$bin" worker --listen 127.0.0.1:0 --threads "$threads" 2>"$scratch/worker$i.log" &
     pids+=($!)
     for _ in $(seq 100); do
         grep -q 'listening on' "$scratch/worker$i.log" && break
@@ -82,7 +86,7 @@ timed() {
 }
 
 log="$scratch/log"
-single_partitions=$((workers * partitions))
+single_partitions=$((workers * threads))
 for q in $(seq -w 1 22); do
     for run in $(seq "$runs"); do
         before=$(workers_cpu)
@@ -153,7 +157,7 @@ print("every result equal to DuckDB's", duckdb.__version__)
 PY
 fi
 
-python3 - "$log" "$workers" "$partitions" <<'PY'
+python3 - "$log" "$workers" "$threads" "$partitions" <<'PY'
 import sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -161,9 +165,9 @@ for line in open(sys.argv[1]):
     best = rows.get(q)
     entry = (float(wall), float(cpu) + float(wcpu), float(swall), float(scpu))
     rows[q] = entry if best is None else tuple(min(a, b) for a, b in zip(best, entry))
-workers, partitions = int(sys.argv[2]), int(sys.argv[3])
-print(f"\n{workers} workers x {partitions} partition(s) against one process on "
-      f"{workers * partitions} partitions; CPU: coordinator + workers")
+workers, threads, partitions = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+print(f"\n{workers} workers of {threads} thread(s), {partitions} partitions a task, against one "
+      f"process on {workers * threads} partitions; CPU: coordinator + workers")
 print("| query | wall (s), workers / one process | CPU (s), workers / one process | CPU ratio |")
 print("|---|---:|---:|---:|")
 sums = [0.0] * 4

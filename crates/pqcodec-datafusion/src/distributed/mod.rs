@@ -9,7 +9,7 @@
 //! Files are named by path or URL: every worker must reach them under the same name.
 //!
 //! The rest of datafusion-distributed (its options, plan display, metrics) is
-//! [`datafusion_distributed`](crate::datafusion_distributed), the version this crate builds on.
+//! [`crate::datafusion_distributed`], the version this crate builds on.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {

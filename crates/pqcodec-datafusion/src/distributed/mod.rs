@@ -117,7 +117,9 @@ pub fn distributed_state_builder(
 }
 
 /// A worker that runs the stages of coordinating sessions, pqcodec's scans among them. Its
-/// queries share one DataFusion runtime, and with it the files' metadata cache.
+/// queries share one DataFusion runtime, and with it the files' metadata cache; give it one
+/// with the object stores the tables live in (`worker().with_runtime_env(runtime)`: the
+/// default reads local files only).
 ///
 /// Connections to workers, the coordinator's and the workers' own (a stage reading another),
 /// open within 10 s and are pinged every 10 s: a worker that cannot be reached or stops

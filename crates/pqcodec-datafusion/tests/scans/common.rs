@@ -156,18 +156,22 @@ pub async fn run(ctx: &SessionContext, sql: &str) -> Result<Vec<RecordBatch>> {
     Ok(last)
 }
 
+/// The physical plan of `sql`.
+pub async fn physical_plan(ctx: &SessionContext, sql: &str) -> Arc<dyn ExecutionPlan> {
+    ctx.sql(sql)
+        .await
+        .unwrap()
+        .create_physical_plan()
+        .await
+        .unwrap()
+}
+
 /// The plan of `sql`, executed: its batches, and the plan with its metrics.
 pub async fn run_plan(
     ctx: &SessionContext,
     sql: &str,
 ) -> (Vec<RecordBatch>, Arc<dyn ExecutionPlan>) {
-    let plan = ctx
-        .sql(sql)
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = physical_plan(ctx, sql).await;
     let batches = collect(Arc::clone(&plan), ctx.task_ctx()).await.unwrap();
     (batches, plan)
 }

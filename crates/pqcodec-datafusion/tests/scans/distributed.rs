@@ -77,13 +77,7 @@ async fn tpch_queries_through_two_workers_give_single_node_results() {
     let single = pqcodec_datafusion::session_context(config(2)).unwrap();
     register_tpch(&single, dir.path()).await;
     // The scans run as tasks on the workers, decoded by pqcodec, lineitem split by byte ranges.
-    let plan = distributed
-        .sql(&query(6))
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = physical_plan(&distributed, &query(6)).await;
     let shown = display_plan_ascii(plan.as_ref(), false);
     assert!(shown.contains("DistributedExec"), "{shown}");
     assert!(shown.contains("reader=pqcodec"), "{shown}");
@@ -131,13 +125,7 @@ async fn a_folder_of_files_is_split_into_byte_ranges_each_read_once() {
     );
     ctx.sql(&create).await.unwrap();
     let sql = "SELECT name, count(*), sum(id) FROM t WHERE id % 3 = 1 GROUP BY name";
-    let plan = ctx
-        .sql(sql)
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = physical_plan(&ctx, sql).await;
     let shown = display_plan_ascii(plan.as_ref(), false);
     // The tasks' byte ranges cover each file once: every byte read by one task.
     let mut ranges: Vec<(String, u64, u64, &str)> = Vec::new();
@@ -206,13 +194,7 @@ async fn a_file_a_worker_cannot_read_is_named_with_the_reason() {
     let workers = [TestWorker::start().await, TestWorker::start().await];
     let urls: Vec<String> = workers.iter().map(|w| w.url.clone()).collect();
     let ctx = coordinator(&urls, dir.path()).await;
-    let plan = ctx
-        .sql("SELECT sum(l_quantity) FROM lineitem")
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = physical_plan(&ctx, "SELECT sum(l_quantity) FROM lineitem").await;
     // Planned, then the file's pages are spoiled before the workers read them (its footer
     // kept: the metadata the coordinator read stays true).
     let path = dir.path().join("lineitem.parquet");

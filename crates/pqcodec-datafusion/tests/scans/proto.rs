@@ -101,13 +101,7 @@ async fn a_scan_comes_back_with_its_options_files_projection_limit_and_filters()
             "SELECT name, id * 2 AS twice FROM '{}' WHERE id % 7 = 3 AND score > 10 LIMIT 700",
             path.display()
         );
-        let plan = ctx
-            .sql(&sql)
-            .await
-            .unwrap()
-            .create_physical_plan()
-            .await
-            .unwrap();
+        let plan = physical_plan(&ctx, &sql).await;
         let back = round_trip(Arc::clone(&plan), &codec, &ctx.task_ctx());
         let (before, after) = (scans(&plan), scans(&back));
         assert_eq!(before.len(), 1, "{options:?}");
@@ -138,13 +132,7 @@ async fn a_scan_comes_back_with_its_options_files_projection_limit_and_filters()
         let back = rows(&collect(back, ctx.task_ctx()).await.unwrap());
         assert_eq!((ours.len(), back.len()), (700, 700), "{options:?}");
         let all = sql.replace(" LIMIT 700", "");
-        let plan = ctx
-            .sql(&all)
-            .await
-            .unwrap()
-            .create_physical_plan()
-            .await
-            .unwrap();
+        let plan = physical_plan(&ctx, &all).await;
         let back = round_trip(Arc::clone(&plan), &codec, &ctx.task_ctx());
         let ours = rows(&collect(plan, ctx.task_ctx()).await.unwrap());
         let back = rows(&collect(back, ctx.task_ctx()).await.unwrap());
@@ -173,13 +161,7 @@ async fn partition_columns_and_folders_come_back() {
     );
     ctx.sql(&create).await.unwrap();
     let sql = "SELECT part, count(*), max(id) FROM t WHERE part = 'b' OR id < 10 GROUP BY part";
-    let plan = ctx
-        .sql(sql)
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = physical_plan(&ctx, sql).await;
     let back = round_trip(
         Arc::clone(&plan),
         &PqcodecExtensionCodec::new(),
@@ -202,13 +184,7 @@ async fn what_is_not_a_pqcodec_scan_is_refused() {
     let task = ctx.task_ctx();
     let converter = DefaultPhysicalProtoConverter {};
     // Another node.
-    let other = ctx
-        .sql("SELECT 1")
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let other = physical_plan(&ctx, "SELECT 1").await;
     let err = codec
         .try_encode(other, &mut Vec::new(), &converter)
         .unwrap_err();
@@ -217,13 +193,7 @@ async fn what_is_not_a_pqcodec_scan_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = sample_file(dir.path());
     let ctx = pqcodec_datafusion::session_context(config(1)).unwrap();
-    let plan = ctx
-        .sql(&format!("SELECT id FROM '{}'", path.display()))
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = physical_plan(&ctx, &format!("SELECT id FROM '{}'", path.display())).await;
     let scan = scans(&plan);
     assert_eq!(scan.len(), 1);
     let exec: Arc<dyn ExecutionPlan> = DataSourceExec::from_data_source(scan[0].0.clone());

@@ -278,13 +278,25 @@ fn context(args: &SqlArgs, config: SessionConfig) -> Result<SessionContext, BoxE
     if !args.workers.is_empty() {
         use pqcodec_datafusion::distributed::{self, WorkerUrls};
         let workers = WorkerUrls::parse(&args.workers)?;
-        return Ok(match args.reader {
+        let local = workers.on_this_machine();
+        let ctx = match args.reader {
             SqlReader::Pqcodec => distributed::distributed_session_context(config, workers)?,
             SqlReader::Datafusion => {
                 let state = distributed::distributed_state_builder(config, workers).build();
                 SessionContext::new_with_state(state).enable_url_table()
             }
-        });
+        };
+        if local {
+            // Batches between workers of one machine go uncompressed (a statement's `SET
+            // distributed.compression` still applies).
+            let state = ctx.state_ref();
+            let mut state = state.write();
+            state
+                .config_mut()
+                .options_mut()
+                .set("distributed.compression", "none")?;
+        }
+        return Ok(ctx);
     }
     Ok(match args.reader {
         SqlReader::Pqcodec => pqcodec_datafusion::session_context(config)?,

@@ -39,7 +39,7 @@ use datafusion_distributed::{
 };
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
-use url::Url;
+use url::{Host, Url};
 
 use crate::proto::PqcodecExtensionCodec;
 use channels::Channels;
@@ -78,6 +78,25 @@ impl WorkerUrls {
     /// The URLs.
     pub fn urls(&self) -> &[Url] {
         &self.0
+    }
+
+    /// Whether every worker is on this machine (a loopback address, or `localhost`): then
+    /// compressing what they send each other only costs CPU.
+    ///
+    /// ```
+    /// use pqcodec_datafusion::distributed::WorkerUrls;
+    ///
+    /// let local = WorkerUrls::parse(["http://127.0.0.1:1", "http://localhost:2", "http://[::1]:3"]);
+    /// assert!(local.unwrap().on_this_machine());
+    /// assert!(!WorkerUrls::parse(["http://10.0.0.7:1"]).unwrap().on_this_machine());
+    /// ```
+    pub fn on_this_machine(&self) -> bool {
+        self.0.iter().all(|url| match url.host() {
+            Some(Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+            Some(Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(Host::Ipv6(ip)) => ip.is_loopback(),
+            None => false,
+        })
     }
 }
 

@@ -120,7 +120,8 @@ pub fn distributed_session_context(
 }
 
 /// What [`distributed_session_context`] builds on, for a session of one's own: DataFusion's
-/// defaults, the distributed planner over `workers`, and [`PqcodecExtensionCodec`]. pqcodec's
+/// defaults, the distributed planner over `workers`, [`PqcodecExtensionCodec`], and channels
+/// to the workers as [`worker`]'s (bounded waits, errors that name the worker). pqcodec's
 /// format is not registered (see [`register`](crate::register)).
 pub fn distributed_state_builder(
     config: SessionConfig,

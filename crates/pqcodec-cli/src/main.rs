@@ -15,6 +15,8 @@ mod rewrite;
 mod scan;
 #[cfg(feature = "sql")]
 mod sql;
+#[cfg(feature = "sql")]
+mod stores;
 mod values_text;
 #[cfg(feature = "distributed")]
 mod worker;

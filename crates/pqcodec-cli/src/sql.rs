@@ -11,6 +11,7 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::util::pretty::pretty_format_batches_with_schema;
 use datafusion::datasource::file_format::parquet::ParquetFormat;
 use datafusion::datasource::listing::ListingOptions;
+use datafusion::execution::SessionStateBuilder;
 use datafusion::physical_plan::metrics::MetricValue;
 use datafusion::physical_plan::{ExecutionPlan, collect};
 use datafusion::prelude::{SessionConfig, SessionContext};
@@ -48,7 +49,8 @@ pub struct SqlArgs {
     /// Reads the SQL from this file (`-`: standard input), as `datafusion-cli -f` does.
     #[arg(long, short = 'f', value_name = "PATH", conflicts_with = "sql")]
     pub file: Option<PathBuf>,
-    /// A table: `NAME=PATH`, PATH a Parquet file or a folder of them. Repeatable.
+    /// A table: `NAME=PATH`, PATH a Parquet file or a folder of them, or (feature
+    /// `object-stores`) an `s3://` or `http(s)://` URL. Repeatable.
     #[arg(long = "table", value_name = "NAME=PATH")]
     pub tables: Vec<String>,
     /// How to print the result.
@@ -203,6 +205,10 @@ fn parse_table(arg: &str) -> Result<(String, String), BoxError> {
         .split_once('=')
         .filter(|(n, p)| !n.is_empty() && !p.is_empty())
         .ok_or_else(|| format!("--table {arg:?}: expected NAME=PATH"))?;
+    // An object store's URL (`s3://bucket/key`, `https://host/x.parquet`) as it is.
+    if path.contains("://") && !path.starts_with("file://") {
+        return Ok((name.to_string(), path.to_string()));
+    }
     let full = Path::new(path)
         .canonicalize()
         .map_err(|e| format!("--table {name}: {path}: {e}"))?;
@@ -272,36 +278,46 @@ async fn query(
     last.ok_or_else(|| "no SQL statement given".into())
 }
 
-/// The session `args` ask for, of `config`.
+/// The session `args` ask for, of `config`: tables in files or object stores
+/// ([`crate::stores`]), on this process or on workers.
 fn context(args: &SqlArgs, config: SessionConfig) -> Result<SessionContext, BoxError> {
+    let on_this_process = |config| {
+        SessionStateBuilder::new()
+            .with_config(config)
+            .with_default_features()
+    };
+    #[cfg(not(feature = "distributed"))]
+    let builder = on_this_process(config);
     #[cfg(feature = "distributed")]
-    if !args.workers.is_empty() {
-        use pqcodec_datafusion::distributed::{self, WorkerUrls};
-        let workers = WorkerUrls::parse(&args.workers)?;
-        let local = workers.on_this_machine();
-        let ctx = match args.reader {
-            SqlReader::Pqcodec => distributed::distributed_session_context(config, workers)?,
-            SqlReader::Datafusion => {
-                let state = distributed::distributed_state_builder(config, workers).build();
-                SessionContext::new_with_state(state).enable_url_table()
-            }
-        };
-        if local {
-            // Batches between workers of one machine go uncompressed (a statement's `SET
-            // distributed.compression` still applies).
-            let state = ctx.state_ref();
-            let mut state = state.write();
-            state
-                .config_mut()
-                .options_mut()
-                .set("distributed.compression", "none")?;
+    let (builder, local_workers) = match args.workers.is_empty() {
+        true => (on_this_process(config), false),
+        false => {
+            use pqcodec_datafusion::distributed::{self, WorkerUrls};
+            let workers = WorkerUrls::parse(&args.workers)?;
+            let local = workers.on_this_machine();
+            (
+                distributed::distributed_state_builder(config, workers),
+                local,
+            )
         }
-        return Ok(ctx);
+    };
+    let state = builder.with_runtime_env(crate::stores::runtime()?).build();
+    let ctx = SessionContext::new_with_state(state).enable_url_table();
+    if args.reader == SqlReader::Pqcodec {
+        pqcodec_datafusion::register(&ctx)?;
     }
-    Ok(match args.reader {
-        SqlReader::Pqcodec => pqcodec_datafusion::session_context(config)?,
-        SqlReader::Datafusion => SessionContext::new_with_config(config).enable_url_table(),
-    })
+    #[cfg(feature = "distributed")]
+    if local_workers {
+        // Batches between workers of one machine go uncompressed (a statement's `SET
+        // distributed.compression` still applies).
+        let state = ctx.state_ref();
+        let mut state = state.write();
+        state
+            .config_mut()
+            .options_mut()
+            .set("distributed.compression", "none")?;
+    }
+    Ok(ctx)
 }
 
 /// `plan` as text: with workers, its stages and tasks.

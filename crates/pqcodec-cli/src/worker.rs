@@ -44,7 +44,8 @@ pub fn worker(args: &WorkerArgs) -> Result<(), BoxError> {
             eprintln!("pqcodec worker: {name}: stopping");
         };
         eprintln!("pqcodec worker: listening on http://{address}");
-        let worker = pqcodec_datafusion::distributed::worker();
+        let worker =
+            pqcodec_datafusion::distributed::worker().with_runtime_env(crate::stores::runtime()?);
         pqcodec_datafusion::distributed::serve(worker, listener, stop).await?;
         eprintln!("pqcodec worker: stopped");
         Ok(())

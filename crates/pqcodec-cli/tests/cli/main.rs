@@ -5,6 +5,7 @@
 //! - [`rewrite`]: files written again with other encodings and codecs;
 //! - [`advise`]: the advisor's picks over the corpus;
 //! - [`sql`] (with the `sql` feature): DataFusion over Parquet decoded by pqcodec;
+//! - `stores` (with the `object-stores` feature): tables over HTTP;
 //! - `workers` (with the `distributed` feature): `pqcodec worker` and `sql --workers`.
 
 mod advise;
@@ -16,5 +17,7 @@ mod rewrite;
 mod selection;
 #[cfg(feature = "sql")]
 mod sql;
+#[cfg(feature = "object-stores")]
+mod stores;
 #[cfg(feature = "distributed")]
 mod workers;

@@ -18,7 +18,7 @@ use crate::common::{ok, pqcodec};
 
 /// Before a query: its scans split into a task per megabyte, so that these small tables are
 /// read by both workers (the default is 16 MiB a partition).
-const SPLIT: &str = "SET distributed.file_scan_config_bytes_per_partition = 1048576;";
+pub const SPLIT: &str = "SET distributed.file_scan_config_bytes_per_partition = 1048576;";
 
 /// A child process, killed when dropped (a failed test leaves none running).
 struct Guard(Child);
@@ -31,14 +31,14 @@ impl Drop for Guard {
 }
 
 /// A `pqcodec worker` child, killed when dropped.
-struct Worker {
+pub struct Worker {
     child: Guard,
-    url: String,
+    pub url: String,
     stderr: BufReader<ChildStderr>,
 }
 
 impl Worker {
-    fn start() -> Self {
+    pub fn start() -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
             .args(["worker", "--listen", "127.0.0.1:0", "--threads", "1"])
             .stdin(Stdio::null())

@@ -11,7 +11,8 @@ use std::hint::black_box;
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pqcodec::arrow::Page;
-use pqcodec::file::framing::{ParquetFile, snappy};
+use pqcodec::file::ParquetFile;
+use pqcodec::file::framing::snappy;
 
 const PAGE: usize = 1 << 20;
 

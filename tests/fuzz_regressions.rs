@@ -111,7 +111,7 @@ mod seeds {
     use pqcodec_encodings::bit_packed::BitPackedEncoder;
     use pqcodec_encodings::dynamic::{Values, encode};
     use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
-    use pqcodec_file::framing::ParquetFile;
+    use pqcodec_file::ParquetFile;
 
     use super::harness::{
         ALP_TYPES, BYTE_STREAM_SPLIT_TYPES, DELTA_BYTE_ARRAY_TYPES, INTEGER_TYPES,

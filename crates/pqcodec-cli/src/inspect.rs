@@ -8,7 +8,6 @@ use std::path::Path;
 use parquet::basic::Type;
 use parquet::file::metadata::ColumnChunkMetaData;
 use pqcodec_arrow::{Page, PageSource};
-use pqcodec_file::framing::ChunkPages;
 use pqcodec_file::{FileMetadata, LocalFile};
 
 /// Describes every row group, column chunk and page of the file at `path`, read by ranges.
@@ -63,7 +62,7 @@ pub fn inspect(path: &Path) -> Result<String, Box<dyn Error>> {
                 let column = chunk.column_descr().path().string();
                 format!("{}: column {column:?}: {e}", path.display())
             };
-            let mut pages = ChunkPages::read(&source, &file, g, c).map_err(|e| in_column(&e))?;
+            let mut pages = file.read_chunk_pages(&source, g, c).map_err(|e| in_column(&e))?;
             let repeated = chunk.column_descr().max_rep_level() > 0;
             // The rows before each data page: from the offset index, else counted (unknown
             // after a v1 page of a repeated column, whose rows only its levels tell).

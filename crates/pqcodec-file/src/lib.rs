@@ -34,11 +34,13 @@
 #![allow(clippy::single_range_in_vec_init)]
 
 pub mod advisor;
+mod compression;
 mod error;
 mod filter;
 pub mod framing;
 mod metadata;
 mod metrics;
+mod parquet_file;
 mod plan;
 mod predicate_cache;
 mod projection;
@@ -51,18 +53,18 @@ mod stream;
 pub mod writer;
 
 pub use advisor::{Advice, Advisor, Objective};
+pub use compression::Compression;
 pub use error::{Error, Result};
 pub use filter::{ArrowPredicate, ArrowPredicateFn, ReadCost, RowFilter, Selectivity};
 pub use metadata::FileMetadata;
 pub use metrics::ReadMetrics;
+pub use parquet_file::{FilePages, ParquetFile};
 pub use projection::Projection;
-pub use reader::{
-    BatchReader, DEFAULT_BATCH_SIZE, DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions,
-};
+pub use reader::{BatchReader, DEFAULT_BATCH_SIZE, ReaderBuilder, ReaderOptions};
 pub use selection::{RowSelection, RowSelector};
-pub use source::{LocalFile, RangeRead};
+pub use source::{DEFAULT_COALESCE_GAP, LocalFile, RangeRead};
 #[cfg(feature = "object_store")]
 pub use stream::{AsyncRangeRead, BatchStream, ObjectStoreSource};
 #[cfg(feature = "object_store")]
 pub use writer::AsyncFileWriter;
-pub use writer::{ColumnSettings, Compression, FileWriter, PageVersion, WriterOptions};
+pub use writer::{ColumnSettings, FileWriter, PageVersion, WriterOptions};

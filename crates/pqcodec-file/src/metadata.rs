@@ -20,9 +20,10 @@ use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::ColumnDesc;
 
 use crate::error::{Error, Result};
-use crate::framing::checks::{PHYSICAL_TYPES, check_schema_tree, chunk_range, footer_len};
+use crate::framing::checks::{check_schema_tree, chunk_range, footer_len};
+use crate::framing::parquet_types::{PHYSICAL_TYPES, column_desc};
 use crate::framing::thrift_walk::{self, EncodingAt};
-use crate::framing::{FramingError, physical, reason};
+use crate::framing::{ChunkPages, Fetched, FramingError, reason};
 
 /// Bytes read from the end of a file in the first request: most footers fit, so most files
 /// take one request for their metadata.
@@ -132,6 +133,35 @@ impl FileMetadata {
             )));
         }
         Ok((chunk, range))
+    }
+
+    /// The pages of column chunk `column` of `row_group` in `data`: all of them, or with
+    /// `locations` from the offset index, those `data` holds.
+    pub(crate) fn chunk_pages(
+        &self,
+        row_group: usize,
+        column: usize,
+        data: Arc<Fetched>,
+        locations: Option<Vec<PageLocation>>,
+    ) -> Result<ChunkPages, FramingError> {
+        let (chunk, range) = self.chunk(row_group, column)?;
+        let rows = self.metadata.row_group(row_group).num_rows();
+        ChunkPages::new(row_group, chunk.compression(), range, rows, data, locations)
+    }
+
+    /// The pages of column chunk `column` of `row_group`, the whole chunk read from `source`:
+    /// for tools that walk pages (readers fetch a row group's chunks together).
+    pub fn read_chunk_pages(
+        &self,
+        source: &dyn crate::RangeRead,
+        row_group: usize,
+        column: usize,
+    ) -> Result<ChunkPages> {
+        let (_, range) = self.chunk(row_group, column)?;
+        let ranges = [range];
+        let data = crate::source::read_checked(source, &ranges)?;
+        let fetched = Arc::new(Fetched::new(&ranges, data));
+        Ok(self.chunk_pages(row_group, column, fetched, None)?)
     }
 
     /// The page locations of column chunk `column` of `row_group` from the offset index, if
@@ -310,19 +340,6 @@ impl MetadataLoader {
         self.finish()
     }
 
-    /// Reads from `source` what it needs, to the end, asynchronously.
-    #[cfg(feature = "object_store")]
-    pub(crate) async fn read_async(
-        mut self,
-        source: &dyn crate::AsyncRangeRead,
-    ) -> Result<FileMetadata> {
-        while let Some(ranges) = self.needs()? {
-            let data = crate::stream::read(source, ranges.clone()).await?;
-            self.push(ranges, data)?;
-        }
-        self.finish()
-    }
-
     /// The metadata read.
     pub(crate) fn finish(self) -> Result<FileMetadata> {
         match self.state {
@@ -480,16 +497,5 @@ impl FileMetadata {
             page_index,
             chunk_type_mismatches,
         })
-    }
-}
-
-/// The leaf column `c` as pqcodec describes it.
-pub(crate) fn column_desc(c: &parquet::schema::types::ColumnDescriptor) -> ColumnDesc {
-    ColumnDesc {
-        path: c.path().string(),
-        physical: physical(c.physical_type()),
-        type_length: usize::try_from(c.type_length()).unwrap_or(0),
-        max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
-        max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
     }
 }

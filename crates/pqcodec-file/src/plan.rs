@@ -14,7 +14,7 @@ use pqcodec_arrow::{Column, RecordBatchDecoder};
 
 use crate::error::{Error, Result};
 use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, spread};
-use crate::framing::{ChunkPages, Fetched};
+use crate::framing::Fetched;
 use crate::metadata::FileMetadata;
 use crate::metrics::ReadMetrics;
 use crate::predicate_cache::{Cache, Shared, leaf_ranges, rows_read};
@@ -341,7 +341,8 @@ impl Plan {
             let desc = self.meta.columns()[leaf].clone();
             let at = locations.partition_point(|(l, _)| *l < leaf);
             let pages = locations.get(at).and_then(|(_, p)| p.clone());
-            let pages = ChunkPages::new(&self.meta, row_group, leaf, Arc::clone(fetched), pages)
+            let pages = (self.meta)
+                .chunk_pages(row_group, leaf, Arc::clone(fetched), pages)
                 .map_err(|source| Error::Chunk {
                     column: desc.path.clone(),
                     source,

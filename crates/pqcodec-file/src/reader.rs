@@ -22,11 +22,6 @@ use crate::source::{RangeRead, read_checked};
 /// Rows per batch unless [`ReaderBuilder::with_batch_size`] says otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 8192;
 
-/// How far apart two byte ranges may lie and still be read as one, for a source that does not
-/// say ([`RangeRead::coalesce_gap`]) and a builder not told ([`ReaderBuilder::with_coalesce_gap`]):
-/// 1 MiB, as one request to an object store costs about as much as reading that much more.
-pub const DEFAULT_COALESCE_GAP: u64 = 1024 * 1024;
-
 /// How a file's metadata is read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReaderOptions {

@@ -21,10 +21,10 @@ use crate::error::{Error, Result};
 use crate::metadata::{FileMetadata, MetadataLoader};
 use crate::metrics::decoding;
 use crate::plan::{Plan, Remaining};
-use crate::reader::{DEFAULT_COALESCE_GAP, ReaderBuilder, ReaderOptions};
+use crate::reader::{ReaderBuilder, ReaderOptions};
 use crate::row_group::RowGroupReader;
 use crate::selection::RowSelection;
-use crate::source::{check_lengths, span};
+use crate::source::{DEFAULT_COALESCE_GAP, check_lengths, span};
 
 /// A file's bytes, read by ranges asynchronously: what a [`BatchStream`] reads
 /// from. [`ObjectStoreSource`] is one.
@@ -107,6 +107,17 @@ pub(crate) async fn read(
             source: e,
         })?;
     check_lengths(&ranges, data)
+}
+
+impl MetadataLoader {
+    /// Reads from `source` what it needs, to the end, asynchronously.
+    async fn read_async(mut self, source: &dyn AsyncRangeRead) -> Result<FileMetadata> {
+        while let Some(ranges) = self.needs()? {
+            let data = read(source, ranges.clone()).await?;
+            self.push(ranges, data)?;
+        }
+        self.finish()
+    }
 }
 
 impl FileMetadata {

@@ -43,7 +43,7 @@ use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::{DynamicType, plain_value_count};
 use pqcodec_encodings::plain::decode_plain_page;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
-use pqcodec_file::framing::{FilePages, ParquetFile};
+use pqcodec_file::{FilePages, ParquetFile};
 use pqcodec_file::{Projection, ReaderBuilder, ReaderOptions, RowSelection, RowSelector};
 
 mod arrow;

@@ -2,7 +2,7 @@
 
 use pqcodec_core::{Encoding, PhysicalType};
 
-use crate::writer::Compression;
+use crate::compression::Compression;
 
 /// How the advisor costs a candidate's decoding.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

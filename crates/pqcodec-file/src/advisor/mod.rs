@@ -51,7 +51,7 @@ pub use costs::{CostTable, DecodeCosts};
 pub use pick::Objective;
 
 use crate::error::{Error, Result};
-use crate::metadata::column_desc;
+use crate::framing::parquet_types::column_desc;
 use crate::writer::{ColumnSettings, Compression, WriterOptions};
 use distinct::{Distinct, DistinctCounter};
 use sample::Sampler;

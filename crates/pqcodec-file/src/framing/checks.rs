@@ -2,23 +2,11 @@
 //! abort on (a deeply nested schema, negative offsets) or a codec allocate blindly (the sizes
 //! page headers claim) is refused with a [`FramingError`] naming what is wrong.
 
-use parquet::basic::{Compression, Type as PqType};
+use parquet::basic::Compression;
 use parquet::file::metadata::ColumnChunkMetaData;
 
 use super::thrift_walk::{self, PageHeader, SchemaElement};
 use super::{FramingError, MAX_SCHEMA_DEPTH};
-
-/// Parquet's physical types by their Thrift id.
-pub(crate) const PHYSICAL_TYPES: [PqType; 8] = [
-    PqType::BOOLEAN,
-    PqType::INT32,
-    PqType::INT64,
-    PqType::INT96,
-    PqType::FLOAT,
-    PqType::DOUBLE,
-    PqType::BYTE_ARRAY,
-    PqType::FIXED_LEN_BYTE_ARRAY,
-];
 
 /// The footer's Thrift bytes, found as the parquet crate finds them: the file ends with their
 /// length (4 bytes, little-endian) and the magic `PAR1`.

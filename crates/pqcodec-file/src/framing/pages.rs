@@ -8,6 +8,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_buffer::Buffer;
+use parquet::basic::Compression;
 use parquet::compression::{Codec, CodecOptionsBuilder, create_codec};
 use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::{
@@ -19,7 +20,6 @@ use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE, PageCh
 use super::snappy;
 use super::thrift_walk::{self, PageHeader};
 use super::{Fetched, FramingError, reason};
-use crate::metadata::FileMetadata;
 use crate::metrics::{ReadMetrics, decompressing};
 
 /// The pages of one column chunk, decompressed, from bytes already read: the whole chunk, or,
@@ -77,24 +77,20 @@ impl std::fmt::Debug for ChunkPages {
 }
 
 impl ChunkPages {
-    /// The pages of column chunk `column` of `row_group` in `data`. Without `locations`,
-    /// `data` holds the whole chunk, whose page headers are checked and must hold the row
-    /// group's rows; with them (checked against the chunk by the caller), the pages `data`
-    /// holds are checked.
+    /// The pages of a column chunk of `row_group` compressed with `codec`, lying at `range`
+    /// of the file, in `data`. Without `locations`, `data` holds the whole chunk, whose page
+    /// headers are checked and must hold the row group's `rows`; with them (checked against
+    /// the chunk by the caller), the pages `data` holds are checked.
     pub(crate) fn new(
-        meta: &FileMetadata,
         row_group: usize,
-        column: usize,
+        codec: Compression,
+        range: Range<u64>,
+        rows: i64,
         data: Arc<Fetched>,
         locations: Option<Vec<PageLocation>>,
     ) -> Result<Self, FramingError> {
         let chunk_error = |reason: String| FramingError::Chunk { row_group, reason };
-        let (chunk, range) = meta.chunk(row_group, column)?;
-        let rows = meta.metadata().row_group(row_group).num_rows();
-        let checks = PageChecks {
-            row_group,
-            codec: chunk.compression(),
-        };
+        let checks = PageChecks { row_group, codec };
         let order = match locations {
             None => {
                 let bytes = data
@@ -125,15 +121,15 @@ impl ChunkPages {
                 }
             }
         };
-        if let Some((codec, feature)) = super::codec_not_compiled(chunk.compression()) {
+        if let Some((codec, feature)) = super::codec_not_compiled(codec) {
             return Err(FramingError::CodecNotCompiled {
                 row_group,
                 codec,
                 feature,
             });
         }
-        let codec = match chunk.compression() {
-            parquet::basic::Compression::SNAPPY => Some(Decompressor::Snappy),
+        let codec = match codec {
+            Compression::SNAPPY => Some(Decompressor::Snappy),
             other => {
                 let options = CodecOptionsBuilder::default().build();
                 create_codec(other, &options)
@@ -158,21 +154,6 @@ impl ChunkPages {
         self
     }
 
-    /// The pages of column chunk `column` of `row_group`, the whole chunk read from `source`
-    /// (for tools that walk pages; readers fetch a row group's chunks together).
-    pub fn read(
-        source: &dyn crate::RangeRead,
-        meta: &FileMetadata,
-        row_group: usize,
-        column: usize,
-    ) -> Result<Self, crate::Error> {
-        let (_, range) = meta.chunk(row_group, column)?;
-        let ranges = [range];
-        let data = crate::source::read_checked(source, &ranges)?;
-        let fetched = Fetched::new(&ranges, data);
-        Ok(Self::new(meta, row_group, column, Arc::new(fetched), None)?)
-    }
-
     /// An error of the page about to be read.
     fn error(&self, reason: impl Into<String>) -> FramingError {
         FramingError::Page {
@@ -191,7 +172,10 @@ impl ChunkPages {
         })
     }
 
-    /// Reads the header of the page starting at `at`, the chunk's bytes up to `end`.
+    /// Reads the header of the page starting at `at`, the chunk's bytes up to `end`. The
+    /// chunk's checks (`PageChecks::check`) read it before and keep nothing, on purpose: kept,
+    /// a chunk of many tiny pages (a hostile file's) would hold parsed headers several times
+    /// its own size; parsing one again costs a fraction of a microsecond a page.
     fn frame(&self, at: u64, end: u64) -> Result<Framed, FramingError> {
         let bytes = self.bytes(&(at..end))?;
         let header = thrift_walk::page_header(&bytes)

@@ -5,54 +5,23 @@ use std::collections::VecDeque;
 use std::io::Read;
 
 use bytes::Bytes;
-use parquet::basic::{BoundaryOrder, Encoding as PqEncoding, PageType, Type as PqType};
+use parquet::basic::{BoundaryOrder, Encoding as PqEncoding, PageType};
 use parquet::column::writer::ColumnCloseResult;
-use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::file::metadata::{
     ColumnChunkMetaData, ColumnIndexBuilder, OffsetIndexBuilder, PageEncodingStats,
 };
 use parquet::file::reader::{ChunkReader, Length};
-use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 use pqcodec_arrow::Page;
-use pqcodec_arrow::write::{
-    Bound, BoundaryOrder as PageOrder, EncodedChunk, EncodedPage, Statistics,
-};
+use pqcodec_arrow::write::{BoundaryOrder as PageOrder, EncodedChunk, EncodedPage};
 use pqcodec_core::Encoding;
 
-use super::compress::{Compressor, parquet_codec};
-use super::options::Compression;
+use super::compress::Compressor;
 use super::page_header::{PageKind, write_page_header};
 use super::truncate::Truncate;
+use crate::compression::Compression;
 use crate::error::{Error, Result};
-
-/// The parquet crate's name for an encoding, as the footer lists it. Parquet 59 names no ALP:
-/// the footer is written with [`ALP_IN_FOOTER`] in its place, then patched
-/// ([`super::footer`]). GROUP_VAR_INT, deprecated, is not written.
-pub(crate) fn footer_encoding(column: &str, e: Encoding) -> Result<PqEncoding> {
-    #[allow(deprecated)]
-    Ok(match e {
-        Encoding::Plain => PqEncoding::PLAIN,
-        Encoding::PlainDictionary => PqEncoding::PLAIN_DICTIONARY,
-        Encoding::Rle => PqEncoding::RLE,
-        Encoding::DeltaBinaryPacked => PqEncoding::DELTA_BINARY_PACKED,
-        Encoding::DeltaLengthByteArray => PqEncoding::DELTA_LENGTH_BYTE_ARRAY,
-        Encoding::DeltaByteArray => PqEncoding::DELTA_BYTE_ARRAY,
-        Encoding::RleDictionary => PqEncoding::RLE_DICTIONARY,
-        Encoding::ByteStreamSplit => PqEncoding::BYTE_STREAM_SPLIT,
-        Encoding::Alp => ALP_IN_FOOTER,
-        other => {
-            return Err(Error::Request(format!(
-                "column {column:?}: {other} is not written to files"
-            )));
-        }
-    })
-}
-
-/// What a footer written by the parquet crate lists for ALP: BIT_PACKED, which pqcodec never
-/// writes (levels are RLE), patched into ALP once written.
-#[allow(deprecated)]
-pub(crate) const ALP_IN_FOOTER: PqEncoding = PqEncoding::BIT_PACKED;
+use crate::framing::parquet_types::{footer_encoding, parquet_codec, parquet_statistics};
 
 /// A framed column chunk: its pages' bytes, from offset 0, and what the row group writer
 /// needs.
@@ -256,7 +225,7 @@ impl ChunkWriter {
         self.uncompressed += uncompressed;
         self.data.push(framed);
         self.num_values += page.page.num_values() as i64;
-        let (listed, framed_len) = (footer_encoding(path, encoding)?, i32_of(path, framed_len)?);
+        let (listed, framed_len) = (listed_encoding(path, encoding)?, i32_of(path, framed_len)?);
         self.count(page_type, listed);
         self.locations
             .push((offset as i64, framed_len, page.num_rows as i64));
@@ -327,10 +296,12 @@ impl ChunkWriter {
             .set_data_page_offset(self.locations.first().map_or(shift, |l| l.0 + shift))
             .set_dictionary_page_offset(dictionary_offset);
         if let Some(stats) = statistics {
+            let truncate = self.truncate.as_ref();
             builder = builder.set_statistics(parquet_statistics(
                 self.descr.physical_type(),
                 stats,
-                self.truncate.as_ref(),
+                |v| truncate.and_then(|t| t.min(v)),
+                |v| truncate.and_then(|t| t.max(v)),
             ));
         }
         let metadata = builder.build().map_err(|e| self.pq(e))?;
@@ -360,6 +331,13 @@ impl ChunkWriter {
     }
 }
 
+/// The parquet crate's name for `e`, which column `column`'s pages are written in, as the
+/// footer lists it.
+pub(crate) fn listed_encoding(column: &str, e: Encoding) -> Result<parquet::basic::Encoding> {
+    footer_encoding(e)
+        .ok_or_else(|| Error::Request(format!("column {column:?}: {e} is not written to files")))
+}
+
 fn i32_of(path: &str, n: usize) -> Result<i32> {
     i32::try_from(n).map_err(|_| {
         Error::Request(format!(
@@ -381,60 +359,5 @@ pub(crate) fn frame_error(path: &str, e: parquet::errors::ParquetError) -> Error
             }
         }
         other => format(Box::new(other)),
-    }
-}
-
-/// The chunk's statistics as the parquet crate holds them, byte bounds cut by `truncate`.
-fn parquet_statistics(
-    physical: PqType,
-    s: &Statistics,
-    truncate: Option<&Truncate>,
-) -> PqStatistics {
-    let nulls = Some(s.null_count);
-    // Byte bounds, cut if they are too long, and whether each is the value itself.
-    let bytes = |b: &Option<Bound>, cut: fn(&Truncate, &[u8]) -> Option<Vec<u8>>| match b {
-        Some(Bound::Bytes(v)) => match truncate.and_then(|t| cut(t, v)) {
-            Some(shorter) => (Some(shorter), false),
-            None => (Some(v.clone()), true),
-        },
-        _ => (None, true),
-    };
-    let ((min, min_exact), (max, max_exact)) =
-        (bytes(&s.min, Truncate::min), bytes(&s.max, Truncate::max));
-    macro_rules! typed {
-        ($ctor:ident, $variant:ident, $map:expr) => {{
-            let get = |b: &Option<Bound>| match b {
-                Some(Bound::$variant(v)) => Some($map(v)),
-                _ => None,
-            };
-            PqStatistics::$ctor(get(&s.min), get(&s.max), None, nulls, false)
-        }};
-    }
-    match physical {
-        PqType::BOOLEAN => typed!(boolean, Boolean, |v: &bool| *v),
-        PqType::INT32 => typed!(int32, Int32, |v: &i32| *v),
-        PqType::INT64 => typed!(int64, Int64, |v: &i64| *v),
-        PqType::INT96 => PqStatistics::int96(None, None, None, nulls, false),
-        PqType::FLOAT => typed!(float, Float, |v: &f32| *v),
-        PqType::DOUBLE => typed!(double, Double, |v: &f64| *v),
-        PqType::BYTE_ARRAY => PqStatistics::ByteArray(
-            ValueStatistics::new(
-                min.map(ByteArray::from),
-                max.map(ByteArray::from),
-                None,
-                nulls,
-                false,
-            )
-            .with_min_is_exact(min_exact)
-            .with_max_is_exact(max_exact),
-        ),
-        PqType::FIXED_LEN_BYTE_ARRAY => {
-            let flba = |v: Vec<u8>| FixedLenByteArray::from(ByteArray::from(v));
-            PqStatistics::FixedLenByteArray(
-                ValueStatistics::new(min.map(flba), max.map(flba), None, nulls, false)
-                    .with_min_is_exact(min_exact)
-                    .with_max_is_exact(max_exact),
-            )
-        }
     }
 }

@@ -5,7 +5,7 @@
 #[cfg(any(feature = "flate2", feature = "zstd", feature = "brotli"))]
 use std::io::Write;
 
-use super::options::Compression;
+use crate::compression::Compression;
 
 /// Compresses pages with one codec, reusing its working memory from page to page.
 #[derive(Debug)]
@@ -91,17 +91,4 @@ fn room(work: &mut Vec<u8>, n: usize) -> &mut [u8] {
         work.resize(n, 0);
     }
     &mut work[..n]
-}
-
-/// The parquet crate's name for `codec`, for the footer.
-pub(crate) fn parquet_codec(codec: Compression) -> parquet::basic::Compression {
-    use parquet::basic::{BrotliLevel, Compression as P, GzipLevel, ZstdLevel};
-    match codec {
-        Compression::Uncompressed => P::UNCOMPRESSED,
-        Compression::Snappy => P::SNAPPY,
-        Compression::Gzip(l) => P::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
-        Compression::Lz4Raw => P::LZ4_RAW,
-        Compression::Zstd(l) => P::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
-        Compression::Brotli(l) => P::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
-    }
 }

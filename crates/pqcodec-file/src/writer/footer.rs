@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::chunk::ALP_IN_FOOTER;
+use crate::framing::parquet_types::ALP_IN_FOOTER;
 use crate::framing::thrift_walk::{EncodingAt, walk_footer};
 use pqcodec_core::Encoding;
 

@@ -37,21 +37,21 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::{ArrowSchemaConverter, encode_arrow_schema};
-use parquet::basic::SortOrder as PqSortOrder;
 use parquet::file::metadata::{KeyValue, ParquetMetaData};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescriptor, SchemaDescPtr, SchemaDescriptor};
-use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, Prepared, SortOrder};
+use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, Prepared};
 use pqcodec_core::{Encoding, PhysicalType};
 
-pub use options::{ColumnSettings, Compression, WriterOptions};
+pub use crate::compression::Compression;
+pub use options::{ColumnSettings, WriterOptions};
 pub use pqcodec_arrow::write::PageVersion;
 #[cfg(feature = "object_store")]
 pub use upload::AsyncFileWriter;
 
 use crate::error::{Error, Result};
-use crate::metadata::column_desc;
+use crate::framing::parquet_types::{column_desc, sort_order};
 use footer::Output;
 
 /// Writes RecordBatches as a Parquet file to any [`Write`], shaped like arrow-rs's
@@ -390,7 +390,7 @@ fn encoders(
         for leaf in leaves {
             let desc = column_desc(leaf);
             let (column_options, codec) = column_options(options, leaf, &desc.path);
-            if let Some(feature) = codec.missing_feature() {
+            if let Some(feature) = options::missing_feature(codec) {
                 return Err(Error::CodecNotCompiled {
                     codec: codec.name(),
                     feature,
@@ -401,7 +401,7 @@ fn encoders(
                 codec,
                 options.truncate_bounds,
             ));
-            chunk::footer_encoding(&desc.path, column_options.encoding)?;
+            chunk::listed_encoding(&desc.path, column_options.encoding)?;
             alp |= column_options.encoding == Encoding::Alp;
             columns.push((desc, column_options));
         }
@@ -436,11 +436,6 @@ fn column_options(
             Encoding::Plain,
         ),
     };
-    let sort_order = match leaf.sort_order() {
-        PqSortOrder::SIGNED => SortOrder::Signed,
-        PqSortOrder::UNSIGNED => SortOrder::Unsigned,
-        PqSortOrder::UNDEFINED => SortOrder::Undefined,
-    };
     let limits =
         DictionaryLimits::default().with_max_dictionary_bytes(options.dictionary_page_bytes);
     let column = ColumnOptions::default()
@@ -453,6 +448,6 @@ fn column_options(
             settings.statistics.unwrap_or(options.statistics)
                 && column_desc(leaf).physical != PhysicalType::Int96,
         )
-        .with_sort_order(sort_order);
+        .with_sort_order(sort_order(leaf.sort_order()));
     (column, settings.compression.unwrap_or(options.compression))
 }

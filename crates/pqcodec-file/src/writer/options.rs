@@ -1,106 +1,11 @@
 //! How a file is written: per file, and per column by its dotted path.
 
-use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
-
 use pqcodec_arrow::write::PageVersion;
 use pqcodec_core::Encoding;
+use std::collections::HashMap;
 
-/// A page compression codec and its level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compression {
-    /// No compression.
-    Uncompressed,
-    /// Snappy.
-    Snappy,
-    /// Gzip (deflate), level 0-9 (default 6).
-    Gzip(u32),
-    /// LZ4, raw blocks (`LZ4_RAW`).
-    Lz4Raw,
-    /// Zstandard, level 1-22 (default 1).
-    Zstd(i32),
-    /// Brotli, quality 0-11 (default 1).
-    Brotli(u32),
-}
-
-impl Compression {
-    /// The codec's name in the spec, without its level: `ZSTD`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::Uncompressed => "UNCOMPRESSED",
-            Compression::Snappy => "SNAPPY",
-            Compression::Gzip(_) => "GZIP",
-            Compression::Lz4Raw => "LZ4_RAW",
-            Compression::Zstd(_) => "ZSTD",
-            Compression::Brotli(_) => "BROTLI",
-        }
-    }
-
-    /// The cargo feature writing this codec needs, if this build was compiled without it:
-    /// what reading it needs, and for SNAPPY (read by pqcodec's own code) `snap`.
-    pub(crate) fn missing_feature(self) -> Option<&'static str> {
-        match self {
-            Compression::Snappy => (!cfg!(feature = "snap")).then_some("snap"),
-            other => crate::framing::codec_not_compiled(super::compress::parquet_codec(other))
-                .map(|(_, feature)| feature),
-        }
-    }
-}
-
-impl fmt::Display for Compression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Compression::Gzip(l) | Compression::Brotli(l) => write!(f, "{}:{l}", self.name()),
-            Compression::Zstd(l) => write!(f, "{}:{l}", self.name()),
-            other => f.write_str(other.name()),
-        }
-    }
-}
-
-impl FromStr for Compression {
-    type Err = String;
-
-    /// `CODEC` or `CODEC:LEVEL`, case-insensitive: `uncompressed`, `snappy`, `gzip`,
-    /// `lz4_raw` (or `lz4`), `zstd`, `brotli`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (name, level) = match s.split_once(':') {
-            Some((n, l)) => (n, Some(l)),
-            None => (s, None),
-        };
-        let level_of =
-            |default: i64, range: std::ops::RangeInclusive<i64>| -> Result<i64, String> {
-                let Some(l) = level else { return Ok(default) };
-                let l: i64 = l
-                    .parse()
-                    .map_err(|_| format!("compression level {l:?} is not a number"))?;
-                if range.contains(&l) {
-                    Ok(l)
-                } else {
-                    Err(format!(
-                        "{name} level {l} is outside {}..={}",
-                        range.start(),
-                        range.end()
-                    ))
-                }
-            };
-        let no_level = |c| match level {
-            Some(_) => Err(format!("{name} takes no level")),
-            None => Ok(c),
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "uncompressed" | "none" => no_level(Compression::Uncompressed),
-            "snappy" => no_level(Compression::Snappy),
-            "lz4_raw" | "lz4" => no_level(Compression::Lz4Raw),
-            "gzip" => Ok(Compression::Gzip(level_of(6, 0..=9)? as u32)),
-            "zstd" => Ok(Compression::Zstd(level_of(1, 1..=22)? as i32)),
-            "brotli" => Ok(Compression::Brotli(level_of(1, 0..=11)? as u32)),
-            _ => Err(format!(
-                "unknown compression {name:?} (expected uncompressed, snappy, gzip, lz4_raw, zstd or brotli)"
-            )),
-        }
-    }
-}
+use crate::compression::Compression;
+use crate::framing::parquet_types::{codec_not_compiled, parquet_codec};
 
 /// Settings of one column, each overriding the file's when set. Fields may be added: build
 /// them with the `with_*` methods.
@@ -339,6 +244,15 @@ impl WriterOptions {
     /// The largest row group, in rows.
     pub fn max_row_group_row_count(&self) -> usize {
         self.row_group_rows
+    }
+}
+
+/// The cargo feature writing `codec` needs, if this build was compiled without it: what
+/// reading it needs, and for SNAPPY (read by pqcodec's own code) `snap`.
+pub(crate) fn missing_feature(codec: Compression) -> Option<&'static str> {
+    match codec {
+        Compression::Snappy => (!cfg!(feature = "snap")).then_some("snap"),
+        other => codec_not_compiled(parquet_codec(other)).map(|(_, feature)| feature),
     }
 }
 

@@ -17,7 +17,7 @@ use parquet60::file::writer::SerializedFileWriter;
 use parquet60::schema::parser::parse_message_type;
 use pqcodec_arrow::PageSource;
 use pqcodec_core::Encoding;
-use pqcodec_file::framing::ParquetFile;
+use pqcodec_file::ParquetFile;
 use pqcodec_file::{
     ColumnSettings, Compression as Codec, FileWriter, PageVersion, ReaderBuilder, ReaderOptions,
     RowSelection, RowSelector, WriterOptions,

@@ -1,0 +1,183 @@
+//! The one door between pqcodec's types and the parquet crate's (parquet 59), both ways:
+//! physical types, leaf columns, codecs, encodings, sort orders, statistics and errors. What
+//! parquet 59 cannot say is named where it is lost: ALP, which its `Encoding` lacks, is
+//! [`ALP_IN_FOOTER`] in the footers the writer has it write (patched after), and read footers
+//! list ALP and GROUP_VAR_INT as PLAIN to it (`metadata.rs`), pqcodec framing their pages
+//! itself.
+
+use parquet::basic::{Encoding as PqEncoding, SortOrder as PqSortOrder, Type as PqType};
+use parquet::data_type::{ByteArray, FixedLenByteArray};
+use parquet::errors::ParquetError;
+use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
+use parquet::schema::types::ColumnDescriptor;
+use pqcodec_arrow::ColumnDesc;
+use pqcodec_arrow::write::{Bound, SortOrder, Statistics};
+use pqcodec_core::{Encoding, PhysicalType};
+
+use crate::compression::Compression;
+
+/// Parquet's physical types by their Thrift id.
+pub(crate) const PHYSICAL_TYPES: [PqType; 8] = [
+    PqType::BOOLEAN,
+    PqType::INT32,
+    PqType::INT64,
+    PqType::INT96,
+    PqType::FLOAT,
+    PqType::DOUBLE,
+    PqType::BYTE_ARRAY,
+    PqType::FIXED_LEN_BYTE_ARRAY,
+];
+
+/// The physical type as pqcodec names it.
+pub fn physical(t: PqType) -> PhysicalType {
+    match t {
+        PqType::BOOLEAN => PhysicalType::Boolean,
+        PqType::INT32 => PhysicalType::Int32,
+        PqType::INT64 => PhysicalType::Int64,
+        PqType::INT96 => PhysicalType::Int96,
+        PqType::FLOAT => PhysicalType::Float,
+        PqType::DOUBLE => PhysicalType::Double,
+        PqType::BYTE_ARRAY => PhysicalType::ByteArray,
+        PqType::FIXED_LEN_BYTE_ARRAY => PhysicalType::FixedLenByteArray,
+    }
+}
+
+/// The leaf column `c` as pqcodec describes it.
+pub(crate) fn column_desc(c: &ColumnDescriptor) -> ColumnDesc {
+    ColumnDesc {
+        path: c.path().string(),
+        physical: physical(c.physical_type()),
+        type_length: usize::try_from(c.type_length()).unwrap_or(0),
+        max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
+        max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
+    }
+}
+
+/// The name of the codec `codec` and the cargo feature it needs, if this build was compiled
+/// without it (reading SNAPPY is pqcodec's own code: always there).
+pub(crate) fn codec_not_compiled(
+    codec: parquet::basic::Compression,
+) -> Option<(&'static str, &'static str)> {
+    use parquet::basic::Compression as C;
+    let (name, feature, compiled) = match codec {
+        C::GZIP(_) => ("GZIP", "flate2", cfg!(feature = "flate2")),
+        C::LZ4 => ("LZ4", "lz4", cfg!(feature = "lz4")),
+        C::LZ4_RAW => ("LZ4_RAW", "lz4", cfg!(feature = "lz4")),
+        C::ZSTD(_) => ("ZSTD", "zstd", cfg!(feature = "zstd")),
+        C::BROTLI(_) => ("BROTLI", "brotli", cfg!(feature = "brotli")),
+        C::UNCOMPRESSED | C::SNAPPY | C::LZO => return None,
+    };
+    (!compiled).then_some((name, feature))
+}
+
+/// The parquet crate's name for `codec`, for the footer.
+pub(crate) fn parquet_codec(codec: Compression) -> parquet::basic::Compression {
+    use parquet::basic::{BrotliLevel, Compression as P, GzipLevel, ZstdLevel};
+    match codec {
+        Compression::Uncompressed => P::UNCOMPRESSED,
+        Compression::Snappy => P::SNAPPY,
+        Compression::Gzip(l) => P::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
+        Compression::Lz4Raw => P::LZ4_RAW,
+        Compression::Zstd(l) => P::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
+        Compression::Brotli(l) => P::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
+    }
+}
+
+/// The parquet crate's name for an encoding, as the footer lists it; `None` for those not
+/// written to files (GROUP_VAR_INT, deprecated, and the level encodings' BIT_PACKED). Parquet
+/// 59 names no ALP: the writer's footer lists [`ALP_IN_FOOTER`] in its place, patched once
+/// written.
+pub(crate) fn footer_encoding(e: Encoding) -> Option<PqEncoding> {
+    #[allow(deprecated)]
+    Some(match e {
+        Encoding::Plain => PqEncoding::PLAIN,
+        Encoding::PlainDictionary => PqEncoding::PLAIN_DICTIONARY,
+        Encoding::Rle => PqEncoding::RLE,
+        Encoding::DeltaBinaryPacked => PqEncoding::DELTA_BINARY_PACKED,
+        Encoding::DeltaLengthByteArray => PqEncoding::DELTA_LENGTH_BYTE_ARRAY,
+        Encoding::DeltaByteArray => PqEncoding::DELTA_BYTE_ARRAY,
+        Encoding::RleDictionary => PqEncoding::RLE_DICTIONARY,
+        Encoding::ByteStreamSplit => PqEncoding::BYTE_STREAM_SPLIT,
+        Encoding::Alp => ALP_IN_FOOTER,
+        _ => return None,
+    })
+}
+
+/// What a footer written by the parquet crate lists for ALP: BIT_PACKED, which pqcodec never
+/// writes (levels are RLE), patched into ALP once written.
+#[allow(deprecated)]
+pub(crate) const ALP_IN_FOOTER: PqEncoding = PqEncoding::BIT_PACKED;
+
+/// Parquet's column order as pqcodec's statistics writer takes it.
+pub(crate) fn sort_order(order: PqSortOrder) -> SortOrder {
+    match order {
+        PqSortOrder::SIGNED => SortOrder::Signed,
+        PqSortOrder::UNSIGNED => SortOrder::Unsigned,
+        PqSortOrder::UNDEFINED => SortOrder::Undefined,
+    }
+}
+
+/// A column chunk's statistics as the parquet crate holds them, a byte bound replaced by what
+/// `cut_min` or `cut_max` gives for it (a shorter bound) if anything.
+pub(crate) fn parquet_statistics(
+    physical: PqType,
+    s: &Statistics,
+    cut_min: impl Fn(&[u8]) -> Option<Vec<u8>>,
+    cut_max: impl Fn(&[u8]) -> Option<Vec<u8>>,
+) -> PqStatistics {
+    let nulls = Some(s.null_count);
+    // Byte bounds, cut if they are too long, and whether each is the value itself.
+    let bytes = |b: &Option<Bound>, cut: &dyn Fn(&[u8]) -> Option<Vec<u8>>| match b {
+        Some(Bound::Bytes(v)) => match cut(v) {
+            Some(shorter) => (Some(shorter), false),
+            None => (Some(v.clone()), true),
+        },
+        _ => (None, true),
+    };
+    let ((min, min_exact), (max, max_exact)) = (bytes(&s.min, &cut_min), bytes(&s.max, &cut_max));
+    macro_rules! typed {
+        ($ctor:ident, $variant:ident, $map:expr) => {{
+            let get = |b: &Option<Bound>| match b {
+                Some(Bound::$variant(v)) => Some($map(v)),
+                _ => None,
+            };
+            PqStatistics::$ctor(get(&s.min), get(&s.max), None, nulls, false)
+        }};
+    }
+    match physical {
+        PqType::BOOLEAN => typed!(boolean, Boolean, |v: &bool| *v),
+        PqType::INT32 => typed!(int32, Int32, |v: &i32| *v),
+        PqType::INT64 => typed!(int64, Int64, |v: &i64| *v),
+        PqType::INT96 => PqStatistics::int96(None, None, None, nulls, false),
+        PqType::FLOAT => typed!(float, Float, |v: &f32| *v),
+        PqType::DOUBLE => typed!(double, Double, |v: &f64| *v),
+        PqType::BYTE_ARRAY => PqStatistics::ByteArray(
+            ValueStatistics::new(
+                min.map(ByteArray::from),
+                max.map(ByteArray::from),
+                None,
+                nulls,
+                false,
+            )
+            .with_min_is_exact(min_exact)
+            .with_max_is_exact(max_exact),
+        ),
+        PqType::FIXED_LEN_BYTE_ARRAY => {
+            let flba = |v: Vec<u8>| FixedLenByteArray::from(ByteArray::from(v));
+            PqStatistics::FixedLenByteArray(
+                ValueStatistics::new(min.map(flba), max.map(flba), None, nulls, false)
+                    .with_min_is_exact(min_exact)
+                    .with_max_is_exact(max_exact),
+            )
+        }
+    }
+}
+
+/// The parquet crate's error without the prefix its variant adds ("Parquet error: ", ...).
+pub(crate) fn reason(e: ParquetError) -> String {
+    match e {
+        ParquetError::General(message) => message,
+        ParquetError::External(e) => e.to_string(),
+        e => e.to_string(),
+    }
+}

@@ -37,13 +37,8 @@ fn comments() -> Vec<u8> {
         "sleep",
     ];
     let mut out = Vec::with_capacity(PAGE + 64);
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = pqcodec_testkit::Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     while out.len() < PAGE {
         let len = 10 + (next() % 34) as usize;
         let mut text = String::new();

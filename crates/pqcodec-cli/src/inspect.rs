@@ -62,7 +62,9 @@ pub fn inspect(path: &Path) -> Result<String, Box<dyn Error>> {
                 let column = chunk.column_descr().path().string();
                 format!("{}: column {column:?}: {e}", path.display())
             };
-            let mut pages = file.read_chunk_pages(&source, g, c).map_err(|e| in_column(&e))?;
+            let mut pages = file
+                .read_chunk_pages(&source, g, c)
+                .map_err(|e| in_column(&e))?;
             let repeated = chunk.column_descr().max_rep_level() > 0;
             // The rows before each data page: from the offset index, else counted (unknown
             // after a v1 page of a repeated column, whose rows only its levels tell).

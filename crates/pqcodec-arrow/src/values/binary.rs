@@ -576,13 +576,8 @@ mod tests {
     /// of 1 to 300: the same values as pushing them one by one, and the last in `previous`.
     #[test]
     fn deltas_append_as_pushes() {
-        let mut state = 7u64;
-        let mut next = |below: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % below
-        };
+        let mut rng = pqcodec_testkit::Rng::new(7);
+        let mut next = |below: usize| rng.below(below);
         let (mut prefixes, mut lengths, mut suffixes) = (vec![], vec![], vec![]);
         let mut len = 0;
         for _ in 0..2000 {

@@ -32,16 +32,8 @@ const T_BINARY: u8 = 8;
 const T_LIST: u8 = 9;
 const T_STRUCT: u8 = 12;
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7F) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
+fn varint(out: &mut Vec<u8>, v: u64) {
+    out.extend(pqcodec_testkit::uleb(v));
 }
 
 /// Writes one struct's fields; nested structs are written by closures.

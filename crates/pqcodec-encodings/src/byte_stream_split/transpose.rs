@@ -139,15 +139,7 @@ mod tests {
 
     /// Bytes that differ from their neighbours and between calls.
     fn bytes(len: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
+        pqcodec_testkit::Rng::new(seed).bytes(len)
     }
 
     /// The definition, byte by byte.

@@ -136,13 +136,8 @@ mod tests {
     /// switching between the two.
     #[test]
     fn every_variant_builds_the_values() {
-        let mut state = 11u64;
-        let mut next = |below: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % below
-        };
+        let mut rng = pqcodec_testkit::Rng::new(11);
+        let mut next = |below: usize| rng.below(below);
         for round in 0..200 {
             let n = next(120);
             let previous: Vec<u8> = (0..next(100)).map(|i| i as u8).collect();

@@ -118,17 +118,10 @@ pub(crate) fn spread_scalar<T: Copy + Default>(values: &mut [T], dense: usize, w
 pub(crate) mod tests {
     use super::*;
 
-    /// Deterministic pseudo-random words (xorshift64*).
+    /// Deterministic pseudo-random words.
     pub(crate) fn random_words(seed: u64, n: usize) -> Vec<u64> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x >> 12;
-                x ^= x << 25;
-                x ^= x >> 27;
-                x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-            })
-            .collect()
+        let mut rng = pqcodec_testkit::Rng::new(seed);
+        (0..n).map(|_| rng.next_u64()).collect()
     }
 
     /// The values each slot must hold: value `k` at the `k`-th valid slot, 0 elsewhere.

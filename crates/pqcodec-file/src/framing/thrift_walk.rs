@@ -751,12 +751,8 @@ pub(crate) mod tests {
     }
 
     impl W {
-        fn varint(&mut self, mut v: u64) {
-            while v >= 0x80 {
-                self.out.push((v as u8) | 0x80);
-                v >>= 7;
-            }
-            self.out.push(v as u8);
+        fn varint(&mut self, v: u64) {
+            self.out.extend(pqcodec_testkit::uleb(v));
         }
         fn header(&mut self, field: i16, ty: u8) {
             let last = self.last.last_mut().unwrap();
@@ -765,7 +761,7 @@ pub(crate) mod tests {
         }
         fn i32(&mut self, field: i16, v: i32) -> &mut Self {
             self.header(field, id::I32);
-            self.varint(((v << 1) ^ (v >> 31)) as u32 as u64);
+            self.varint(pqcodec_testkit::zigzag(v.into()));
             self
         }
         fn binary(&mut self, field: i16, b: &[u8]) -> &mut Self {

@@ -9,14 +9,14 @@
 //! never the claim.
 
 use bytes::Bytes;
-use pqcodec_testkit::uleb;
+use pqcodec_testkit::{arrow_type, uleb};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
 
 use arrow_array::Array;
 use arrow_buffer::Buffer;
-use arrow_schema::{DataType, Field, TimeUnit};
+use arrow_schema::{DataType, Field};
 use pqcodec::arrow::{
     ArrayDecoder, Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page,
 };
@@ -232,20 +232,6 @@ fn read_everything<T: DynamicType>(h: &Hostile) {
         "{}: one read of 2^31 values peaked at {peak} bytes",
         h.name
     );
-}
-
-/// The Arrow type a required column of `physical` is read as.
-fn arrow_type(physical: PhysicalType, type_length: usize) -> DataType {
-    match physical {
-        PhysicalType::Boolean => DataType::Boolean,
-        PhysicalType::Int32 => DataType::Int32,
-        PhysicalType::Int64 => DataType::Int64,
-        PhysicalType::Int96 => DataType::Timestamp(TimeUnit::Nanosecond, None),
-        PhysicalType::Float => DataType::Float32,
-        PhysicalType::Double => DataType::Float64,
-        PhysicalType::ByteArray => DataType::Binary,
-        PhysicalType::FixedLenByteArray => DataType::FixedSizeBinary(type_length as i32),
-    }
 }
 
 /// Reads a one-column field in batches of 8192 rows, at most `batches` of them; returns the

@@ -20,14 +20,14 @@
 //! pages, UTF-8), each with the variant, page, encoding and field its error must name.
 
 use bytes::Bytes;
-use pqcodec_testkit::{uleb, zigzag};
+use pqcodec_testkit::{arrow_type, uleb, zigzag};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use arrow_array::Array;
 use arrow_buffer::Buffer;
-use arrow_schema::{DataType, Field, TimeUnit};
+use arrow_schema::{DataType, Field};
 use pqcodec::arrow::{
     ArrayDecoder, Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Error as ArrowError,
     Page,

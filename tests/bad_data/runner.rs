@@ -182,20 +182,6 @@ pub(super) fn run_levels(case: &Case) -> Result<(), String> {
     Ok(())
 }
 
-/// The Arrow type a required column of `physical` is read as.
-pub(super) fn arrow_type(physical: PhysicalType, type_length: usize) -> DataType {
-    match physical {
-        P::Boolean => DataType::Boolean,
-        P::Int32 => DataType::Int32,
-        P::Int64 => DataType::Int64,
-        P::Int96 => DataType::Timestamp(TimeUnit::Nanosecond, None),
-        P::Float => DataType::Float32,
-        P::Double => DataType::Float64,
-        P::ByteArray => DataType::Binary,
-        P::FixedLenByteArray => DataType::FixedSizeBinary(type_length as i32),
-    }
-}
-
 /// Reads `pages` of a one-column field through the Arrow adapter until an error or the end.
 pub(super) fn arrow_read(
     desc: ColumnDesc,

@@ -1,6 +1,10 @@
 //! Helpers shared by pqcodec's tests, benches and examples, so that each is written once: a
-//! small deterministic generator for reproducible data, and the varints that hand-made pages
-//! are written with. Not published; nothing here is part of pqcodec's API.
+//! small deterministic generator for reproducible data, the varints that hand-made pages are
+//! written with, and the Arrow type a column is read as. Not published; nothing here is part
+//! of pqcodec's API.
+
+use arrow_schema::{DataType, TimeUnit};
+use pqcodec_core::PhysicalType;
 
 /// A deterministic pseudo-random generator (xorshift64): the same seed gives the same data on
 /// every machine, which is all tests and benches ask of it.
@@ -75,4 +79,28 @@ pub fn uleb(mut v: u64) -> Vec<u8> {
 /// ```
 pub fn zigzag(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// The Arrow type a required column of `physical` (FIXED_LEN_BYTE_ARRAY `type_length` wide) is
+/// read as when nothing else is asked.
+///
+/// ```
+/// use pqcodec_core::PhysicalType;
+///
+/// let t = pqcodec_testkit::arrow_type(PhysicalType::FixedLenByteArray, 16);
+/// assert_eq!(t, arrow_schema::DataType::FixedSizeBinary(16));
+/// ```
+pub fn arrow_type(physical: PhysicalType, type_length: usize) -> DataType {
+    match physical {
+        PhysicalType::Boolean => DataType::Boolean,
+        PhysicalType::Int32 => DataType::Int32,
+        PhysicalType::Int64 => DataType::Int64,
+        PhysicalType::Int96 => DataType::Timestamp(TimeUnit::Nanosecond, None),
+        PhysicalType::Float => DataType::Float32,
+        PhysicalType::Double => DataType::Float64,
+        PhysicalType::ByteArray => DataType::Binary,
+        PhysicalType::FixedLenByteArray => {
+            DataType::FixedSizeBinary(i32::try_from(type_length).unwrap_or(i32::MAX))
+        }
+    }
 }

@@ -57,6 +57,28 @@ impl PhysicalType {
             PhysicalType::FixedLenByteArray => "FIXED_LEN_BYTE_ARRAY",
         }
     }
+
+    /// The bytes one value takes unpacked, as a dictionary entry or a hash key holds it:
+    /// `type_length` for FIXED_LEN_BYTE_ARRAY, a byte for BOOLEAN (whose PLAIN values are
+    /// bits), `None` for BYTE_ARRAY, whose values have no one width.
+    ///
+    /// ```
+    /// use pqcodec_core::PhysicalType;
+    ///
+    /// assert_eq!(PhysicalType::Int96.value_width(0), Some(12));
+    /// assert_eq!(PhysicalType::FixedLenByteArray.value_width(16), Some(16));
+    /// assert_eq!(PhysicalType::ByteArray.value_width(0), None);
+    /// ```
+    pub fn value_width(self, type_length: usize) -> Option<usize> {
+        Some(match self {
+            PhysicalType::Boolean => 1,
+            PhysicalType::Int32 | PhysicalType::Float => 4,
+            PhysicalType::Int64 | PhysicalType::Double => 8,
+            PhysicalType::Int96 => 12,
+            PhysicalType::FixedLenByteArray => type_length,
+            PhysicalType::ByteArray => return None,
+        })
+    }
 }
 
 /// Runs `$body` with `$t` naming the marker type of the [`PhysicalType`] `$physical`: the one

@@ -397,20 +397,17 @@ impl Values {
 /// How many values a PLAIN page of `data` holds: every whole value its bytes contain (for
 /// BOOLEAN, eight a byte). FIXED_LEN_BYTE_ARRAY needs a `type_length` above zero.
 pub fn plain_value_count(physical: PhysicalType, data: &[u8], type_length: usize) -> Result<usize> {
-    let width = match physical {
-        PhysicalType::Boolean => return Ok(data.len().saturating_mul(8)),
-        PhysicalType::Int32 | PhysicalType::Float => 4,
-        PhysicalType::Int64 | PhysicalType::Double => 8,
-        PhysicalType::Int96 => 12,
-        PhysicalType::FixedLenByteArray if type_length == 0 => {
+    let width = match physical.value_width(type_length) {
+        _ if physical == PhysicalType::Boolean => return Ok(data.len().saturating_mul(8)),
+        Some(0) => {
             return Err(Error::invalid(
                 Encoding::Plain,
                 "type length",
                 "FIXED_LEN_BYTE_ARRAY needs a type length above 0",
             ));
         }
-        PhysicalType::FixedLenByteArray => type_length,
-        PhysicalType::ByteArray => {
+        Some(width) => width,
+        None => {
             let mut reader = crate::kernels::ByteReader::new(data, Encoding::Plain);
             let mut count = 0;
             while reader.remaining() > 0 {

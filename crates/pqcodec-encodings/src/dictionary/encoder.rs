@@ -99,14 +99,8 @@ impl<T: PlainType> DictionaryEncoder<T> {
     /// An empty encoder; `type_length` is the value length of a FIXED_LEN_BYTE_ARRAY column
     /// and is ignored for the other types.
     pub fn new(type_length: usize, limits: DictionaryLimits) -> Self {
-        let stride = match T::TYPE {
-            PhysicalType::Boolean => 1,
-            PhysicalType::Int32 | PhysicalType::Float => 4,
-            PhysicalType::Int64 | PhysicalType::Double => 8,
-            PhysicalType::Int96 => 12,
-            PhysicalType::FixedLenByteArray => type_length,
-            PhysicalType::ByteArray => 0,
-        };
+        // Byte arrays are interned by their bytes, of no one width.
+        let stride = T::TYPE.value_width(type_length).unwrap_or(0);
         DictionaryEncoder {
             type_length,
             interner: Interner::new(

@@ -41,14 +41,8 @@ pub(crate) enum Distinct {
 
 impl DistinctCounter {
     pub(crate) fn new(physical: PhysicalType, type_length: usize, limit: u64) -> Self {
-        let width = match physical {
-            PhysicalType::Boolean => 1,
-            PhysicalType::Int32 | PhysicalType::Float => 4,
-            PhysicalType::Int64 | PhysicalType::Double => 8,
-            PhysicalType::Int96 => 12,
-            PhysicalType::FixedLenByteArray => type_length as u64,
-            PhysicalType::ByteArray => 0,
-        };
+        // Byte arrays are counted by their bytes, of no one width.
+        let width = physical.value_width(type_length).unwrap_or(0) as u64;
         DistinctCounter {
             seen: HashSet::default(),
             bytes: 0,

@@ -83,9 +83,13 @@ where
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
 /// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
 /// out once its [`Selectivity`] has seen it over 64 Ki rows or more and either keep at least
-/// 95 % of them, or take longer to evaluate a row than the reader takes to read one (decompress
-/// and decode a value of each column it reads, at the [`ReadCost`] measured on the predicates'
-/// columns): from the next batch on, in the row group being read too.
+/// 95 % of them, or cost more on the rows it keeps than it saves on those it drops: from the
+/// next batch on, in the row group being read too. A row it drops saves reading the row
+/// (decompressing and decoding a value of each column read, at the [`ReadCost`] measured on the
+/// predicates' columns) and the work above the reader it would have met, at least what
+/// evaluating the predicate costs (a join's filter: the join's own probe); a row it keeps
+/// costs that evaluation for nothing. So, keeping a share `k` of the rows at `e` a row, it is
+/// left out when `k * e` is more than `(1 - k)` times the cost of reading a row.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
@@ -205,9 +209,10 @@ impl Selectivity {
         self.0.nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
-    /// Whether, over 64 Ki rows or more, at least 95 % were kept or a row took longer than
-    /// `read_cost` nanoseconds (if known), by the predicate's `generation`: what an earlier one
-    /// did is forgotten.
+    /// Whether, over 64 Ki rows or more, at least 95 % were kept or the rows kept cost more to
+    /// evaluate than the rows dropped would cost to read, a row being read in `read_cost`
+    /// nanoseconds (if known): see [`RowFilter`]. Measured at the predicate's `generation`:
+    /// what an earlier one did is forgotten.
     fn not_worth(&self, generation: u64, read_cost: Option<f64>) -> bool {
         let m = &self.0;
         if m.generation.swap(generation, Ordering::Relaxed) != generation {
@@ -224,7 +229,8 @@ impl Selectivity {
         }
         let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
         let cost = m.nanos.load(Ordering::Relaxed) as f64 / seen as f64;
-        nearly_all || read_cost.is_some_and(|read| cost > read)
+        let kept = kept as f64 / seen as f64;
+        nearly_all || read_cost.is_some_and(|read| kept * cost > (1.0 - kept) * read)
     }
 }
 

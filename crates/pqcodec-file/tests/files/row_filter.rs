@@ -553,16 +553,20 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     assert_eq!(required, (199_800, 200_000));
 }
 
-#[test]
-fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
-    // One row group of 200 000 rows, read in batches of 8 Ki.
+/// A file of one INT64 column `v` (0..200 000) in one row group, read in batches of 8 Ki.
+fn one_row_group_of_200_000() -> Bytes {
     let values = Int64Array::from_iter_values(0..200_000);
     let batch = RecordBatch::try_from_iter([("v", Arc::new(values) as ArrayRef)]).unwrap();
     let mut out = Vec::new();
     let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
     writer.write(&batch).unwrap();
     writer.close().unwrap();
-    let file = Bytes::from(out);
+    Bytes::from(out)
+}
+
+#[test]
+fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
+    let file = one_row_group_of_200_000();
     let order = std::sync::atomic::Ordering::Relaxed;
     // A predicate keeping half the rows, 10 ms a batch, over `columns`.
     let read = |columns: Vec<usize>, cost: &pqcodec_file::ReadCost| {
@@ -598,13 +602,7 @@ fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
 
 #[test]
 fn an_optional_predicate_dropping_nearly_every_row_is_kept_however_slow() {
-    // One row group of 200 000 rows, read in batches of 8 Ki.
-    let values = Int64Array::from_iter_values(0..200_000);
-    let batch = RecordBatch::try_from_iter([("v", Arc::new(values) as ArrayRef)]).unwrap();
-    let mut out = Vec::new();
-    let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    let file = one_row_group_of_200_000();
     let order = std::sync::atomic::Ordering::Relaxed;
     // One row in 10 000 kept, at 10 ms a batch: over a microsecond a row, far more than
     // reading one, but 10 000 rows dropped (each saving a read and the work above) for one
@@ -620,7 +618,7 @@ fn an_optional_predicate_dropping_nearly_every_row_is_kept_however_slow() {
     };
     let cost = pqcodec_file::ReadCost::new();
     let filter = RowFilter::new(vec![Box::new(selective)]).with_read_cost(cost.clone());
-    let reader = ReaderBuilder::try_new(Bytes::from(out))
+    let reader = ReaderBuilder::try_new(file)
         .unwrap()
         .with_row_filter(filter)
         .build()

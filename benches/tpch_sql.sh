@@ -9,11 +9,11 @@
 # then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
 # run.
 #
-# Usage: [PUSHDOWN=1] [BIN=path/to/pqcodec] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+# Usage: [PUSHDOWN=1] [BIN=path/to/pqcodec] [LOG=file] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
 # PARTITIONS: 1 2 16 by default. PUSHDOWN=1 has both readers evaluate the filters while reading
-# (`--pushdown-filters`). DIR holds the tables, one file (DIR/lineitem.parquet) or folder
-# (DIR/lineitem/) each; when it has none they are generated there by tpchgen-cli (installed
-# with cargo if missing).
+# (`--pushdown-filters`). LOG keeps every run's figures, a line each. DIR holds the tables, one
+# file (DIR/lineitem.parquet) or folder (DIR/lineitem/) each; when it has none they are
+# generated there by tpchgen-cli (installed with cargo if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/tpch-sf1}
@@ -57,7 +57,7 @@ done
 # otherwise wait for the disk.
 find "$dir" -type f -name '*.parquet' -exec cat {} + >/dev/null
 
-log=$(mktemp)
+log=${LOG:-$(mktemp)}
 scratch=$(mktemp -d)
 trap 'rm -rf "$log" "$scratch"' EXIT
 for q in $(seq -w 1 22); do

@@ -2,9 +2,9 @@
 //! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
 //! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns
 //! projected are decoded only for the rows every conjunct keeps. A dynamic filter (a join's or
-//! a top-k's, which only saves work) is left out once it keeps nearly every row or costs more on
-//! the rows it keeps than it saves on those it drops (see [`RowFilter`]): measured over every
-//! partition and file of the scan together, and again each time the operator updates it.
+//! a top-k's, which only saves work) is left out once it keeps nearly every row or costs more
+//! than the rows it drops save (see [`RowFilter`]): measured over every partition and file of
+//! the scan together, and again each time the operator updates it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -599,31 +599,3 @@ fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
     // Reading no column, with the cost the reader before measured: left out as soon.
     assert_eq!(read(vec![], &shared), (200_000 - 32_768, 65_536));
 }
-
-#[test]
-fn an_optional_predicate_dropping_nearly_every_row_is_kept_however_slow() {
-    let file = one_row_group_of_200_000();
-    let order = std::sync::atomic::Ordering::Relaxed;
-    // One row in 10 000 kept, at 10 ms a batch: over a microsecond a row, far more than
-    // reading one, but 10 000 rows dropped (each saving a read and the work above) for one
-    // it keeps.
-    let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let selective = Counted {
-        projection: Projection::roots([0]),
-        optional: true,
-        keep: |v| v % 10_000 == 0,
-        delay: std::time::Duration::from_millis(10),
-        seen: Arc::clone(&seen),
-        generation: Arc::default(),
-    };
-    let cost = pqcodec_file::ReadCost::new();
-    let filter = RowFilter::new(vec![Box::new(selective)]).with_read_cost(cost.clone());
-    let reader = ReaderBuilder::try_new(file)
-        .unwrap()
-        .with_row_filter(filter)
-        .build()
-        .unwrap();
-    let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
-    assert!(cost.per_value().is_some(), "the read cost is measured");
-    assert_eq!((rows, seen.load(order)), (20, 200_000));
-}

@@ -9,11 +9,12 @@
 # then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
 # run.
 #
-# Usage: [PUSHDOWN=1] [BIN=path/to/pqcodec] [LOG=file] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+# Usage: [PUSHDOWN=1|compare] [BIN=path/to/pqcodec] [LOG=file] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
 # PARTITIONS: 1 2 16 by default. PUSHDOWN=1 has both readers evaluate the filters while reading
-# (`--pushdown-filters`). LOG keeps every run's figures, a line each. DIR holds the tables, one
-# file (DIR/lineitem.parquet) or folder (DIR/lineitem/) each; when it has none they are
-# generated there by tpchgen-cli (installed with cargo if missing).
+# (`--pushdown-filters`); PUSHDOWN=compare runs pqcodec's reader without and with it in place
+# of the two readers (the ratios: with / without). LOG keeps every run's figures, a line each.
+# DIR holds the tables, one file (DIR/lineitem.parquet) or folder (DIR/lineitem/) each; when
+# it has none they are generated there by tpchgen-cli (installed with cargo if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/tpch-sf1}
@@ -22,10 +23,12 @@ runs=${3:-3}
 shift $(($# < 3 ? $# : 3))
 partition_counts=("$@")
 [ ${#partition_counts[@]} -gt 0 ] || partition_counts=(1 2 16)
-pushdown=()
-if [ "${PUSHDOWN:-0}" = 1 ]; then
-    pushdown=(--pushdown-filters)
-fi
+# The two sides compared: a reader, `+pushdown` if it evaluates the filters while reading.
+sides=(pqcodec datafusion)
+case "${PUSHDOWN:-0}" in
+    1) sides=(pqcodec+pushdown datafusion+pushdown) ;;
+    compare) sides=(pqcodec pqcodec+pushdown) ;;
+esac
 tables="part supplier partsupp customer orders lineitem nation region"
 
 if [ ! -e "$dir/lineitem.parquet" ] && [ ! -d "$dir/lineitem" ]; then
@@ -57,55 +60,60 @@ done
 # otherwise wait for the disk.
 find "$dir" -type f -name '*.parquet' -exec cat {} + >/dev/null
 
-log=${LOG:-$(mktemp)}
 scratch=$(mktemp -d)
-trap 'rm -rf "$log" "$scratch"' EXIT
+log=${LOG:-$scratch/log}
+: >"$log"
+trap 'rm -rf "$scratch"' EXIT
 for q in $(seq -w 1 22); do
     for partitions in "${partition_counts[@]}"; do
         for run in $(seq "$runs"); do
-            for reader in pqcodec datafusion; do
-                out="$scratch/$reader.csv"
+            for side in "${sides[@]}"; do
+                out="$scratch/$side.csv"
+                pushdown=()
+                [ "$side" = "${side%+pushdown}" ] || pushdown=(--pushdown-filters)
                 err=$("$bin" sql --file "benches/tpch/q$q.sql" "${args[@]}" \
-                    --partitions "$partitions" --reader "$reader" "${pushdown[@]}" \
+                    --partitions "$partitions" --reader "${side%+pushdown}" "${pushdown[@]}" \
                     --format csv --timing 2>&1 >"$out") || {
-                    echo "q$q $reader failed: $err" >&2
+                    echo "q$q $side failed: $err" >&2
                     exit 1
                 }
                 # rows N seconds W cpu C ... faults F metadata_load_seconds M bytes_scanned B ...
                 fields=$(awk '/^rows/ { for (i = 1; i < NF; i += 2) v[$i] = $(i + 1);
                     print v["seconds"], v["cpu"], v["metadata_load_seconds"], v["bytes_scanned"], v["faults"] }' <<<"$err")
-                echo "q$q $partitions $reader $fields" >>"$log"
+                echo "q$q $partitions $side $fields" >>"$log"
             done
-            if [ "$run" = 1 ] && ! cmp -s <(sort "$scratch/pqcodec.csv") <(sort "$scratch/datafusion.csv"); then
-                echo "q$q ($partitions partitions): the readers' results differ" >&2
-                diff <(sort "$scratch/pqcodec.csv") <(sort "$scratch/datafusion.csv") | head >&2
+            first="$scratch/${sides[0]}.csv" second="$scratch/${sides[1]}.csv"
+            if [ "$run" = 1 ] && ! cmp -s <(sort "$first") <(sort "$second"); then
+                echo "q$q ($partitions partitions): the results differ" >&2
+                diff <(sort "$first") <(sort "$second") | head >&2
                 exit 1
             fi
         done
     done
 done
 
-python3 - "$log" "${partition_counts[@]}" <<'PY'
+python3 - "$log" "${sides[@]}" "${partition_counts[@]}" <<'PY'
 import statistics, sys
+first, second = sys.argv[2:4]
 t = {}
 for line in open(sys.argv[1]):
     q, p, reader, wall, cpu, meta, scanned, faults = line.split()
     t.setdefault((q, int(p), reader), []).append(
         (float(wall), float(cpu), float(meta), int(scanned), int(faults)))
-partitions = [int(p) for p in sys.argv[2:]]
+partitions = [int(p) for p in sys.argv[4:]]
 qs = sorted({k[0] for k in t})
 names = ["wall (s)", "CPU (s)", "metadata_load_time (ms)", "bytes_scanned (MB)", "page faults (k)"]
 scale = [1, 1, 1e3, 1e-6, 1e-3]
 for p in partitions:
-    print(f"\n{p} partitions: pqcodec / DataFusion's reader, and DataFusion / pqcodec")
+    print(f"\n{p} partitions: {first} / {second}, and {second} / {first}")
     print("| query | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     sums = [[0.0, 0.0] for _ in names]
     for q in qs:
         cells = [q]
         for i in range(len(names)):
-            a = statistics.median(r[i] for r in t[(q, p, "pqcodec")])
-            b = statistics.median(r[i] for r in t[(q, p, "datafusion")])
+            a = statistics.median(r[i] for r in t[(q, p, first)])
+            b = statistics.median(r[i] for r in t[(q, p, second)])
             sums[i][0] += a
             sums[i][1] += b
             ratio = f" ({b / a:.2f}x)" if a > 0 and i < 2 else ""

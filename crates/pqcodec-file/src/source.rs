@@ -13,8 +13,9 @@ use bytes::Bytes;
 use crate::error::{Error, Result};
 
 /// How far apart two byte ranges may lie and still be read as one, for a source that does not
-/// say ([`RangeRead::coalesce_gap`]) and a builder not told ([`ReaderBuilder::with_coalesce_gap`](crate::ReaderBuilder::with_coalesce_gap)):
-/// 1 MiB, as one request to an object store costs about as much as reading that much more.
+/// say ([`RangeRead::coalesce_gap`]) and a builder not told
+/// ([`ReaderBuilder::with_coalesce_gap`](crate::ReaderBuilder::with_coalesce_gap)): 1 MiB, as
+/// one request to an object store costs about as much as reading that much more.
 pub const DEFAULT_COALESCE_GAP: u64 = 1024 * 1024;
 
 /// A file's bytes, read by ranges: the storage a [`ReaderBuilder`](crate::ReaderBuilder)

@@ -1,8 +1,9 @@
 //! Framing, the bottom of the files layer: the footer's and page headers' Thrift walked by
 //! pqcodec ([`ChunkPages`] frames a column chunk's pages and decompresses them: SNAPPY by
 //! pqcodec's [`snappy`], the other codecs by the parquet crate's), over byte ranges already
-//! read. Only framing: every value and level is decoded by pqcodec. It uses nothing of the
-//! rest of the crate; the footer's metadata, the readers and the writer stand on it.
+//! read. Only framing: every value and level is decoded by pqcodec. Of the rest of the crate
+//! it uses only the read metrics it adds to; the footer's metadata, the readers and the writer
+//! stand on it.
 //!
 //! The parquet crate aborts or allocates what a malformed file claims in a few places, so
 //! what it reads is checked first, with [`FramingError`]s naming what is wrong: the footer's

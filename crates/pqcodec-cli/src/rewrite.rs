@@ -310,17 +310,8 @@ impl Output {
 
 /// arrow-rs's writer properties for the same flags.
 fn arrow_rs_properties(args: &RewriteArgs, encodings: &[(String, Encoding)]) -> WriterProperties {
-    use parquet::basic::{BrotliLevel, Compression as C, GzipLevel, ZstdLevel};
-    let compression = match args.compression {
-        Compression::Uncompressed => C::UNCOMPRESSED,
-        Compression::Snappy => C::SNAPPY,
-        Compression::Gzip(l) => C::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
-        Compression::Lz4Raw => C::LZ4_RAW,
-        Compression::Zstd(l) => C::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
-        Compression::Brotli(l) => C::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
-    };
     let mut props = WriterProperties::builder()
-        .set_compression(compression)
+        .set_compression(args.compression.into())
         .set_max_row_group_row_count(Some(args.row_group_size))
         .set_data_page_size_limit(args.page_size)
         .set_dictionary_enabled(args.dictionary == "on")

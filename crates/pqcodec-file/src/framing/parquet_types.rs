@@ -70,16 +70,26 @@ pub(crate) fn codec_not_compiled(
     (!compiled).then_some((name, feature))
 }
 
-/// The parquet crate's name for `codec`, for the footer.
-pub(crate) fn parquet_codec(codec: Compression) -> parquet::basic::Compression {
-    use parquet::basic::{BrotliLevel, Compression as P, GzipLevel, ZstdLevel};
-    match codec {
-        Compression::Uncompressed => P::UNCOMPRESSED,
-        Compression::Snappy => P::SNAPPY,
-        Compression::Gzip(l) => P::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
-        Compression::Lz4Raw => P::LZ4_RAW,
-        Compression::Zstd(l) => P::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
-        Compression::Brotli(l) => P::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
+/// The parquet crate's name for a codec and its level (a level out of the parquet crate's
+/// range taken as its default), as a footer lists it and arrow-rs's writer takes it.
+///
+/// ```
+/// use pqcodec_file::Compression;
+///
+/// let zstd: parquet::basic::Compression = Compression::Zstd(3).into();
+/// assert_eq!(zstd.to_string(), "ZSTD(ZstdLevel(3))");
+/// ```
+impl From<Compression> for parquet::basic::Compression {
+    fn from(codec: Compression) -> Self {
+        use parquet::basic::{BrotliLevel, Compression as P, GzipLevel, ZstdLevel};
+        match codec {
+            Compression::Uncompressed => P::UNCOMPRESSED,
+            Compression::Snappy => P::SNAPPY,
+            Compression::Gzip(l) => P::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
+            Compression::Lz4Raw => P::LZ4_RAW,
+            Compression::Zstd(l) => P::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
+            Compression::Brotli(l) => P::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
+        }
     }
 }
 

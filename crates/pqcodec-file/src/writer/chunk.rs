@@ -21,7 +21,7 @@ use super::page_header::{PageKind, write_page_header};
 use super::truncate::Truncate;
 use crate::compression::Compression;
 use crate::error::{Error, Result};
-use crate::framing::parquet_types::{footer_encoding, parquet_codec, parquet_statistics};
+use crate::framing::parquet_types::{footer_encoding, parquet_statistics};
 
 /// A framed column chunk: its pages' bytes, from offset 0, and what the row group writer
 /// needs.
@@ -284,7 +284,7 @@ impl ChunkWriter {
             offsets.append_row_count(rows);
         }
         let mut builder = ColumnChunkMetaData::builder(self.descr.clone())
-            .set_compression(parquet_codec(self.codec))
+            .set_compression(self.codec.into())
             .set_encodings(std::mem::replace(
                 &mut self.encodings,
                 vec![PqEncoding::RLE],

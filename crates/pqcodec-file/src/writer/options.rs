@@ -5,7 +5,7 @@ use pqcodec_core::Encoding;
 use std::collections::HashMap;
 
 use crate::compression::Compression;
-use crate::framing::parquet_types::{codec_not_compiled, parquet_codec};
+use crate::framing::parquet_types::codec_not_compiled;
 
 /// Settings of one column, each overriding the file's when set. Fields may be added: build
 /// them with the `with_*` methods.
@@ -252,7 +252,7 @@ impl WriterOptions {
 pub(crate) fn missing_feature(codec: Compression) -> Option<&'static str> {
     match codec {
         Compression::Snappy => (!cfg!(feature = "snap")).then_some("snap"),
-        other => codec_not_compiled(parquet_codec(other)).map(|(_, feature)| feature),
+        other => codec_not_compiled(other.into()).map(|(_, feature)| feature),
     }
 }
 

@@ -226,12 +226,7 @@ fn the_writer_chooses_with_auto_and_keeps_a_columns_own_settings() {
     );
     let file = write(&batches, options);
     let metadata = ParquetMetaDataOf::of(&file);
-    let id = metadata.column("id");
-    assert!(
-        id.encodings().any(|e| e == PqEncoding::DELTA_BINARY_PACKED),
-        "id: {:?}",
-        id.encodings().collect::<Vec<_>>()
-    );
+    assert_delta(&metadata, "id");
     let mode = metadata.column("mode");
     assert!(mode.encodings().any(|e| e == PqEncoding::RLE_DICTIONARY));
     let comment = metadata.column("comment");
@@ -258,13 +253,17 @@ fn a_column_alone_can_be_auto() {
     // With the reference costs the choice is known: a delta encoding.
     let file = write(std::slice::from_ref(&whole), options.with_auto(advisor()));
     let metadata = ParquetMetaDataOf::of(&file);
-    let id = metadata.column("id");
-    assert!(
-        id.encodings().any(|e| e == PqEncoding::DELTA_BINARY_PACKED),
-        "id: {:?}",
-        id.encodings().collect::<Vec<_>>()
-    );
+    assert_delta(&metadata, "id");
     assert_eq!(read_arrow_rs(file), whole);
+}
+
+/// Asserts that column `name`'s pages are DELTA_BINARY_PACKED.
+fn assert_delta(metadata: &ParquetMetaDataOf, name: &str) {
+    let encodings: Vec<_> = metadata.column(name).encodings().collect();
+    assert!(
+        encodings.contains(&PqEncoding::DELTA_BINARY_PACKED),
+        "{name}: {encodings:?}"
+    );
 }
 
 /// A file's first row group's column chunks by name.

@@ -9,10 +9,12 @@
 # then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
 # run.
 #
-# Usage: [PUSHDOWN=1|compare] [BIN=path/to/pqcodec] [LOG=file] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
-# PARTITIONS: 1 2 16 by default. PUSHDOWN=1 has both readers evaluate the filters while reading
-# (`--pushdown-filters`); PUSHDOWN=compare runs pqcodec's reader without and with it in place
-# of the two readers (the ratios: with / without). LOG keeps every run's figures, a line each.
+# Usage: [PUSHDOWN=1|0|compare] [BIN=path/to/pqcodec] [LOG=file] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+# PARTITIONS: 1 2 16 by default. Each reader as it is by default (pqcodec's evaluates the
+# filters while reading, DataFusion's does not); PUSHDOWN=1 has both evaluate them while
+# reading (`--pushdown-filters`), PUSHDOWN=0 neither; PUSHDOWN=compare runs pqcodec's reader
+# without and with it in place of the two readers (the ratios: with / without). LOG keeps every
+# run's figures, a line each.
 # DIR holds the tables, one file (DIR/lineitem.parquet) or folder (DIR/lineitem/) each; when
 # it has none they are generated there by tpchgen-cli (installed with cargo if missing).
 set -euo pipefail
@@ -23,11 +25,13 @@ runs=${3:-3}
 shift $(($# < 3 ? $# : 3))
 partition_counts=("$@")
 [ ${#partition_counts[@]} -gt 0 ] || partition_counts=(1 2 16)
-# The two sides compared: a reader, `+pushdown` if it evaluates the filters while reading.
+# The two sides compared: a reader, `+pushdown` if told to evaluate the filters while reading,
+# `-pushdown` if told not to.
 sides=(pqcodec datafusion)
-case "${PUSHDOWN:-0}" in
+case "${PUSHDOWN:-}" in
     1) sides=(pqcodec+pushdown datafusion+pushdown) ;;
-    compare) sides=(pqcodec pqcodec+pushdown) ;;
+    0) sides=(pqcodec-pushdown datafusion-pushdown) ;;
+    compare) sides=(pqcodec-pushdown pqcodec+pushdown) ;;
 esac
 tables="part supplier partsupp customer orders lineitem nation region"
 
@@ -70,9 +74,12 @@ for q in $(seq -w 1 22); do
             for side in "${sides[@]}"; do
                 out="$scratch/$side.csv"
                 pushdown=()
-                [ "$side" = "${side%+pushdown}" ] || pushdown=(--pushdown-filters)
+                case "$side" in
+                    *+pushdown) pushdown=(--pushdown-filters true) ;;
+                    *-pushdown) pushdown=(--pushdown-filters false) ;;
+                esac
                 err=$("$bin" sql --file "benches/tpch/q$q.sql" "${args[@]}" \
-                    --partitions "$partitions" --reader "${side%+pushdown}" "${pushdown[@]}" \
+                    --partitions "$partitions" --reader "${side%[+-]pushdown}" "${pushdown[@]}" \
                     --format csv --timing 2>&1 >"$out") || {
                     echo "q$q $side failed: $err" >&2
                     exit 1

@@ -66,10 +66,11 @@ pub struct SqlArgs {
     /// and the last statement's scans' `metadata_load_time` and `bytes_scanned` summed.
     #[arg(long)]
     pub timing: bool,
-    /// Evaluate the filters while reading, before the other columns are decoded (either
-    /// reader; DataFusion's `pushdown_filters`).
-    #[arg(long)]
-    pub pushdown_filters: bool,
+    /// Evaluate the filters while reading, before the other columns are decoded: `true` or
+    /// `false` (the flag alone: `true`). By default the reader's default: on for pqcodec's,
+    /// off for DataFusion's (its `pushdown_filters`).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub pushdown_filters: Option<bool>,
     /// Print the last statement's physical plan instead of running it (with `--workers`, the
     /// distributed plan: its stages and tasks).
     #[arg(long)]
@@ -229,13 +230,18 @@ async fn query(
     tables: &[(String, String)],
 ) -> Result<Outcome, BoxError> {
     let mut config = SessionConfig::new().with_target_partitions(partitions);
-    config.options_mut().execution.parquet.pushdown_filters = args.pushdown_filters;
+    // DataFusion's setting is its reader's; pqcodec's reader takes its own default.
+    config.options_mut().execution.parquet.pushdown_filters = args.pushdown_filters == Some(true);
     let ctx = context(args, config)?;
     let parquet = ctx.state().default_table_options().parquet;
     for (name, location) in tables {
         let options = match args.reader {
             SqlReader::Pqcodec => {
-                pqcodec_datafusion::listing_options(PqcodecOptions::from(&parquet.global))
+                let mut options = PqcodecOptions::from(&parquet.global);
+                if let Some(pushdown) = args.pushdown_filters {
+                    options = options.with_pushdown_filters(pushdown);
+                }
+                pqcodec_datafusion::listing_options(options)
             }
             SqlReader::Datafusion => {
                 let format = ParquetFormat::default().with_options(parquet.clone());

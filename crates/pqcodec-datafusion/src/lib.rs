@@ -31,6 +31,7 @@ mod opener;
 mod options;
 #[cfg(feature = "proto")]
 mod proto;
+mod routed_case;
 mod row_filter;
 mod source;
 

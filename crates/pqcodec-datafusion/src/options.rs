@@ -5,17 +5,18 @@ use datafusion::common::config::ParquetOptions;
 /// How [`PqcodecFormat`](crate::PqcodecFormat) reads: plain data (no handles, no closures), so
 /// that it can be compared, cloned and carried to other processes.
 ///
-/// [`Default`] takes DataFusion's defaults for its own Parquet reader; [`From<&ParquetOptions>`]
-/// takes a session's (`datafusion.execution.parquet.*`). Fields may be added: set them with the
+/// [`Default`] takes DataFusion's defaults for its own Parquet reader, but for
+/// [`pushdown_filters`](Self::pushdown_filters), on; [`From<&ParquetOptions>`] takes a
+/// session's (`datafusion.execution.parquet.*`). Fields may be added: set them with the
 /// `with_*` methods.
 ///
 /// ```
 /// use pqcodec_datafusion::PqcodecOptions;
 ///
 /// let options = PqcodecOptions::default()
-///     .with_pushdown_filters(true)
+///     .with_pushdown_filters(false)
 ///     .with_max_predicate_cache_size(Some(0));
-/// assert!(options.pushdown_filters);
+/// assert!(!options.pushdown_filters);
 /// assert_eq!(options.max_predicate_cache_size, Some(0));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +41,10 @@ pub struct PqcodecOptions {
     /// remote store within 1 MiB, the local one not at all), as with DataFusion's reader.
     pub coalesce_gap: u64,
     /// The filters evaluated while reading, conjunct by conjunct, each decoding its columns for
-    /// the rows the ones before kept; the other columns decoded for the rows all keep
-    /// (`pushdown_filters`).
+    /// the rows the ones before kept; the other columns decoded for the rows all keep. On by
+    /// default, unlike DataFusion's reader: with it, TPC-H costs pqcodec less CPU on 1 and on
+    /// 16 partitions (BENCHMARKS.md). A session's `pushdown_filters`, off by default, does not
+    /// turn it off; on, it turns it on.
     pub pushdown_filters: bool,
     /// With `pushdown_filters`, the conjuncts evaluated cheapest first (fewest compressed
     /// bytes), not in the query's order (`reorder_filters`).
@@ -118,6 +121,9 @@ impl PqcodecOptions {
     }
 }
 
+/// Whether pqcodec's reader filters while reading unless told not to.
+const PUSHDOWN_FILTERS: bool = true;
+
 impl Default for PqcodecOptions {
     fn default() -> Self {
         Self::from(&ParquetOptions::default())
@@ -134,7 +140,7 @@ impl From<&ParquetOptions> for PqcodecOptions {
             skip_metadata: o.skip_metadata,
             max_in_list_size: o.max_in_list_size,
             coalesce_gap: 0,
-            pushdown_filters: o.pushdown_filters,
+            pushdown_filters: o.pushdown_filters || PUSHDOWN_FILTERS,
             reorder_filters: o.reorder_filters,
             max_predicate_cache_size: o.max_predicate_cache_size,
         }

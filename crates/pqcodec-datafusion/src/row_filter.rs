@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::routed_case;
 use arrow_array::{Array, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use datafusion::arrow::array::AsArray;
@@ -38,7 +39,19 @@ impl ArrowPredicate for Conjunct {
     fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
         let rows = batch.num_rows();
         let external = |e| ArrowError::ExternalError(Box::new(e));
-        let value = self.expr.evaluate(&batch).map_err(external)?;
+        // A join's filter over hash partitions is evaluated a branch at a time.
+        let current = match self.expr.downcast_ref::<DynamicFilterPhysicalExpr>() {
+            Some(dynamic) => dynamic.current().map_err(external)?,
+            None => Arc::clone(&self.expr),
+        };
+        if let Some(kept) = routed_case::kept_rows(&current, &batch) {
+            let kept = kept.map_err(external)?;
+            let matched = kept.true_count();
+            self.matched.add(matched);
+            self.pruned.add(rows - matched);
+            return Ok(kept);
+        }
+        let value = current.evaluate(&batch).map_err(external)?;
         let array = value.into_array(rows).map_err(external)?;
         let kept = array
             .as_boolean_opt()

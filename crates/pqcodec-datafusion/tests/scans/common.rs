@@ -17,6 +17,7 @@ use datafusion::physical_plan::{ExecutionPlan, collect};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
+use pqcodec_datafusion::PqcodecOptions;
 
 pub const TPCH_TABLES: [&str; 8] = [
     "part", "supplier", "partsupp", "customer", "orders", "lineitem", "nation", "region",
@@ -26,12 +27,21 @@ pub const TPCH_TABLES: [&str; 8] = [
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Reader {
     Pqcodec,
+    /// pqcodec's reader, the filters evaluated above the scan only.
+    PqcodecWithoutPushdown,
     DataFusion,
 }
 
 pub fn context(reader: Reader, config: SessionConfig) -> SessionContext {
     match reader {
         Reader::Pqcodec => pqcodec_datafusion::session_context(config).unwrap(),
+        Reader::PqcodecWithoutPushdown => {
+            let ctx = SessionContext::new_with_config(config).enable_url_table();
+            let session = ctx.state().default_table_options().parquet.global;
+            let options = PqcodecOptions::from(&session).with_pushdown_filters(false);
+            pqcodec_datafusion::register_with_options(&ctx, options).unwrap();
+            ctx
+        }
         Reader::DataFusion => SessionContext::new_with_config(config).enable_url_table(),
     }
 }

@@ -15,13 +15,12 @@ async fn the_22_tpch_queries_give_datafusion_s_results() {
     tpch_tables(dir.path(), 0.01);
     let queries = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../benches/tpch");
     let mut contexts = Vec::new();
-    // pqcodec, DataFusion's reader, and pqcodec evaluating the filters while reading.
-    let mut pushdown = config(2);
-    pushdown.options_mut().execution.parquet.pushdown_filters = true;
+    // pqcodec (evaluating the filters while reading), DataFusion's reader, and pqcodec leaving
+    // them to DataFusion.
     let sessions = [
         (Reader::Pqcodec, config(2)),
         (Reader::DataFusion, config(2)),
-        (Reader::Pqcodec, pushdown),
+        (Reader::PqcodecWithoutPushdown, config(2)),
     ];
     for (reader, config) in sessions {
         let ctx = context(reader, config);

@@ -112,6 +112,17 @@ fn route(
             false => &case.when_then_expr()[g].1,
         };
         let rows_of = &order[start..end];
+        // An empty partition's `false`, a cancelled one's `true`: no rows to take.
+        match expr.downcast_ref::<Literal>().map(Literal::value) {
+            Some(ScalarValue::Boolean(Some(false) | None)) => continue,
+            Some(ScalarValue::Boolean(Some(true))) => {
+                rows_of
+                    .iter()
+                    .for_each(|&row| out.set_bit(row as usize, true));
+                continue;
+            }
+            _ => {}
+        }
         let taken;
         let input = match end - start == rows {
             true => batch,
@@ -183,7 +194,7 @@ mod tests {
             Operator::Modulo,
             lit(ScalarValue::UInt64(Some(branches))),
         ));
-        let else_ = else_.map(|b| lit(b));
+        let else_ = else_.map(lit);
         Arc::new(CaseExpr::try_new(Some(key), whens, else_).unwrap())
     }
 

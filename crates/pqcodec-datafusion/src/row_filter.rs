@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::routed_case;
 use arrow_array::{Array, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use datafusion::arrow::array::AsArray;
@@ -20,6 +19,8 @@ use datafusion::physical_expr_common::physical_expr::{is_volatile, snapshot_gene
 use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::Count;
 use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, ReadCost, RowFilter, Selectivity};
+
+use crate::routed_case;
 
 /// A conjunct of the predicate over the top-level fields it names.
 struct Conjunct {

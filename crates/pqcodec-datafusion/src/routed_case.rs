@@ -19,11 +19,12 @@ use datafusion::error::Result;
 use datafusion::physical_expr::expressions::{CaseExpr, Literal};
 use datafusion::physical_plan::PhysicalExpr;
 
-/// The largest `WHEN` value routed: the branch table has one slot a value up to it.
+/// `WHEN` values routed are below this: the branch table has a slot for each value up to the
+/// largest.
 const MOST_BRANCHES: u64 = 4096;
 
 /// Which rows of `batch` the predicate `expr` keeps (true, not null), when `expr` is a `CASE`
-/// over an unsigned key and distinct small `WHEN` literals; `None` for any other expression.
+/// over an unsigned key and small unsigned `WHEN` literals; `None` for any other expression.
 pub(crate) fn kept_rows(
     expr: &Arc<dyn PhysicalExpr>,
     batch: &RecordBatch,

@@ -42,8 +42,9 @@ pub struct PqcodecOptions {
     pub coalesce_gap: u64,
     /// The filters evaluated while reading, conjunct by conjunct, each decoding its columns for
     /// the rows the ones before kept; the other columns decoded for the rows all keep. On by
-    /// default, unlike DataFusion's reader: with it, TPC-H costs pqcodec less CPU on 1 and on
-    /// 16 partitions (BENCHMARKS.md). A session's `pushdown_filters`, off by default, does not
+    /// default, unlike DataFusion's reader: with it, TPC-H (tpchgen's tables) costs pqcodec less
+    /// CPU summed over the queries on 1, 2 and 16 partitions, though some cost more
+    /// (BENCHMARKS.md). A session's `pushdown_filters`, off by default, does not
     /// turn it off; on, it turns it on.
     pub pushdown_filters: bool,
     /// With `pushdown_filters`, the conjuncts evaluated cheapest first (fewest compressed
@@ -140,7 +141,9 @@ impl From<&ParquetOptions> for PqcodecOptions {
             skip_metadata: o.skip_metadata,
             max_in_list_size: o.max_in_list_size,
             coalesce_gap: 0,
-            pushdown_filters: o.pushdown_filters || PUSHDOWN_FILTERS,
+            // The session's setting cannot tell its default (off) from a choice: its `true`
+            // turns pushdown on above (`try_pushdown_filters`), its `false` leaves pqcodec's.
+            pushdown_filters: PUSHDOWN_FILTERS,
             reorder_filters: o.reorder_filters,
             max_predicate_cache_size: o.max_predicate_cache_size,
         }

@@ -66,35 +66,30 @@ fn route(
     };
     let whens = case.when_then_expr().len();
     // Each row's group: its branch, or `whens` for the `ELSE` (a null key matches no `WHEN`).
-    let group = |row: usize| -> usize {
-        if keys.is_null(row) {
-            return whens;
-        }
-        let branch = usize::try_from(keys.value(row))
-            .ok()
-            .and_then(|k| branches.get(k).copied())
-            .unwrap_or(NONE);
-        if branch == NONE {
-            whens
-        } else {
-            branch as usize
-        }
-    };
+    let groups: Vec<u32> = (0..rows)
+        .map(|row| match keys.is_null(row) {
+            true => NONE,
+            false => usize::try_from(keys.value(row))
+                .ok()
+                .and_then(|k| branches.get(k).copied())
+                .unwrap_or(NONE),
+        })
+        .map(|branch| branch.min(whens as u32))
+        .collect();
     // A counting sort of the rows by group: `starts[g]..starts[g + 1]` of `order` are group
     // g's rows, in order.
     let mut starts = vec![0u32; whens + 2];
-    for row in 0..rows {
-        starts[group(row) + 1] += 1;
+    for &g in &groups {
+        starts[g as usize + 1] += 1;
     }
     for g in 1..starts.len() {
         starts[g] += starts[g - 1];
     }
     let mut next = starts.clone();
     let mut order = vec![0u32; rows];
-    for row in 0..rows {
-        let g = group(row);
-        order[next[g] as usize] = row as u32;
-        next[g] += 1;
+    for (row, &g) in groups.iter().enumerate() {
+        order[next[g as usize] as usize] = row as u32;
+        next[g as usize] += 1;
     }
 
     let mut out = BooleanBufferBuilder::new(rows);
@@ -143,17 +138,17 @@ fn route(
     Ok(BooleanArray::new(out.finish(), None))
 }
 
-/// `result` as booleans, null as false.
-fn kept(result: &dyn Array, rows: usize) -> Result<BooleanArray> {
+/// A filter's `result` over `rows` rows as booleans, null as false.
+pub(crate) fn kept(result: &dyn Array, rows: usize) -> Result<BooleanArray> {
     let Some(booleans) = result.as_boolean_opt() else {
         return datafusion::common::internal_err!(
-            "a CASE branch of a filter gives {}, not booleans",
+            "a filter gives {}, not booleans",
             result.data_type()
         );
     };
     if booleans.len() != rows {
         return datafusion::common::internal_err!(
-            "a CASE branch gives {} values for {rows} rows",
+            "a filter gives {} values for {rows} rows",
             booleans.len()
         );
     }

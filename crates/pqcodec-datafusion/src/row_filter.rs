@@ -45,25 +45,13 @@ impl ArrowPredicate for Conjunct {
             Some(dynamic) => dynamic.current().map_err(external)?,
             None => Arc::clone(&self.expr),
         };
-        if let Some(kept) = routed_case::kept_rows(&current, &batch) {
-            let kept = kept.map_err(external)?;
-            let matched = kept.true_count();
-            self.matched.add(matched);
-            self.pruned.add(rows - matched);
-            return Ok(kept);
+        let kept = match routed_case::kept_rows(&current, &batch) {
+            Some(kept) => kept,
+            None => (current.evaluate(&batch))
+                .and_then(|value| value.into_array(rows))
+                .and_then(|array| routed_case::kept(array.as_ref(), rows)),
         }
-        let value = current.evaluate(&batch).map_err(external)?;
-        let array = value.into_array(rows).map_err(external)?;
-        let kept = array
-            .as_boolean_opt()
-            .ok_or_else(|| {
-                ArrowError::ComputeError(format!(
-                    "the filter {} gives {}, not booleans",
-                    self.expr,
-                    array.data_type()
-                ))
-            })?
-            .clone();
+        .map_err(external)?;
         let matched = kept.true_count();
         self.matched.add(matched);
         self.pruned.add(rows - matched);

@@ -83,18 +83,17 @@ where
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
 /// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
 /// out once its [`Selectivity`] has seen it over 64 Ki rows or more and found it not worth
-/// evaluating: from the next batch on, in the row group being read too. A row it drops saves
-/// reading the row (decompressing and decoding a value of each column read: `r`, the
-/// [`ReadCost`] measured on the predicates' columns) and the work above the reader the row
-/// would have met, at least what the predicate costs a row (`e`): a join's filter looks the
-/// row up as the join would, and a repartition, an aggregate or the join's output may come
-/// before. A row it keeps costs its evaluation for nothing. Keeping a share `k` of the rows, it
-/// is left out when it keeps at least 95 % of them, or when `k * e` is more than
-/// `(1 - k) * (r + e)`: its kept rows cost more than its dropped rows save. On TPC-H on 16
-/// partitions, a join's filter that drops 99.9 % of lineitem and costs two reads a row saves
-/// q17 and q18 half their CPU (an aggregate sat between the scan and the join); one that keeps
-/// every row is left out after its first 64 Ki. q04's and q21's at scale factor 10, measured at
-/// 6 to 20 reads a row (on 2 cores, 16 threads), are kept and cost more than they save.
+/// evaluating: from the next batch on, in the row group being read too. A row it drops is
+/// spared decoding the columns no predicate read yet (`r`: the [`ReadCost`] of a value, measured
+/// on the predicates' columns, times those columns) and the work above the reader, taken to be
+/// what the predicate costs a row (`e`): a join's filter looks the row up as the join would.
+/// Keeping a share `k` of the rows, it saves `(1 - k) * (r + e)` a row and costs `e`: it is left
+/// out when `k * e` is more than `(1 - k) * r`, or when it keeps at least 95 % of the rows. On
+/// TPC-H, a join's filter over lineitem that drops 99.9 % of the rows before two more columns
+/// are decoded saves q17 and q18 half their CPU (an aggregate sat between the scan and the
+/// join); q04's, which drops 96 % of the rows but spares no column (the join key is all the
+/// query reads), cost twice what it saved on 16 partitions (a `CASE` over 16 hash tables costs
+/// more a row than the join's own lookup) and is left out.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
@@ -149,10 +148,11 @@ impl RowFilter {
     }
 
     /// Whether predicate `p` is left out: optional, and measured keeping nearly every row or
-    /// costing more a row than reading one of `columns` leaf columns.
-    pub(crate) fn leaves_out(&self, p: usize, columns: usize) -> bool {
+    /// costing more than it saves, a row it drops sparing the decoding of `spared` leaf
+    /// columns.
+    pub(crate) fn leaves_out(&self, p: usize, spared: usize) -> bool {
         let predicate = &self.predicates[p];
-        let read_cost = self.read_cost.nanos_per_value().map(|v| v * columns as f64);
+        let read_cost = self.read_cost.nanos_per_value().map(|v| v * spared as f64);
         predicate.is_optional() && self.selectivity[p].not_worth(predicate.generation(), read_cost)
     }
 
@@ -215,8 +215,8 @@ impl Selectivity {
     }
 
     /// Whether, over 64 Ki rows or more, the predicate was found not worth evaluating (see
-    /// [`RowFilter`]), a row being read in `read_cost` nanoseconds (if known). Measured at the
-    /// predicate's `generation`: what an earlier one did is forgotten.
+    /// [`RowFilter`]), a row it drops sparing `read_cost` nanoseconds of decoding (if known).
+    /// Measured at the predicate's `generation`: what an earlier one did is forgotten.
     fn not_worth(&self, generation: u64, read_cost: Option<f64>) -> bool {
         let m = &self.0;
         if m.generation.swap(generation, Ordering::Relaxed) != generation {
@@ -234,7 +234,7 @@ impl Selectivity {
         let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
         let cost = m.nanos.load(Ordering::Relaxed) as f64 / seen as f64;
         let kept = kept as f64 / seen as f64;
-        let too_dear = |read: f64| kept * cost > (1.0 - kept) * (read + cost);
+        let too_dear = |spared: f64| kept * cost > (1.0 - kept) * spared;
         nearly_all || read_cost.is_some_and(too_dear)
     }
 }
@@ -392,27 +392,27 @@ mod tests {
 
     #[test]
     fn an_optional_predicate_is_worth_what_its_dropped_rows_save() {
-        // Over 100 000 rows, keeping `kept` of them at `cost` reads of a row each (a read: 10 ns).
-        let worth = |kept: usize, cost: f64| {
+        // Over 100 000 rows, keeping `kept` of them at `cost` a row, a dropped row sparing
+        // `spared` of decoding (in nanoseconds).
+        let worth = |kept: usize, cost: f64, spared: f64| {
             let s = Selectivity::new();
-            s.add(
-                100_000,
-                kept,
-                Duration::from_nanos((cost * 10.0 * 1e5) as u64),
-            );
-            !s.not_worth(0, Some(10.0))
+            s.add(100_000, kept, Duration::from_nanos((cost * 1e5) as u64));
+            !s.not_worth(0, Some(spared))
         };
-        // Dropping 99.9 %, however dear: a dropped row saves its read and what it costs.
-        assert!(worth(100, 1.5));
-        assert!(worth(100, 30.0));
-        // Keeping half: the kept half costs less than the dropped half saves.
-        assert!(worth(50_000, 10.0));
-        // Keeping 80 % at 0.2 reads a row: the kept rows cost 0.16, the dropped ones save
-        // 0.2 * 1.2; at 0.4 reads, 0.32 against 0.28.
-        assert!(worth(80_000, 0.2));
-        assert!(!worth(80_000, 0.4));
+        // Dropping 99.9 %, however dear, while sparing some decoding: its kept rows cost 0.1 %
+        // of it, its dropped rows save the decoding and what the join would pay again.
+        assert!(worth(100, 15.0, 10.0));
+        assert!(worth(100, 300.0, 10.0));
+        // Sparing no decoding, it only does the join's work before the join: left out.
+        assert!(!worth(100, 15.0, 0.0));
+        // Keeping half: worth while it costs less than the decoding it spares.
+        assert!(worth(50_000, 9.0, 10.0));
+        assert!(!worth(50_000, 11.0, 10.0));
+        // Keeping 80 %: its kept rows cost 0.8 of it, its dropped rows spare 0.2 of 10 ns.
+        assert!(worth(80_000, 2.4, 10.0));
+        assert!(!worth(80_000, 2.6, 10.0));
         // Keeping 95 %, however cheap.
-        assert!(!worth(95_000, 0.01));
+        assert!(!worth(95_000, 0.1, 10.0));
         // Not yet measured over 64 Ki rows, or no read cost known: evaluated.
         let s = Selectivity::new();
         s.add(60_000, 60_000, Duration::from_secs(1));

@@ -222,18 +222,21 @@ impl Plan {
         let mut cache = (!shared.is_empty()).then(|| Cache::new(shared.len(), self.cache_size));
         let mut selection = fetch.selection.clone();
         let mut mask: Option<BooleanBuffer> = None;
-        // The leaf columns read, for the cost of reading a row.
-        let columns_read = fetch.locations.len();
+        // The leaf columns no predicate decoded yet: a row predicate `p` drops is spared
+        // decoding those it does not read itself.
+        let mut undecoded: Vec<usize> = fetch.locations.iter().map(|(leaf, _)| *leaf).collect();
         for (p, (schema, leaves)) in self.filters.iter().enumerate() {
+            let spared = undecoded.iter().filter(|l| !leaves.contains(l)).count();
             let rows = mask
                 .as_ref()
                 .map_or(selection.row_count(), |m| m.count_set_bits());
             if rows == 0 {
                 break;
             }
-            if filter.leaves_out(p, columns_read) {
+            if filter.leaves_out(p, spared) {
                 continue;
             }
+            undecoded.retain(|leaf| !leaves.contains(leaf));
             // The shared fields this predicate reads: taken from an earlier predicate's
             // batches, or else decoded and kept for the readers after (`keeping`: its column,
             // the field's index).
@@ -310,7 +313,7 @@ impl Plan {
                 filter.count(p, n, result.count_set_bits(), spent);
                 results.append_buffer(&result);
                 // Measured not worth evaluating: the rest are kept unread.
-                if results.len() < rows && filter.leaves_out(p, columns_read) {
+                if results.len() < rows && filter.leaves_out(p, spared) {
                     results.append_n(rows - results.len(), true);
                     if let Some(cache) = &mut cache {
                         keeping.iter().for_each(|&(_, at)| cache.give_up(at));

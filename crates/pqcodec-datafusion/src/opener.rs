@@ -1,6 +1,7 @@
 //! [`PqcodecOpener`]: one file of a scan read by pqcodec's async reader. The row groups in the
 //! partition's byte range, less those the filters prune against the footer statistics, less
-//! the pages they prune against the page index; the projected columns only; the limit.
+//! the pages they prune against the page index; the projected columns only, less those of one
+//! value (their statistics' value given instead); the limit.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, new_null_array};
 use arrow_schema::{Fields, Schema, SchemaRef};
 use datafusion::arrow::compute::{can_cast_types, cast};
 use datafusion::common::ScalarValue;
+use datafusion::common::stats::Precision;
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::parquet::{
     PagePruningAccessPlanFilter, ParquetAccessPlan, ParquetFileMetrics, RowGroupAccess,
@@ -58,14 +60,17 @@ impl FileOpener for PqcodecOpener {
         let path = file.object_meta.location.to_string();
         let file_metrics = ParquetFileMetrics::new(self.partition, &path, &self.metrics);
         let scan_metrics = ScanMetrics::new(&self.metrics, self.partition, &path, &file_metrics);
-        // Partition columns are constants within a file: the predicate is simplified with
-        // their values before pruning.
-        let literals: HashMap<String, ScalarValue> = self
+        // Partition columns are constants within a file, and so are the columns its statistics
+        // give one value and no null (as DataFusion's reader finds them): the predicate is
+        // simplified with their values before pruning, and those columns are not read.
+        let constants = constant_columns(&file, &self.logical_file_schema);
+        let mut literals: HashMap<String, ScalarValue> = self
             .partition_fields
             .iter()
             .zip(&file.partition_values)
             .map(|(field, value)| (field.name().clone(), value.clone()))
             .collect();
+        literals.extend(constants.clone());
         let predicate = match (&self.predicate, literals.is_empty()) {
             (Some(p), false) => Some(replace_columns_with_literals(Arc::clone(p), &literals)?),
             (p, _) => p.clone(),
@@ -74,6 +79,7 @@ impl FileOpener for PqcodecOpener {
             path,
             file,
             predicate,
+            constants,
             file_metrics,
             scan_metrics,
             store: Arc::clone(&self.store),
@@ -95,6 +101,8 @@ struct OpenFile {
     path: String,
     file: PartitionedFile,
     predicate: Option<Arc<dyn PhysicalExpr>>,
+    /// The file's columns of one value, not read.
+    constants: HashMap<String, ScalarValue>,
     file_metrics: ParquetFileMetrics,
     scan_metrics: ScanMetrics,
     store: Arc<dyn ObjectStore>,
@@ -197,6 +205,7 @@ impl OpenFile {
             .projected_schema
             .fields()
             .iter()
+            .filter(|f| !self.constants.contains_key(f.name()))
             .filter_map(|f| read_schema.index_of(f.name()).ok())
             .collect();
         let read_metrics = ReadMetrics::new();
@@ -241,7 +250,8 @@ impl OpenFile {
         let stream = builder
             .build_stream()
             .map_err(|source| file_error(&path, source))?;
-        let adapter = Adapter::new(&path, Arc::clone(&self.projected_schema), &stream.schema())?;
+        let schema = Arc::clone(&self.projected_schema);
+        let adapter = Adapter::new(&path, schema, &stream.schema(), self.constants)?;
         let batches = stream
             .map_err(move |source| DataFusionError::from(file_error(&path, source)))
             .and_then(move |batch| futures::future::ready(adapter.adapt(&batch)))
@@ -281,19 +291,62 @@ fn to_pqcodec(
     (chosen, Some(selectors.into()))
 }
 
+/// The columns of `file` (read as `schema`) its statistics give one value and no null: their
+/// value, cast to the column's type.
+fn constant_columns(file: &PartitionedFile, schema: &Schema) -> HashMap<String, ScalarValue> {
+    let Some(statistics) = file.statistics.as_deref() else {
+        return HashMap::new();
+    };
+    let columns = schema.fields().iter().zip(&statistics.column_statistics);
+    columns
+        .filter_map(|(field, stats)| {
+            let (Precision::Exact(min), Precision::Exact(max)) =
+                (&stats.min_value, &stats.max_value)
+            else {
+                return None;
+            };
+            let one = min == max && !min.is_null() && stats.null_count == Precision::Exact(0);
+            let value = match min.data_type() == *field.data_type() {
+                true => min.clone(),
+                false => min.cast_to(field.data_type()).ok()?,
+            };
+            one.then(|| (field.name().clone(), value))
+        })
+        .collect()
+}
+
+/// Where a column of the projected table schema comes from.
+enum Values {
+    /// The batches read, this column of them.
+    Read(usize),
+    /// One value for every row: a column the file's statistics give one value.
+    Constant(ScalarValue),
+    /// Nulls: the file has no such column.
+    Missing,
+}
+
 /// Batches as read (the file's projected columns, in file order) made into batches of the
-/// projected table schema: columns found by name, cast where the table's type differs, nulls
-/// where the file has no such column.
+/// projected table schema: columns found by name, cast where the table's type differs, the
+/// constant columns' values, nulls where the file has no such column.
 struct Adapter {
     schema: SchemaRef,
-    /// For each field of `schema`, its column in the batches read, if any.
-    columns: Vec<Option<usize>>,
+    /// For each field of `schema`, where its values come from.
+    columns: Vec<Values>,
 }
 
 impl Adapter {
-    fn new(path: &str, schema: SchemaRef, read: &Schema) -> Result<Self> {
+    fn new(
+        path: &str,
+        schema: SchemaRef,
+        read: &Schema,
+        mut constants: HashMap<String, ScalarValue>,
+    ) -> Result<Self> {
         let mut columns = Vec::with_capacity(schema.fields().len());
         for field in schema.fields() {
+            if let Some(value) = constants.remove(field.name()) {
+                columns.push(Values::Constant(value));
+                continue;
+            }
             let column = read.index_of(field.name()).ok();
             if let Some(i) = column {
                 let from = read.field(i).data_type();
@@ -306,7 +359,7 @@ impl Adapter {
                     .into());
                 }
             }
-            columns.push(column);
+            columns.push(column.map_or(Values::Missing, Values::Read));
         }
         Ok(Adapter { schema, columns })
     }
@@ -318,7 +371,7 @@ impl Adapter {
             .iter()
             .zip(self.schema.fields())
             .map(|(column, field)| match column {
-                Some(i) => {
+                Values::Read(i) => {
                     let array = batch.column(*i);
                     if array.data_type() == field.data_type() {
                         Ok(Arc::clone(array))
@@ -326,7 +379,8 @@ impl Adapter {
                         Ok(cast(array, field.data_type())?)
                     }
                 }
-                None => Ok(new_null_array(field.data_type(), rows)),
+                Values::Constant(value) => value.to_array_of_size(rows),
+                Values::Missing => Ok(new_null_array(field.data_type(), rows)),
             })
             .collect::<Result<_>>()?;
         let options = RecordBatchOptions::new().with_row_count(Some(rows));

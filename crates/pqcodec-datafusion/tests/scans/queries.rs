@@ -3,7 +3,9 @@
 //! files read as DataFusion reads them.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
 use datafusion::prelude::SessionContext;
 use parquet::file::properties::{WriterProperties, WriterVersion};
 
@@ -325,4 +327,51 @@ async fn a_bad_file_is_an_error_not_a_panic() {
         .await
         .unwrap_err();
     assert!(e.to_string().contains("bad.parquet"), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn columns_of_one_value_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("constant.parquet");
+    let n = 20_000;
+    let batch = RecordBatch::try_from_iter([
+        (
+            "v",
+            Arc::new(Int64Array::from_iter_values(0..n)) as ArrayRef,
+        ),
+        ("k", Arc::new(Int32Array::from(vec![7; n as usize]))),
+        (
+            "s",
+            Arc::new(StringArray::from(vec!["one value"; n as usize])),
+        ),
+    ])
+    .unwrap();
+    write(&path, &[batch], layered(5_000, 1_000));
+    let setup = [format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+        path.display()
+    )];
+    for sql in [
+        "SELECT v, k, s FROM t WHERE v % 1000 = 3",
+        "SELECT s, count(*), sum(k) FROM t GROUP BY s",
+        "SELECT count(v) FROM t WHERE k = 7 AND s = 'one value'",
+        "SELECT count(v) FROM t WHERE k = 8",
+        "SELECT arrow_typeof(s), arrow_typeof(k) FROM t LIMIT 1",
+    ] {
+        let (ours, theirs) = both(sql, &setup).await;
+        assert_eq!(ours, theirs, "{sql}");
+    }
+    // The statistics give `k` and `s` one value and no null: their values are not read, as
+    // DataFusion's reader does not read them.
+    let mut read = Vec::new();
+    for reader in [Reader::Pqcodec, Reader::DataFusion] {
+        let ctx = context(reader, config(2));
+        ctx.sql(&setup[0]).await.unwrap();
+        for sql in ["SELECT sum(v + k) FROM t", "SELECT sum(v) FROM t"] {
+            let (_, plan) = run_plan(&ctx, sql).await;
+            read.push(metric(&plan, "bytes_scanned"));
+        }
+    }
+    assert!(read[1] > 0, "{read:?}");
+    assert_eq!(read, [read[1]; 4]);
 }

@@ -3,7 +3,8 @@
 # DataFusion's own Parquet reader in the same binary, on each partition count given: each
 # (query, reader, partitions) runs RUNS times, alternating readers. Per query and reader it
 # prints the median wall time and CPU time (user + system: on a machine with fewer cores than
-# partitions, the cost that grows with partitions shows there, not in wall time), the scans'
+# partitions, the cost that grows with partitions shows there, not in wall time), the user time
+# alone (the system time, mostly the kernel zeroing fresh huge pages, moves most), the scans'
 # `metadata_load_time` and `bytes_scanned`, the page faults (`--timing`), and the ratios
 # DataFusion / pqcodec;
 # then the sums over the 22 queries. The two readers' outputs are compared (CSV) on the first
@@ -84,9 +85,9 @@ for q in $(seq -w 1 22); do
                     echo "q$q $side failed: $err" >&2
                     exit 1
                 }
-                # rows N seconds W cpu C ... faults F metadata_load_seconds M bytes_scanned B ...
+                # rows N seconds W cpu C user U system S faults F metadata_load_seconds M ...
                 fields=$(awk '/^rows/ { for (i = 1; i < NF; i += 2) v[$i] = $(i + 1);
-                    print v["seconds"], v["cpu"], v["metadata_load_seconds"], v["bytes_scanned"], v["faults"] }' <<<"$err")
+                    print v["seconds"], v["cpu"], v["user"], v["metadata_load_seconds"], v["bytes_scanned"], v["faults"] }' <<<"$err")
                 echo "q$q $partitions $side $fields" >>"$log"
             done
             first="$scratch/${sides[0]}.csv" second="$scratch/${sides[1]}.csv"
@@ -104,13 +105,14 @@ import statistics, sys
 first, second = sys.argv[2:4]
 t = {}
 for line in open(sys.argv[1]):
-    q, p, reader, wall, cpu, meta, scanned, faults = line.split()
+    q, p, reader, wall, cpu, user, meta, scanned, faults = line.split()
     t.setdefault((q, int(p), reader), []).append(
-        (float(wall), float(cpu), float(meta), int(scanned), int(faults)))
+        (float(wall), float(cpu), float(user), float(meta), int(scanned), int(faults)))
 partitions = [int(p) for p in sys.argv[4:]]
 qs = sorted({k[0] for k in t})
-names = ["wall (s)", "CPU (s)", "metadata_load_time (ms)", "bytes_scanned (MB)", "page faults (k)"]
-scale = [1, 1, 1e3, 1e-6, 1e-3]
+names = ["wall (s)", "CPU (s)", "user CPU (s)", "metadata_load_time (ms)", "bytes_scanned (MB)",
+         "page faults (k)"]
+scale = [1, 1, 1, 1e3, 1e-6, 1e-3]
 for p in partitions:
     print(f"\n{p} partitions: {first} / {second}, and {second} / {first}")
     print("| query | " + " | ".join(names) + " |")
@@ -123,12 +125,12 @@ for p in partitions:
             b = statistics.median(r[i] for r in t[(q, p, second)])
             sums[i][0] += a
             sums[i][1] += b
-            ratio = f" ({b / a:.2f}x)" if a > 0 and i < 2 else ""
+            ratio = f" ({b / a:.2f}x)" if a > 0 and i < 3 else ""
             cells.append(f"{a * scale[i]:.3f} / {b * scale[i]:.3f}{ratio}")
         print("| " + " | ".join(cells) + " |")
     cells = ["sum"]
     for i, (a, b) in enumerate(sums):
-        ratio = f" ({b / a:.2f}x)" if a > 0 and i < 2 else ""
+        ratio = f" ({b / a:.2f}x)" if a > 0 and i < 3 else ""
         cells.append(f"{a * scale[i]:.2f} / {b * scale[i]:.2f}{ratio}")
     print("| " + " | ".join(cells) + " |")
 PY

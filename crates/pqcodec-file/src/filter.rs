@@ -92,8 +92,7 @@ where
 /// TPC-H, a join's filter over lineitem that drops 99.9 % of the rows before two more columns
 /// are decoded saves q17 and q18 half their CPU (an aggregate sat between the scan and the
 /// join); q04's, which drops 96 % of the rows but spares no column (the join key is all the
-/// query reads), cost twice what it saved on 16 partitions (a `CASE` over 16 hash tables costs
-/// more a row than the join's own lookup) and is left out.
+/// query reads), doubled q04's CPU at scale factor 10 on 16 partitions and is left out.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.

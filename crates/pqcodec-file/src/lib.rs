@@ -46,6 +46,7 @@ mod predicate_cache;
 mod projection;
 mod reader;
 mod row_group;
+mod row_groups;
 mod selection;
 mod source;
 #[cfg(feature = "object_store")]

@@ -18,7 +18,7 @@ use crate::framing::Fetched;
 use crate::metadata::FileMetadata;
 use crate::metrics::ReadMetrics;
 use crate::predicate_cache::{Cache, Shared, leaf_ranges, rows_read};
-use crate::row_group::RowGroupReader;
+use crate::row_group::{RowGroupReader, gather, last_gathered};
 use crate::selection::RowSelection;
 use crate::source::coalesce;
 
@@ -283,11 +283,16 @@ impl Plan {
             )
             .with_mask(mask.clone())
             .with_taken(schema.clone(), taken);
+            let mut gathered = gather(schema.clone(), self.batch_size);
             let mut results = BooleanBufferBuilder::new(rows);
             loop {
                 let start = std::time::Instant::now();
-                let Some(batch) = batches.next_batch()? else {
-                    break;
+                let batch = match batches.next_batch(&mut gathered)? {
+                    Some(batch) => batch,
+                    None => match last_gathered(&mut gathered)? {
+                        Some(batch) => batch,
+                        None => break,
+                    },
                 };
                 let n = batch.num_rows();
                 filter.count_read(start.elapsed(), n * decoding);

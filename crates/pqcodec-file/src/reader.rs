@@ -11,11 +11,11 @@ use pqcodec_arrow::{Column, Page, RecordBatchDecoder, leaf_count};
 use crate::error::{Error, Result};
 use crate::filter::RowFilter;
 use crate::metadata::FileMetadata;
-use crate::metrics::{ReadMetrics, decoding};
+use crate::metrics::ReadMetrics;
 use crate::plan::{Plan, Remaining};
 use crate::predicate_cache::{self, shared_fields};
 use crate::projection::Projection;
-use crate::row_group::RowGroupReader;
+use crate::row_groups::{Next, RowGroups};
 use crate::selection::RowSelection;
 use crate::source::{RangeRead, read_checked};
 
@@ -342,10 +342,7 @@ impl<T: RangeRead + 'static> ReaderBuilder<T> {
         let remaining = self.take_remaining();
         Ok(BatchReader {
             input: Box::new(self.input),
-            plan,
-            groups,
-            current: None,
-            remaining,
+            groups: RowGroups::new(plan, groups, remaining),
         })
     }
 }
@@ -356,17 +353,14 @@ impl<T: RangeRead + 'static> ReaderBuilder<T> {
 /// `Send`: readers of different row groups can run on their own threads.
 pub struct BatchReader {
     input: Box<dyn RangeRead>,
-    plan: Plan,
-    groups: VecDeque<(usize, RowSelection)>,
-    current: Option<RowGroupReader>,
-    remaining: Remaining,
+    groups: RowGroups,
 }
 
 impl std::fmt::Debug for BatchReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BatchReader")
-            .field("schema", &self.plan.schema)
-            .field("row_groups_left", &self.groups.len())
+            .field("schema", &self.groups.plan.schema)
+            .field("row_groups_left", &self.groups.left())
             .finish_non_exhaustive()
     }
 }
@@ -375,47 +369,15 @@ impl BatchReader {
     /// The next batch, or `None` at the end.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
-            let mut spare = None;
-            if let Some(group) = self.current.as_mut() {
-                match decoding(self.plan.metrics.as_ref(), || group.next_batch()) {
-                    Ok(Some(batch)) => return Ok(Some(batch)),
-                    Ok(None) => spare = self.current.take().and_then(RowGroupReader::into_decoder),
-                    Err(e) => {
-                        // Nothing more after an error.
-                        self.current = None;
-                        self.groups.clear();
-                        return Err(e);
-                    }
-                }
-            }
-            if self.remaining.done() {
-                self.groups.clear();
-            }
-            let Some((row_group, selection)) = self.groups.pop_front() else {
-                return Ok(None);
-            };
-            let opened = self.open(row_group, selection, spare);
-            match opened {
-                Ok(group) => self.current = Some(group),
-                Err(e) => {
-                    self.groups.clear();
-                    return Err(e);
-                }
+            match self.groups.next()? {
+                Next::Batch(batch) => return Ok(Some(batch)),
+                Next::End => return Ok(None),
+                Next::Fetch(fetch) => match read_checked(&*self.input, &fetch.ranges) {
+                    Ok(data) => self.groups.open(fetch, data)?,
+                    Err(e) => return Err(self.groups.failed(e)),
+                },
             }
         }
-    }
-
-    fn open(
-        &mut self,
-        row_group: usize,
-        selection: RowSelection,
-        spare: Option<RecordBatchDecoder>,
-    ) -> Result<RowGroupReader> {
-        let fetch = self.plan.fetch(row_group, selection)?;
-        let data = read_checked(&*self.input, &fetch.ranges)?;
-        decoding(self.plan.metrics.as_ref(), || {
-            self.plan.row_group(fetch, data, spare, &mut self.remaining)
-        })
     }
 }
 
@@ -429,6 +391,6 @@ impl Iterator for BatchReader {
 
 impl RecordBatchReader for BatchReader {
     fn schema(&self) -> SchemaRef {
-        self.plan.schema.clone()
+        self.groups.plan.schema.clone()
     }
 }

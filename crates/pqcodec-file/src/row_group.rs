@@ -11,6 +11,7 @@ use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_buffer::BooleanBuffer;
 use arrow_schema::SchemaRef;
 use arrow_select::coalesce::BatchCoalescer;
+use arrow_select::filter::filter_record_batch;
 use pqcodec_arrow::RecordBatchDecoder;
 
 use crate::error::{Error, Result};
@@ -26,8 +27,6 @@ pub(crate) struct RowGroupReader {
     batch_size: usize,
     /// Which of the selected rows are kept, and how many were passed so far.
     mask: Option<(BooleanBuffer, usize)>,
-    /// The rows the mask kept, gathered into batches of `batch_size`.
-    kept: Option<BatchCoalescer>,
     /// Fields not decoded here: the batches' schema, and each field's position in it and its
     /// values for every row given; the rows given so far.
     taken: Option<(SchemaRef, Vec<(usize, ArrayRef)>)>,
@@ -54,7 +53,6 @@ impl RowGroupReader {
             runs,
             batch_size,
             mask: None,
-            kept: None,
             taken: None,
             given: 0,
         }
@@ -83,10 +81,51 @@ impl RowGroupReader {
         self.decoder
     }
 
-    /// The next batch, or `None` at the end of the row group's selected rows (and kept ones).
-    pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        let batch = self.next_decoded()?;
-        let (Some(batch), Some((schema, taken))) = (batch.as_ref(), &self.taken) else {
+    /// The next batch, gathered in `gather` where the mask dropped rows of it; `None` when the
+    /// row group has no more rows to give, though `gather` may hold some of them still: they
+    /// are given with the next row group's, or by [`last_gathered`] at the end.
+    pub(crate) fn next_batch(
+        &mut self,
+        gather: &mut BatchCoalescer,
+    ) -> Result<Option<RecordBatch>> {
+        let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
+        loop {
+            if let Some(batch) = gather.next_completed_batch() {
+                return Ok(Some(batch));
+            }
+            let Some((batch, keep)) = self.next_decoded()? else {
+                return Ok(None);
+            };
+            let Some(keep) = keep else {
+                // A whole batch is given as it is, after any rows gathered before it; a small
+                // one behind gathered rows joins them.
+                let batch = self.with_taken_fields(batch)?;
+                if gather.get_buffered_rows() == 0 {
+                    return Ok(Some(batch));
+                }
+                if batch.num_rows() > self.batch_size / 2 {
+                    gather.finish_buffered_batch().map_err(request)?;
+                }
+                gather.push_batch(batch).map_err(request)?;
+                continue;
+            };
+            let keep = BooleanArray::new(keep, None);
+            if self.taken.is_none() {
+                gather
+                    .push_batch_with_filter(batch, &keep)
+                    .map_err(request)?;
+                continue;
+            }
+            // The taken fields hold only the rows kept: the others go first.
+            let batch = filter_record_batch(&batch, &keep).map_err(request)?;
+            let batch = self.with_taken_fields(batch)?;
+            gather.push_batch(batch).map_err(request)?;
+        }
+    }
+
+    /// `batch` with the taken fields' values for its rows put in place.
+    fn with_taken_fields(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
+        let Some((schema, taken)) = &self.taken else {
             return Ok(batch);
         };
         let rows = batch.num_rows();
@@ -104,58 +143,35 @@ impl RowGroupReader {
         self.given += rows;
         let options = RecordBatchOptions::new().with_row_count(Some(rows));
         RecordBatch::try_new_with_options(schema.clone(), columns, &options)
-            .map(Some)
             .map_err(|e| Error::Request(e.to_string()))
     }
 
-    /// The next batch of the decoded fields.
-    fn next_decoded(&mut self) -> Result<Option<RecordBatch>> {
-        let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
+    /// The next batch of the decoded fields, and which of its rows the mask keeps where it
+    /// drops some (a batch whose rows it drops all is skipped, not decoded).
+    fn next_decoded(&mut self) -> Result<Option<(RecordBatch, Option<BooleanBuffer>)>> {
         loop {
             let Some((mask, at)) = &mut self.mask else {
-                return self.next_selected(false);
+                return Ok(self.next_selected(false)?.map(|batch| (batch, None)));
             };
-            if let Some(batch) = self.kept.as_mut().and_then(|k| k.next_completed_batch()) {
-                return Ok(Some(batch));
-            }
-            let left = mask.len() - *at;
-            let n = self.batch_size.min(left);
+            let n = self.batch_size.min(mask.len() - *at);
             if n == 0 {
-                let Some(kept) = &mut self.kept else {
-                    return Ok(None);
-                };
-                kept.finish_buffered_batch().map_err(request)?;
-                return Ok(kept.next_completed_batch());
+                return Ok(None);
             }
-            let kept = mask.slice(*at, n);
+            let keep = mask.slice(*at, n);
             *at += n;
-            let count = kept.count_set_bits();
+            let count = keep.count_set_bits();
             if count == 0 {
                 self.next_selected(true)?;
                 continue;
             }
             let Some(batch) = self.next_selected(false)? else {
-                // The rows ran out first: what is gathered is the last batch.
+                // The rows ran out before the mask.
                 if let Some((mask, at)) = &mut self.mask {
                     *at = mask.len();
                 }
-                continue;
+                return Ok(None);
             };
-            let buffered = self.kept.as_ref().is_some_and(|k| !k.is_empty());
-            if count == n && !buffered {
-                return Ok(Some(batch));
-            }
-            // The rows kept are gathered into whole batches, as DataFusion's `FilterExec`
-            // gives them: the operators above pay per batch (batches of no column, where the
-            // predicate cache holds every field, too). A batch that keeps over half its rows
-            // is given as filtered, not copied again.
-            let coalescer = self.kept.get_or_insert_with(|| {
-                BatchCoalescer::new(self.schema.clone(), self.batch_size)
-                    .with_biggest_coalesce_batch_size(Some(self.batch_size / 2))
-            });
-            coalescer
-                .push_batch_with_filter(batch, &BooleanArray::new(kept, None))
-                .map_err(request)?;
+            return Ok(Some((batch, (count < n).then_some(keep))));
         }
     }
 
@@ -208,4 +224,20 @@ impl RowGroupReader {
             }
         }
     }
+}
+
+/// Where the rows a mask keeps are gathered into batches of `batch_size` of `schema`, as
+/// DataFusion's `FilterExec` gives them (the operators above pay per batch, and a batch's
+/// buffers are sized for `batch_size` rows): across row groups, so that only the last batch is
+/// short. A batch that keeps over half its rows is given as filtered, not copied again.
+pub(crate) fn gather(schema: SchemaRef, batch_size: usize) -> BatchCoalescer {
+    BatchCoalescer::new(schema, batch_size).with_biggest_coalesce_batch_size(Some(batch_size / 2))
+}
+
+/// The rows `gather` holds still, at the end of the row groups read: a batch each call.
+pub(crate) fn last_gathered(gather: &mut BatchCoalescer) -> Result<Option<RecordBatch>> {
+    gather
+        .finish_buffered_batch()
+        .map_err(|e| Error::Request(e.to_string()))?;
+    Ok(gather.next_completed_batch())
 }

@@ -19,11 +19,8 @@ use object_store::{ObjectStore, ObjectStoreExt};
 
 use crate::error::{Error, Result};
 use crate::metadata::{FileMetadata, MetadataLoader};
-use crate::metrics::decoding;
-use crate::plan::{Plan, Remaining};
 use crate::reader::{ReaderBuilder, ReaderOptions};
-use crate::row_group::RowGroupReader;
-use crate::selection::RowSelection;
+use crate::row_groups::{Next, RowGroups};
 use crate::source::{DEFAULT_COALESCE_GAP, check_lengths, span};
 
 /// A file's bytes, read by ranges asynchronously: what a [`BatchStream`] reads
@@ -163,22 +160,11 @@ impl<T: AsyncRangeRead + 'static> ReaderBuilder<T> {
         let remaining = self.take_remaining();
         let state = StreamState {
             input: Box::new(self.input),
-            plan,
-            groups,
-            current: None,
-            remaining,
+            groups: RowGroups::new(plan, groups, remaining),
         };
         let inner = futures::stream::unfold(state, |mut state| async move {
-            match state.next_batch().await {
-                Ok(Some(batch)) => Some((Ok(batch), state)),
-                Ok(None) => None,
-                Err(e) => {
-                    // Nothing more after an error.
-                    state.groups.clear();
-                    state.current = None;
-                    Some((Err(e), state))
-                }
-            }
+            // Nothing more is given after an error.
+            state.next_batch().await.transpose().map(|b| (b, state))
         })
         .boxed();
         Ok(BatchStream { schema, inner })
@@ -218,34 +204,20 @@ impl Stream for BatchStream {
 
 struct StreamState {
     input: Box<dyn AsyncRangeRead>,
-    plan: Plan,
-    groups: std::collections::VecDeque<(usize, RowSelection)>,
-    current: Option<RowGroupReader>,
-    remaining: Remaining,
+    groups: RowGroups,
 }
 
 impl StreamState {
     async fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
-            let mut spare = None;
-            if let Some(group) = self.current.as_mut() {
-                match decoding(self.plan.metrics.as_ref(), || group.next_batch())? {
-                    Some(batch) => return Ok(Some(batch)),
-                    None => spare = self.current.take().and_then(RowGroupReader::into_decoder),
-                }
+            match self.groups.next()? {
+                Next::Batch(batch) => return Ok(Some(batch)),
+                Next::End => return Ok(None),
+                Next::Fetch(fetch) => match read(&*self.input, fetch.ranges.clone()).await {
+                    Ok(data) => self.groups.open(fetch, data)?,
+                    Err(e) => return Err(self.groups.failed(e)),
+                },
             }
-            if self.remaining.done() {
-                self.groups.clear();
-            }
-            let Some((row_group, selection)) = self.groups.pop_front() else {
-                return Ok(None);
-            };
-            let fetch = self.plan.fetch(row_group, selection)?;
-            let data = read(&*self.input, fetch.ranges.clone()).await?;
-            let group = decoding(self.plan.metrics.as_ref(), || {
-                self.plan.row_group(fetch, data, spare, &mut self.remaining)
-            })?;
-            self.current = Some(group);
         }
     }
 }

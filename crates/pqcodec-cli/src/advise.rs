@@ -5,7 +5,9 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use pqcodec_file::advisor::{Advice, Advisor, ColumnAdvice, CostTable, DecodeCosts, Estimate};
+use pqcodec_file::advisor::{
+    Advice, Advisor, ByteSize, ColumnAdvice, CostTable, DecodeCosts, Estimate,
+};
 use pqcodec_file::{Compression, LocalFile, Objective, ReaderBuilder, WriterOptions};
 
 /// The advisor's flags, shared by `advise` and `rewrite --auto`.
@@ -76,7 +78,7 @@ pub fn table(advice: &Advice) -> String {
                 "{} {}, {}",
                 c.encodings.join(","),
                 c.compression,
-                human(c.bytes)
+                ByteSize(c.bytes)
             ),
             None => "-".into(),
         };
@@ -88,7 +90,7 @@ pub fn table(advice: &Advice) -> String {
             column.physical_type,
             pick.encoding.name(),
             pick.compression,
-            human(pick.bytes),
+            ByteSize(pick.bytes),
             millis(pick.decode_seconds),
             column.reason
         );
@@ -99,16 +101,16 @@ pub fn table(advice: &Advice) -> String {
                 "   {mark} {:<24} {:<14} {:>10} {:>12}",
                 c.encoding.name(),
                 c.compression.to_string(),
-                human(c.bytes),
+                ByteSize(c.bytes).to_string(),
                 millis(c.decode_seconds)
             );
         }
     }
-    let now = advice.current_bytes.map_or("-".into(), human);
+    let now = (advice.current_bytes).map_or("-".into(), |b| ByteSize(b).to_string());
     let _ = writeln!(
         out,
         "\nfile: now {now}, predicted {}",
-        human(advice.predicted_bytes)
+        ByteSize(advice.predicted_bytes)
     );
     out
 }
@@ -178,14 +180,6 @@ fn quote(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-fn human(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
-        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
-        b => format!("{b} B"),
-    }
 }
 
 fn millis(seconds: f64) -> String {

@@ -264,7 +264,7 @@ impl Advisor {
         if !dictionary_fits {
             notes.push(format!(
                 "a dictionary would pass the writer's {} limit",
-                human_bytes(self.writer.dictionary_page_bytes as u64)
+                ByteSize(self.writer.dictionary_page_bytes as u64)
             ));
         }
         for encoding in encodings_for(desc.physical, self.alp) {
@@ -610,12 +610,23 @@ impl Advice {
     }
 }
 
-/// `bytes` for people: `16.0 MB`.
-pub(crate) fn human_bytes(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1_000_000_000 => format!("{:.2} GB", b as f64 / 1e9),
-        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
-        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
-        b => format!("{b} B"),
+/// A number of bytes for people to read: `16.0 MB`, `2.55 GB`, `512 B` (powers of 1000).
+///
+/// ```
+/// use pqcodec_file::advisor::ByteSize;
+/// assert_eq!(ByteSize(16_040_000).to_string(), "16.0 MB");
+/// assert_eq!(ByteSize(512).to_string(), "512 B");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub u64);
+
+impl fmt::Display for ByteSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            b if b >= 1_000_000_000 => write!(f, "{:.2} GB", b as f64 / 1e9),
+            b if b >= 1_000_000 => write!(f, "{:.1} MB", b as f64 / 1e6),
+            b if b >= 1_000 => write!(f, "{:.1} kB", b as f64 / 1e3),
+            b => write!(f, "{b} B"),
+        }
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Estimate;
+use super::{ByteSize, Estimate};
 
 /// What the advisor optimises for.
 ///
@@ -96,7 +96,7 @@ pub(crate) fn plan(
     if least > budget {
         let why = format!(
             "the smallest: no choice keeps the file within {}",
-            super::human_bytes(budget)
+            ByteSize(budget)
         );
         return smallest.into_iter().map(|i| (i, why.clone())).collect();
     }
@@ -148,11 +148,11 @@ pub(crate) fn plan(
     let limit = match objective {
         Objective::Balanced => format!(
             "with the file within 25 % of its smallest ({})",
-            super::human_bytes(budget)
+            ByteSize(budget)
         ),
         _ => format!(
             "with the file no larger than its input ({})",
-            super::human_bytes(budget)
+            ByteSize(budget)
         ),
     };
     picks

@@ -101,12 +101,14 @@ pub fn table(advice: &Advice) -> String {
                 "   {mark} {:<24} {:<14} {:>10} {:>12}",
                 c.encoding.name(),
                 c.compression.to_string(),
-                ByteSize(c.bytes).to_string(),
+                ByteSize(c.bytes),
                 millis(c.decode_seconds)
             );
         }
     }
-    let now = (advice.current_bytes).map_or("-".into(), |b| ByteSize(b).to_string());
+    let now = advice
+        .current_bytes
+        .map_or("-".into(), |b| ByteSize(b).to_string());
     let _ = writeln!(
         out,
         "\nfile: now {now}, predicted {}",

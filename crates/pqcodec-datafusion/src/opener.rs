@@ -305,12 +305,14 @@ fn constant_columns(file: &PartitionedFile, schema: &Schema) -> HashMap<String, 
             else {
                 return None;
             };
-            let one = min == max && !min.is_null() && stats.null_count == Precision::Exact(0);
+            if min != max || min.is_null() || stats.null_count != Precision::Exact(0) {
+                return None;
+            }
             let value = match min.data_type() == *field.data_type() {
                 true => min.clone(),
                 false => min.cast_to(field.data_type()).ok()?,
             };
-            one.then(|| (field.name().clone(), value))
+            Some((field.name().clone(), value))
         })
         .collect()
 }

@@ -257,6 +257,12 @@ pub fn sample(rows: usize, start: i64) -> RecordBatch {
     .unwrap()
 }
 
+/// The statement registering the Parquet file or folder at `location` as table `name` (a
+/// folder's location ends in `/`).
+pub fn create_table(name: &str, location: impl std::fmt::Display) -> String {
+    format!("CREATE EXTERNAL TABLE {name} STORED AS PARQUET LOCATION '{location}'")
+}
+
 /// A file of 20 000 rows in row groups of 1000 and pages of 100.
 pub fn sample_file(dir: &Path) -> PathBuf {
     let path = dir.join("sample.parquet");

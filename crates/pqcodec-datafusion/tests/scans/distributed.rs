@@ -54,10 +54,7 @@ fn coordinator_of(urls: &[String]) -> SessionContext {
 async fn register_tpch(ctx: &SessionContext, dir: &Path) {
     for table in TPCH_TABLES {
         let path = dir.join(format!("{table}.parquet"));
-        let sql = format!(
-            "CREATE EXTERNAL TABLE {table} STORED AS PARQUET LOCATION '{}'",
-            path.display()
-        );
+        let sql = create_table(table, path.display());
         ctx.sql(&sql).await.unwrap();
     }
 }
@@ -119,10 +116,7 @@ async fn a_folder_of_files_is_split_into_byte_ranges_each_read_once() {
     let workers = [TestWorker::start().await, TestWorker::start().await];
     let urls: Vec<String> = workers.iter().map(|w| w.url.clone()).collect();
     let ctx = coordinator_of(&urls);
-    let create = format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}/'",
-        dir.path().display()
-    );
+    let create = create_table("t", format!("{}/", dir.path().display()));
     ctx.sql(&create).await.unwrap();
     let sql = "SELECT name, count(*), sum(id) FROM t WHERE id % 3 = 1 GROUP BY name";
     let plan = physical_plan(&ctx, sql).await;

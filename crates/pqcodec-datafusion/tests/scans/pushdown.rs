@@ -99,10 +99,7 @@ async fn a_dynamic_join_filter_keeping_every_row_is_left_out() {
 async fn tables(ctx: &SessionContext, dir: &Path) {
     for t in ["facts", "dim"] {
         let path = dir.join(format!("{t}.parquet"));
-        let create = format!(
-            "CREATE EXTERNAL TABLE {t} STORED AS PARQUET LOCATION '{}'",
-            path.display()
-        );
+        let create = create_table(t, path.display());
         ctx.sql(&create).await.unwrap();
     }
 }

@@ -28,10 +28,7 @@ async fn the_22_tpch_queries_give_datafusion_s_results() {
         let ctx = context(reader, config);
         for table in TPCH_TABLES {
             let path = dir.path().join(format!("{table}.parquet"));
-            let sql = format!(
-                "CREATE EXTERNAL TABLE {table} STORED AS PARQUET LOCATION '{}'",
-                path.display()
-            );
+            let sql = create_table(table, path.display());
             ctx.sql(&sql).await.unwrap();
         }
         contexts.push(ctx);
@@ -57,10 +54,7 @@ async fn the_22_tpch_queries_give_datafusion_s_results() {
 async fn projections_limits_counts_and_nested_columns() {
     let dir = tempfile::tempdir().unwrap();
     let path = sample_file(dir.path());
-    let setup = [format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-        path.display()
-    )];
+    let setup = [create_table("t", path.display())];
     for sql in [
         "SELECT * FROM t",
         "SELECT name, id FROM t WHERE id % 97 = 3",
@@ -116,10 +110,7 @@ async fn projections_limits_counts_and_nested_columns() {
 async fn filters_prune_row_groups_and_pages() {
     let dir = tempfile::tempdir().unwrap();
     let path = sample_file(dir.path());
-    let create = format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-        path.display()
-    );
+    let create = create_table("t", path.display());
     let ctx = context(Reader::Pqcodec, config(1));
     ctx.sql(&create).await.unwrap();
 
@@ -181,10 +172,7 @@ async fn filters_prune_row_groups_and_pages() {
 async fn filters_pushed_down_are_evaluated_while_reading() {
     let dir = tempfile::tempdir().unwrap();
     let path = sample_file(dir.path());
-    let create = format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-        path.display()
-    );
+    let create = create_table("t", path.display());
     let mut pushdown = config(2);
     pushdown.options_mut().execution.parquet.pushdown_filters = true;
     let ctx = context(Reader::Pqcodec, pushdown);
@@ -226,10 +214,7 @@ async fn files_split_over_1_to_8_partitions_lose_and_repeat_no_row() {
     for partitions in 1..=8 {
         let config = config(partitions).with_repartition_file_min_size(1);
         let ctx = context(Reader::Pqcodec, config);
-        let create = format!(
-            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-            path.display()
-        );
+        let create = create_table("t", path.display());
         ctx.sql(&create).await.unwrap();
         // Aggregates over a scan (not answered by statistics).
         let batches = run(
@@ -277,10 +262,7 @@ async fn a_folder_of_files_with_different_layouts() {
         &[narrow],
         WriterProperties::builder().build(),
     );
-    let setup = [format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}/'",
-        folder.display()
-    )];
+    let setup = [create_table("t", format!("{}/", folder.display()))];
     for sql in [
         "SELECT * FROM t",
         "SELECT count(*), count(name), count(tags), sum(id) FROM t",
@@ -347,10 +329,7 @@ async fn columns_of_one_value_are_not_read() {
     ])
     .unwrap();
     write(&path, &[batch], layered(5_000, 1_000));
-    let setup = [format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-        path.display()
-    )];
+    let setup = [create_table("t", path.display())];
     for sql in [
         "SELECT v, k, s FROM t WHERE v % 1000 = 3",
         "SELECT s, count(*), sum(k) FROM t GROUP BY s",

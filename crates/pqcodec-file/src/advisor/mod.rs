@@ -616,17 +616,20 @@ impl Advice {
 /// use pqcodec_file::advisor::ByteSize;
 /// assert_eq!(ByteSize(16_040_000).to_string(), "16.0 MB");
 /// assert_eq!(ByteSize(512).to_string(), "512 B");
+/// assert_eq!(format!("{:>8}", ByteSize(512)), "   512 B");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ByteSize(pub u64);
 
 impl fmt::Display for ByteSize {
+    /// Padded and aligned as a string is (`{:>10}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            b if b >= 1_000_000_000 => write!(f, "{:.2} GB", b as f64 / 1e9),
-            b if b >= 1_000_000 => write!(f, "{:.1} MB", b as f64 / 1e6),
-            b if b >= 1_000 => write!(f, "{:.1} kB", b as f64 / 1e3),
-            b => write!(f, "{b} B"),
-        }
+        let text = match self.0 {
+            b if b >= 1_000_000_000 => format!("{:.2} GB", b as f64 / 1e9),
+            b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+            b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
+            b => format!("{b} B"),
+        };
+        f.pad(&text)
     }
 }

@@ -21,6 +21,7 @@
 //! # }
 //! ```
 
+mod adjacent_joins;
 #[cfg(feature = "distributed")]
 pub mod distributed;
 mod error;
@@ -38,9 +39,12 @@ mod source;
 use std::sync::Arc;
 
 use datafusion::datasource::listing::ListingOptions;
+use datafusion::execution::SessionStateBuilder;
 use datafusion::execution::context::SessionContext;
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::prelude::SessionConfig;
 
+pub use adjacent_joins::AdjacentJoinFilters;
 /// The datafusion-distributed this crate builds on (feature `distributed`).
 #[cfg(feature = "distributed")]
 pub use datafusion_distributed;
@@ -53,7 +57,8 @@ pub use source::PqcodecSource;
 
 /// Registers pqcodec's format for the `parquet` extension of `ctx`, in place of DataFusion's:
 /// later `CREATE EXTERNAL TABLE ... STORED AS PARQUET` and URL tables read with pqcodec.
-/// Options are the session's (`datafusion.execution.parquet.*`).
+/// Options are the session's (`datafusion.execution.parquet.*`). Adds [`AdjacentJoinFilters`]
+/// to the session's physical optimizer rules, once.
 pub fn register(ctx: &SessionContext) -> datafusion::error::Result<()> {
     register_factory(ctx, PqcodecFormatFactory::new())
 }
@@ -70,9 +75,18 @@ fn register_factory(
     ctx: &SessionContext,
     factory: PqcodecFormatFactory,
 ) -> datafusion::error::Result<()> {
-    ctx.state_ref()
-        .write()
-        .register_file_format(Arc::new(factory), true)
+    let state = ctx.state_ref();
+    let mut state = state.write();
+    state.register_file_format(Arc::new(factory), true)?;
+    let rule = AdjacentJoinFilters;
+    if !(state.physical_optimizers().iter()).any(|r| r.name() == rule.name()) {
+        let session_id = state.session_id().to_string();
+        *state = SessionStateBuilder::new_from_existing(state.clone())
+            .with_session_id(session_id)
+            .with_physical_optimizer_rule(Arc::new(rule))
+            .build();
+    }
+    Ok(())
 }
 
 /// A session of `config` reading Parquet with pqcodec, URL tables enabled

@@ -53,6 +53,7 @@ pub(crate) struct PqcodecOpener {
     pub(crate) metadata_cache: Option<Arc<FileMetadataCache>>,
     pub(crate) loads: Arc<Loads>,
     pub(crate) measures: Arc<Measures>,
+    pub(crate) adjacent_joins: Arc<[u64]>,
 }
 
 impl FileOpener for PqcodecOpener {
@@ -91,6 +92,7 @@ impl FileOpener for PqcodecOpener {
             metadata_cache: self.metadata_cache.clone(),
             loads: Arc::clone(&self.loads),
             measures: Arc::clone(&self.measures),
+            adjacent_joins: Arc::clone(&self.adjacent_joins),
         };
         Ok(open.open().boxed())
     }
@@ -114,6 +116,7 @@ struct OpenFile {
     metadata_cache: Option<Arc<FileMetadataCache>>,
     loads: Arc<Loads>,
     measures: Arc<Measures>,
+    adjacent_joins: Arc<[u64]>,
 }
 
 impl OpenFile {
@@ -232,9 +235,9 @@ impl OpenFile {
             }
             let reorder = self.options.reorder_filters;
             let counts = (pruned, matched);
-            let measures = &self.measures;
+            let measured = (&*self.measures, &*self.adjacent_joins);
             if let Some(filter) =
-                row_filter(predicate, &read_schema, &meta, reorder, counts, measures)?
+                row_filter(predicate, &read_schema, &meta, reorder, counts, measured)?
             {
                 builder = builder.with_row_filter(filter);
             }

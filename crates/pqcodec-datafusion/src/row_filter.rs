@@ -2,9 +2,10 @@
 //! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
 //! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns
 //! projected are decoded only for the rows every conjunct keeps. A dynamic filter (a join's or
-//! a top-k's, which only saves work) is left out once it keeps nearly every row or costs more
-//! than the rows it drops save (see [`RowFilter`]): measured over every partition and file of
-//! the scan together, and again each time the operator updates it.
+//! a top-k's, which only saves work) is left out once it keeps nearly every row or, coming from
+//! a hash join right above the scan ([`AdjacentJoinFilters`](crate::AdjacentJoinFilters)),
+//! costs more than the rows it drops save (see [`RowFilter`]): measured over every partition
+//! and file of the scan together, and again each time the operator updates it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -28,6 +29,9 @@ struct Conjunct {
     projection: Projection,
     /// A dynamic filter: the operator that made it drops the rows it drops again.
     optional: bool,
+    /// A dynamic filter of a hash join right above the scan: the work a row it drops spares
+    /// there is the lookup it made.
+    adjacent: bool,
     pruned: Count,
     matched: Count,
 }
@@ -60,6 +64,10 @@ impl ArrowPredicate for Conjunct {
 
     fn is_optional(&self) -> bool {
         self.optional
+    }
+
+    fn repeats_the_work_above(&self) -> bool {
+        self.adjacent
     }
 
     fn generation(&self) -> u64 {
@@ -110,14 +118,15 @@ pub(crate) fn keeps_any_row(predicate: &Arc<dyn PhysicalExpr>) -> datafusion::er
 /// The row filter of `predicate` (over `schema`, the file's columns as read), counting the
 /// rows each conjunct prunes and keeps in `pruned` and `matched`; the conjuncts cheapest first
 /// if `reorder`, else in the predicate's order; the read cost and the dynamic filters measured
-/// in `measures`; `None` if it has no conjunct to evaluate.
+/// in `measures`, those of `adjacent_joins` (expression ids) coming from a hash join right
+/// above the scan; `None` if it has no conjunct to evaluate.
 pub(crate) fn row_filter(
     predicate: &Arc<dyn PhysicalExpr>,
     schema: &SchemaRef,
     meta: &FileMetadata,
     reorder: bool,
     (pruned, matched): (&Count, &Count),
-    measures: &Measures,
+    (measures, adjacent_joins): (&Measures, &[u64]),
 ) -> datafusion::error::Result<Option<RowFilter>> {
     // Each top-level field's compressed bytes in the file, to order the conjuncts.
     let parquet = meta.metadata();
@@ -162,7 +171,9 @@ pub(crate) fn row_filter(
                 .collect::<Vec<_>>(),
         );
         let optional = expr.downcast_ref::<DynamicFilterPhysicalExpr>().is_some();
-        let measured = (optional.then(|| expr.expression_id()).flatten()).map(|id| measures.of(id));
+        let id = optional.then(|| expr.expression_id()).flatten();
+        let adjacent = id.is_some_and(|id| adjacent_joins.contains(&id));
+        let measured = id.map(|id| measures.of(id));
         let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
         let cost = (roots.iter().map(|&r| bytes(r))).fold(0i64, i64::saturating_add);
         conjuncts.push((
@@ -172,6 +183,7 @@ pub(crate) fn row_filter(
                 expr,
                 projection: Projection::roots(roots),
                 optional,
+                adjacent,
                 pruned: pruned.clone(),
                 matched: matched.clone(),
             },

@@ -11,9 +11,9 @@ use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::cache::cache_manager::FileMetadataCache;
-use datafusion::physical_expr::conjunction;
 use datafusion::physical_expr::projection::ProjectionExprs;
 use datafusion::physical_expr::utils::collect_columns;
+use datafusion::physical_expr::{conjunction, split_conjunction};
 use datafusion::physical_expr_common::physical_expr::is_volatile;
 use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
@@ -44,6 +44,9 @@ pub struct PqcodecSource {
     /// What the row filters measure (the cost of reading a row, the dynamic filters), over all
     /// the scan's partitions.
     measures: Arc<Measures>,
+    /// The dynamic filters (by expression id) whose hash join takes the scan's rows right away
+    /// ([`AdjacentJoinFilters`](crate::AdjacentJoinFilters)).
+    adjacent_joins: Arc<[u64]>,
 }
 
 impl fmt::Debug for PqcodecSource {
@@ -70,6 +73,7 @@ impl PqcodecSource {
             metadata_cache: None,
             loads: Arc::default(),
             measures: Arc::default(),
+            adjacent_joins: Arc::new([]),
         }
     }
 
@@ -96,6 +100,24 @@ impl PqcodecSource {
     pub fn with_predicate(mut self, predicate: Arc<dyn PhysicalExpr>) -> Self {
         self.predicate = Some(predicate);
         self
+    }
+
+    /// The source with the dynamic filters of `joins` (expression ids) marked as coming from
+    /// a hash join right above the scan, those of its predicate that are; `None` if that marks
+    /// what is marked already.
+    pub(crate) fn with_adjacent_joins(&self, joins: &[u64]) -> Option<Self> {
+        let mut ids = Vec::new();
+        if let Some(predicate) = &self.predicate {
+            for expr in split_conjunction(predicate) {
+                if let Some(id) = expr.expression_id().filter(|id| joins.contains(id)) {
+                    ids.push(id);
+                }
+            }
+        }
+        (*ids != *self.adjacent_joins).then(|| PqcodecSource {
+            adjacent_joins: ids.into(),
+            ..self.clone()
+        })
     }
 
     /// How it reads.
@@ -147,6 +169,7 @@ impl FileSource for PqcodecSource {
             metadata_cache: self.metadata_cache.clone(),
             loads: Arc::clone(&self.loads),
             measures: Arc::clone(&self.measures),
+            adjacent_joins: Arc::clone(&self.adjacent_joins),
         });
         ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
     }
@@ -183,6 +206,9 @@ impl FileSource for PqcodecSource {
                 f.write_str(", reader=pqcodec")?;
                 if let Some(predicate) = &self.predicate {
                     write!(f, ", pruning_predicate={predicate}")?;
+                }
+                if !self.adjacent_joins.is_empty() {
+                    write!(f, ", adjacent_join_filters={}", self.adjacent_joins.len())?;
                 }
                 Ok(())
             }

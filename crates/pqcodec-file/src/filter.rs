@@ -32,6 +32,15 @@ pub trait ArrowPredicate: Send + 'static {
         false
     }
 
+    /// Whether the work a row it drops spares above the reader is this predicate's own
+    /// evaluation again, as a hash join's filter on the scan right below the join looks the
+    /// row up as the join will. Such an optional predicate is left out unless the rows it drops
+    /// spare the decoding of other columns (see [`RowFilter`]). `false` by default: the work
+    /// spared above is then taken to be unknown and large.
+    fn repeats_the_work_above(&self) -> bool {
+        false
+    }
+
     /// A number that changes when what the predicate keeps changes (a dynamic filter made
     /// tighter): what was measured of it before is then forgotten. `0` by default.
     fn generation(&self) -> u64 {
@@ -83,16 +92,21 @@ where
 /// Predicates a row must pass, all of them, to be read: evaluated in order, each over the
 /// rows the ones before kept. An [optional](ArrowPredicate::is_optional) predicate is left
 /// out once its [`Selectivity`] has seen it over 64 Ki rows or more and found it not worth
-/// evaluating: from the next batch on, in the row group being read too. A row it drops is
-/// spared decoding the columns no predicate read yet (`r`: the [`ReadCost`] of a value, measured
-/// on the predicates' columns, times those columns) and the work above the reader, taken to be
-/// what the predicate costs a row (`e`): a join's filter looks the row up as the join would.
-/// Keeping a share `k` of the rows, it saves `(1 - k) * (r + e)` a row and costs `e`: it is left
-/// out when `k * e` is more than `(1 - k) * r`, or when it keeps at least 95 % of the rows. On
-/// TPC-H, a join's filter over lineitem that drops 99.9 % of the rows before two more columns
-/// are decoded saves q17 and q18 half their CPU (an aggregate sat between the scan and the
-/// join); q04's, which drops 96 % of the rows but spares no column (the join key is all the
-/// query reads), doubled q04's CPU at scale factor 10 on 16 partitions and is left out.
+/// evaluating: from the next batch on, in the row group being read too. That is when it keeps
+/// at least 95 % of the rows, or, for one that [repeats the work
+/// above](ArrowPredicate::repeats_the_work_above), when it costs more than it spares. Such a
+/// predicate costs `e` a row; keeping a share `k` of the rows, the rows it drops spare the
+/// work above, `(1 - k) * e`, and the decoding of the columns no predicate read yet where the
+/// reader skips them, `(1 - k) * r` (`r`: the [`ReadCost`] of a value, measured on the
+/// predicates' columns, times those columns, times the share of the dropped rows skipped rather
+/// than decoded whole and filtered out). It is left out when `k * e` is more than `(1 - k) * r`.
+///
+/// On TPC-H, a join's filter over lineitem that drops 99.9 % of the rows saves q17 and q18 half
+/// their CPU: an aggregate sits between the scan and the join, so the work it spares is not its
+/// own, and it is kept. q05's, right below its join, keeps 15 % of the rows, scattered, so
+/// that each batch is decoded whole anyway: left out. So is q04's, which drops 96 % of the rows
+/// but spares no column (the join key is all the query reads); evaluated, it doubled q04's CPU
+/// at scale factor 10 on 16 partitions.
 pub struct RowFilter {
     pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
     /// For each predicate, the rows it saw and those it kept.
@@ -128,10 +142,9 @@ impl RowFilter {
     /// Counts `values` values (rows times columns) decompressed and decoded in `spent`.
     pub(crate) fn count_read(&self, spent: Duration, values: usize) {
         if values > 0 {
-            let as_u64 = |n: u128| u64::try_from(n).unwrap_or(u64::MAX);
             let spent_on = &self.read_cost.0;
-            (spent_on.nanos).fetch_add(as_u64(spent.as_nanos()), Ordering::Relaxed);
-            (spent_on.values).fetch_add(as_u64(values as u128), Ordering::Relaxed);
+            (spent_on.nanos).fetch_add(saturate(spent.as_nanos()), Ordering::Relaxed);
+            (spent_on.values).fetch_add(saturate(values as u128), Ordering::Relaxed);
         }
     }
 
@@ -146,13 +159,29 @@ impl RowFilter {
         self
     }
 
-    /// Whether predicate `p` is left out: optional, and measured keeping nearly every row or
-    /// costing more than it saves, a row it drops sparing the decoding of `spared` leaf
-    /// columns.
+    /// Whether predicate `p` is left out (see [`RowFilter`]), a row it drops sparing the
+    /// decoding of `spared` leaf columns where the reader skips it.
     pub(crate) fn leaves_out(&self, p: usize, spared: usize) -> bool {
         let predicate = &self.predicates[p];
-        let read_cost = self.read_cost.nanos_per_value().map(|v| v * spared as f64);
-        predicate.is_optional() && self.selectivity[p].not_worth(predicate.generation(), read_cost)
+        if !predicate.is_optional() {
+            return false;
+        }
+        let cost = &self.read_cost;
+        let decoding = (predicate.repeats_the_work_above())
+            .then(|| {
+                cost.nanos_per_value()
+                    .map(|r| r * spared as f64 * cost.skipped_share())
+            })
+            .flatten();
+        self.selectivity[p].not_worth(predicate.generation(), decoding)
+    }
+
+    /// Counts `dropped` rows the predicates dropped, of which the reader skips `skipped` (the
+    /// others decoded and filtered out).
+    pub(crate) fn count_dropped(&self, dropped: usize, skipped: usize) {
+        let spent = &self.read_cost.0;
+        (spent.dropped).fetch_add(saturate(dropped as u128), Ordering::Relaxed);
+        (spent.skipped).fetch_add(saturate(skipped as u128), Ordering::Relaxed);
     }
 
     /// Counts `seen` rows evaluated by predicate `p` in `spent`, of which it kept `kept`.
@@ -206,17 +235,22 @@ impl Selectivity {
     }
 
     fn add(&self, seen: usize, kept: usize, spent: Duration) {
-        let as_u64 = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
-        self.0.seen.fetch_add(as_u64(seen), Ordering::Relaxed);
-        self.0.kept.fetch_add(as_u64(kept), Ordering::Relaxed);
-        let nanos = u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX);
-        self.0.nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.0
+            .seen
+            .fetch_add(saturate(seen as u128), Ordering::Relaxed);
+        self.0
+            .kept
+            .fetch_add(saturate(kept as u128), Ordering::Relaxed);
+        self.0
+            .nanos
+            .fetch_add(saturate(spent.as_nanos()), Ordering::Relaxed);
     }
 
     /// Whether, over 64 Ki rows or more, the predicate was found not worth evaluating (see
-    /// [`RowFilter`]), a row it drops sparing `read_cost` nanoseconds of decoding (if known).
-    /// Measured at the predicate's `generation`: what an earlier one did is forgotten.
-    fn not_worth(&self, generation: u64, read_cost: Option<f64>) -> bool {
+    /// [`RowFilter`]): keeping nearly every row or, where a row it drops spares `decoding`
+    /// nanoseconds of decoding (and its own cost above the reader), costing more than it
+    /// spares. Measured at the predicate's `generation`: what an earlier one did is forgotten.
+    fn not_worth(&self, generation: u64, decoding: Option<f64>) -> bool {
         let m = &self.0;
         if m.generation.swap(generation, Ordering::Relaxed) != generation {
             for measure in [&m.seen, &m.kept, &m.nanos] {
@@ -234,18 +268,25 @@ impl Selectivity {
         let cost = m.nanos.load(Ordering::Relaxed) as f64 / seen as f64;
         let kept = kept as f64 / seen as f64;
         let too_dear = |spared: f64| kept * cost > (1.0 - kept) * spared;
-        nearly_all || read_cost.is_some_and(too_dear)
+        nearly_all || decoding.is_some_and(too_dear)
     }
 }
 
-/// What reading a value costs: the time readers spent decompressing and decoding their row
-/// filter's columns, over the values (rows times columns) they read. Cheap to clone, every
-/// clone adding to the same totals.
+fn saturate(n: u128) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+/// What reading costs, measured by readers with a row filter: the time they spent
+/// decompressing and decoding their predicates' columns over the values (rows times columns)
+/// read, and the share of the rows their predicates dropped that they skip rather than decode
+/// and filter out. Cheap to clone, every clone adding to the same totals: the readers of a
+/// query's partitions share one.
 ///
 /// ```
 /// use pqcodec_file::ReadCost;
 ///
-/// assert_eq!(ReadCost::new().per_value(), None); // nothing read yet
+/// let cost = ReadCost::new();
+/// assert_eq!((cost.per_value(), cost.dropped_rows_skipped()), (None, None)); // nothing read yet
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ReadCost(Arc<Spent>);
@@ -254,6 +295,8 @@ pub struct ReadCost(Arc<Spent>);
 struct Spent {
     nanos: AtomicU64,
     values: AtomicU64,
+    dropped: AtomicU64,
+    skipped: AtomicU64,
 }
 
 impl ReadCost {
@@ -264,14 +307,29 @@ impl ReadCost {
 
     /// The time a value took, once one was read.
     pub fn per_value(&self) -> Option<Duration> {
-        self.nanos_per_value()
-            .map(|n| Duration::from_secs_f64(n / 1e9))
+        (self.nanos_per_value()).map(|n| Duration::from_secs_f64(n / 1e9))
     }
 
     fn nanos_per_value(&self) -> Option<f64> {
-        let values = self.0.values.load(Ordering::Relaxed);
-        (values > 0).then(|| self.0.nanos.load(Ordering::Relaxed) as f64 / values as f64)
+        ratio(&self.0.nanos, &self.0.values)
     }
+
+    /// The share of the rows predicates dropped that readers skipped rather than decoded,
+    /// once some were dropped.
+    pub fn dropped_rows_skipped(&self) -> Option<f64> {
+        ratio(&self.0.skipped, &self.0.dropped)
+    }
+
+    /// The share of dropped rows skipped, 1 before any was dropped.
+    fn skipped_share(&self) -> f64 {
+        self.dropped_rows_skipped().unwrap_or(1.0)
+    }
+}
+
+/// `n / d`, once `d` is not 0.
+fn ratio(n: &AtomicU64, d: &AtomicU64) -> Option<f64> {
+    let d = d.load(Ordering::Relaxed);
+    (d > 0).then(|| n.load(Ordering::Relaxed) as f64 / d as f64)
 }
 
 impl std::fmt::Debug for RowFilter {
@@ -325,6 +383,17 @@ pub(crate) fn as_selection_or_mask(
         true => (refine(&selection, &kept), None),
         false => (selection, Some(kept)),
     }
+}
+
+/// The rows a reader decodes under `mask` (a bit a row), in batches of `batch_size`: all of
+/// each batch that keeps a row.
+pub(crate) fn rows_decoded(mask: &BooleanBuffer, batch_size: usize) -> usize {
+    (0..mask.len())
+        .step_by(batch_size.max(1))
+        .map(|at| mask.slice(at, batch_size.min(mask.len() - at)))
+        .filter(|batch| batch.count_set_bits() > 0)
+        .map(|batch| batch.len())
+        .sum()
 }
 
 /// The runs of set bits in `bits`: a run starts at each set bit whose previous bit is unset.
@@ -392,33 +461,46 @@ mod tests {
     #[test]
     fn an_optional_predicate_is_worth_what_its_dropped_rows_save() {
         // Over 100 000 rows, keeping `kept` of them at `cost` a row, a dropped row sparing
-        // `spared` of decoding (in nanoseconds).
-        let worth = |kept: usize, cost: f64, spared: f64| {
+        // `spared` of decoding (in nanoseconds) and, if `spared` is known (the predicate
+        // repeats the work above), its own cost above the reader.
+        let worth = |kept: usize, cost: f64, spared: Option<f64>| {
             let s = Selectivity::new();
             s.add(100_000, kept, Duration::from_nanos((cost * 1e5) as u64));
-            !s.not_worth(0, Some(spared))
+            !s.not_worth(0, spared)
         };
         // Dropping 99.9 %, however dear, while sparing some decoding: its kept rows cost 0.1 %
         // of it, its dropped rows save the decoding and what the join would pay again.
-        assert!(worth(100, 15.0, 10.0));
-        assert!(worth(100, 300.0, 10.0));
+        assert!(worth(100, 15.0, Some(10.0)));
+        assert!(worth(100, 300.0, Some(10.0)));
         // Sparing no decoding, it only does the join's work before the join: left out.
-        assert!(!worth(100, 15.0, 0.0));
+        assert!(!worth(100, 15.0, Some(0.0)));
         // Keeping half: worth while it costs less than the decoding it spares.
-        assert!(worth(50_000, 9.0, 10.0));
-        assert!(!worth(50_000, 11.0, 10.0));
+        assert!(worth(50_000, 9.0, Some(10.0)));
+        assert!(!worth(50_000, 11.0, Some(10.0)));
         // Keeping 80 %: its kept rows cost 0.8 of it, its dropped rows spare 0.2 of 10 ns.
-        assert!(worth(80_000, 2.4, 10.0));
-        assert!(!worth(80_000, 2.6, 10.0));
+        assert!(worth(80_000, 2.4, Some(10.0)));
+        assert!(!worth(80_000, 2.6, Some(10.0)));
         // Keeping 95 %, however cheap.
-        assert!(!worth(95_000, 0.1, 10.0));
-        // Not yet measured over 64 Ki rows, or no read cost known: evaluated.
+        assert!(!worth(95_000, 0.1, Some(10.0)));
+        // The work spared above not known (or the read cost not yet): evaluated however dear,
+        // unless it keeps 95 % of the rows.
+        assert!(worth(50_000, 300.0, None));
+        assert!(worth(94_000, 300.0, None));
+        assert!(!worth(95_000, 0.1, None));
+        // Not yet measured over 64 Ki rows: evaluated.
         let s = Selectivity::new();
         s.add(60_000, 60_000, Duration::from_secs(1));
         assert!(!s.not_worth(0, Some(10.0)));
-        let s = Selectivity::new();
-        s.add(100_000, 100, Duration::from_secs(1));
-        assert!(!s.not_worth(0, None));
+    }
+
+    #[test]
+    fn the_rows_decoded_under_a_mask_are_its_batches_that_keep_a_row() {
+        let batch = 100;
+        let mask = BooleanBuffer::from_iter((0..1050).map(|i| i == 150 || i == 160 || i >= 1049));
+        // Batches 100..200 and 1000..1050 keep a row; the others are skipped.
+        assert_eq!(rows_decoded(&mask, batch), 150);
+        assert_eq!(rows_decoded(&BooleanBuffer::new_unset(1050), batch), 0);
+        assert_eq!(rows_decoded(&BooleanBuffer::new_set(1050), batch), 1050);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::{Column, RecordBatchDecoder};
 
 use crate::error::{Error, Result};
-use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, spread};
+use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, rows_decoded, spread};
 use crate::framing::Fetched;
 use crate::metadata::FileMetadata;
 use crate::metrics::ReadMetrics;
@@ -333,6 +333,12 @@ impl Plan {
             };
             (selection, mask) = as_selection_or_mask(selection, bits);
         }
+        let rows = fetch.selection.row_count();
+        let (kept, decoded) = match &mask {
+            Some(mask) => (mask.count_set_bits(), rows_decoded(mask, self.batch_size)),
+            None => (selection.row_count(), selection.row_count()),
+        };
+        filter.count_dropped(rows.saturating_sub(kept), rows.saturating_sub(decoded));
         Ok((selection, mask, cache))
     }
 

@@ -1,11 +1,12 @@
 //! Filters pushed into pqcodec's scans (`pushdown_filters`): a column both filtered and
-//! projected decoded once (the predicate cache), and a dynamic join filter that keeps every row
-//! left out once measured; results equal to DataFusion's reader's.
+//! projected decoded once (the predicate cache); a dynamic join filter that keeps every row
+//! left out once measured, and one right below its join that spares no decoding; results equal
+//! to DataFusion's reader's.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parquet::file::properties::WriterProperties;
 
@@ -92,6 +93,75 @@ async fn a_dynamic_join_filter_keeping_every_row_is_left_out() {
                 (65_536..=65_536 + partitions * 1024).contains(&evaluated),
                 "{evaluated} rows evaluated on {partitions} partitions"
             ),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_filter_right_below_its_join_sparing_no_decoding_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    // 200 000 facts over 1000 keys, in row groups of 20 000; the dimension's `flag` keeps one
+    // key in seven, so the join's filter keeps one fact in seven, scattered.
+    let keys = Int64Array::from_iter_values((0..200_000).map(|i| i * 7 % 1000));
+    let facts = RecordBatch::try_from_iter([("k", Arc::new(keys) as ArrayRef)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(20_000))
+        .build();
+    write(&dir.path().join("facts.parquet"), &[facts], props);
+    let keys = Int64Array::from_iter_values(0..1000);
+    let flags = BooleanArray::from_iter((0..1000).map(|k| Some(k % 7 == 0)));
+    let dim = RecordBatch::try_from_iter([
+        ("k", Arc::new(keys) as ArrayRef),
+        ("flag", Arc::new(flags) as ArrayRef),
+    ])
+    .unwrap();
+    write(
+        &dir.path().join("dim.parquet"),
+        &[dim],
+        WriterProperties::default(),
+    );
+    // The facts' scan right below the join, and below an aggregate below the join.
+    let adjacent = "SELECT count(*), sum(facts.k) FROM facts JOIN dim ON facts.k = dim.k \
+                    WHERE dim.flag";
+    let aggregated = "SELECT count(*), sum(c) FROM (SELECT k, count(*) AS c FROM facts GROUP BY k) f \
+                      JOIN dim ON f.k = dim.k WHERE dim.flag";
+    let theirs = context(Reader::DataFusion, config(1));
+    tables(&theirs, dir.path()).await;
+    for partitions in [1, 4] {
+        let ours = context(Reader::Pqcodec, pushdown(partitions, None));
+        // The rule is added once, however many times the format is registered.
+        pqcodec_datafusion::register(&ours).unwrap();
+        let state = ours.state();
+        let rules = (state.physical_optimizers().iter())
+            .filter(|r| r.name() == "pqcodec_adjacent_join_filters")
+            .count();
+        assert_eq!(rules, 1);
+        tables(&ours, dir.path()).await;
+        for (sql, marked) in [(adjacent, true), (aggregated, false)] {
+            let want = rows(&run(&theirs, sql).await.unwrap());
+            let plan = explain_text(&run(&ours, &format!("EXPLAIN {sql}")).await.unwrap());
+            let facts = (plan.lines())
+                .find(|l| l.contains("facts.parquet"))
+                .unwrap_or_default();
+            assert!(facts.contains("DynamicFilter"), "{plan}");
+            assert_eq!(facts.contains("adjacent_join_filters=1"), marked, "{plan}");
+            let (batches, plan) = run_plan(&ours, sql).await;
+            assert_eq!(rows(&batches), want);
+            // The dimension's 1000 rows, evaluated by its own filter, and the facts' rows the
+            // join's filter saw: right below the join, measured over 64 Ki rows or more, then
+            // left out (as in `a_dynamic_join_filter_keeping_every_row_is_left_out`); below
+            // the aggregate, whose work it spares, evaluated throughout.
+            let evaluated =
+                metric(&plan, "pushdown_rows_matched") + metric(&plan, "pushdown_rows_pruned");
+            let facts = evaluated - 1000;
+            match (marked, partitions) {
+                (false, _) => assert_eq!(facts, 200_000),
+                (true, 1) => assert_eq!(facts, 3 * 20_000 + 6 * 1024),
+                (true, _) => assert!(
+                    (65_536..=65_536 + partitions * 1024).contains(&facts),
+                    "{facts} rows evaluated on {partitions} partitions"
+                ),
+            }
         }
     }
 }

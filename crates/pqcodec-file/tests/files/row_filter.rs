@@ -456,11 +456,12 @@ fn a_predicate_of_no_columns_sees_rows_only() {
     assert_eq!(read, want);
 }
 
-/// A predicate keeping the rows `keep` keeps, optional or not, counting the rows it sees,
-/// taking `delay` a batch; its generation is `generation`'s.
+/// A predicate keeping the rows `keep` keeps, optional or not, repeating the work above or not,
+/// counting the rows it sees, taking `delay` a batch; its generation is `generation`'s.
 struct Counted {
     projection: Projection,
     optional: bool,
+    repeats: bool,
     keep: fn(i64) -> bool,
     delay: std::time::Duration,
     seen: Arc<std::sync::atomic::AtomicUsize>,
@@ -489,6 +490,10 @@ impl pqcodec_file::ArrowPredicate for Counted {
         self.optional
     }
 
+    fn repeats_the_work_above(&self) -> bool {
+        self.repeats
+    }
+
     fn generation(&self) -> u64 {
         self.generation.load(std::sync::atomic::Ordering::Relaxed)
     }
@@ -512,14 +517,29 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     // Rows read and rows the predicate saw; with `update_at`, its generation changes once the
     // reader gave that many rows; with `slow`, it takes 10 ms a batch (over a microsecond a
     // row, far more than decoding one).
-    let read = |optional: bool, keep: fn(i64) -> bool, update_at: Option<usize>, slow: bool| {
+    struct Read {
+        optional: bool,
+        repeats: bool,
+        keep: fn(i64) -> bool,
+        update_at: Option<usize>,
+        slow: bool,
+    }
+    let optional = |keep: fn(i64) -> bool| Read {
+        optional: true,
+        repeats: false,
+        keep,
+        update_at: None,
+        slow: false,
+    };
+    let read = |how: Read| {
         let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let predicate = Counted {
             projection: Projection::roots([0]),
-            optional,
-            keep,
-            delay: std::time::Duration::from_millis(if slow { 10 } else { 0 }),
+            optional: how.optional,
+            repeats: how.repeats,
+            keep: how.keep,
+            delay: std::time::Duration::from_millis(if how.slow { 10 } else { 0 }),
             seen: Arc::clone(&seen),
             generation: Arc::clone(&generation),
         };
@@ -531,7 +551,7 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
         let mut rows = 0;
         for batch in reader {
             rows += batch.unwrap().num_rows();
-            if update_at.is_some_and(|at| rows >= at) {
+            if how.update_at.is_some_and(|at| rows >= at) {
                 generation.store(1, order);
             }
         }
@@ -540,25 +560,41 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     // All but one row in a thousand kept: measured over 64 Ki rows or more (batches of 8,192,
     // 8,192 and 3,616 rows a row group: 68,192 rows after the first of the fourth), then left
     // out from the next batch on; the rows it would have dropped from then on are read.
-    let (rows, seen) = read(true, |v| v % 1000 != 999, None, false);
+    let (rows, seen) = read(optional(|v| v % 1000 != 999));
     assert_eq!(seen, 68_192);
     assert_eq!(rows, 200_000 - 68);
     // Updated after the fifth row group: measured again from the sixth, over as many rows.
-    let (rows, seen) = read(true, |v| v % 1000 != 999, Some(99_000), false);
+    let update_at = Some(99_000);
+    let (rows, seen) = read(Read {
+        update_at,
+        ..optional(|v| v % 1000 != 999)
+    });
     assert_eq!(seen, 2 * 68_192);
     assert_eq!(rows, 200_000 - 2 * 68);
-    // Dropping one row in eight, its kept rows costing more than its dropped rows save (a row
-    // taking over a microsecond, decoding one a few nanoseconds): left out as soon.
-    let (rows, seen) = read(true, |v| v % 8 != 7, None, true);
+    // Dropping one row in eight, slow: the work it spares above the reader is not known, so
+    // it is evaluated throughout.
+    let one_in_eight = |v| v % 8 != 7;
+    let slow = |read: Read| Read { slow: true, ..read };
+    assert_eq!(read(slow(optional(one_in_eight))).1, 200_000);
+    // The same repeating the work above (a join's filter right below the join): the rows it
+    // drops are scattered, so each batch is decoded whole and they spare no decoding; it is
+    // left out as soon as measured.
+    let repeats = |read: Read| Read {
+        repeats: true,
+        ..read
+    };
+    let (rows, seen) = read(repeats(slow(optional(one_in_eight))));
     assert_eq!(seen, 68_192);
     assert_eq!(rows, 200_000 - 68_192 / 8);
-    // Dropping all but one row in 100 000, however slow: a dropped row is spared decoding `w`
-    // and the engine's work (what a join's filter costs, the join pays again), so it is
-    // evaluated throughout.
-    let (rows, seen) = read(true, |v| v % 100_000 == 0, None, true);
+    // Dropping all but one row in 100 000, however slow: the batches it drops whole are not
+    // decoded, so each row it drops is spared decoding `w`, and it is evaluated throughout.
+    let (rows, seen) = read(repeats(slow(optional(|v| v % 100_000 == 0))));
     assert_eq!((rows, seen), (2, 200_000));
     // Required: evaluated over every row, however slow.
-    let required = read(false, |v| v % 1000 != 999, None, true);
+    let required = read(Read {
+        optional: false,
+        ..slow(optional(|v| v % 1000 != 999))
+    });
     assert_eq!(required, (199_800, 200_000));
 }
 
@@ -577,12 +613,14 @@ fn one_row_group_of_200_000() -> Bytes {
 fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
     let file = one_row_group_of_200_000();
     let order = std::sync::atomic::Ordering::Relaxed;
-    // A predicate keeping seven rows in eight, 10 ms a batch, over `columns`.
+    // A predicate keeping seven rows in eight, 10 ms a batch, over `columns`, repeating the work
+    // above the reader.
     let read = |columns: Vec<usize>, cost: &pqcodec_file::ReadCost| {
         let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let slow = Counted {
             projection: Projection::roots(columns),
             optional: true,
+            repeats: true,
             keep: |v| v % 8 != 7,
             delay: std::time::Duration::from_millis(10),
             seen: Arc::clone(&seen),
@@ -597,14 +635,50 @@ fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
         let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
         (rows, seen.load(order))
     };
-    // Reading no column, a reader measures no read cost: evaluated throughout.
+    // Reading no column, a reader measures no read cost (what the rows dropped spare is not
+    // known): evaluated throughout.
     let alone = pqcodec_file::ReadCost::new();
     assert_eq!(read(vec![], &alone), (200_000 - 200_000 / 8, 200_000));
     assert_eq!(alone.per_value(), None);
-    // Reading `v`, it measures decoding it from the first batch: left out after 64 Ki rows.
+    // Reading `v`, it measures decoding it from the first batch: left out after 64 Ki rows,
+    // the rows it drops scattered, none of them skipped.
     let shared = pqcodec_file::ReadCost::new();
     assert_eq!(read(vec![0], &shared), (200_000 - 65_536 / 8, 65_536));
     assert!(shared.per_value().is_some());
+    assert_eq!(shared.dropped_rows_skipped(), Some(0.0));
     // Reading no column, with the cost the reader before measured: left out as soon.
     assert_eq!(read(vec![], &shared), (200_000 - 65_536 / 8, 65_536));
+}
+
+#[test]
+fn rows_dropped_in_runs_or_whole_batches_are_skipped_scattered_ones_decoded() {
+    let file = one_row_group_of_200_000();
+    // The share of the rows a predicate keeping `keep` drops that the reader skips.
+    let skipped = |keep: fn(i64) -> bool| {
+        let cost = pqcodec_file::ReadCost::new();
+        let predicate = Counted {
+            projection: Projection::roots([0]),
+            optional: false,
+            repeats: false,
+            keep,
+            delay: std::time::Duration::ZERO,
+            seen: Arc::default(),
+            generation: Arc::default(),
+        };
+        let filter = RowFilter::new(vec![Box::new(predicate)]).with_read_cost(cost.clone());
+        let reader = ReaderBuilder::try_new(file.clone())
+            .unwrap()
+            .with_row_filter(filter)
+            .build()
+            .unwrap();
+        reader.for_each(|b| drop(b.unwrap()));
+        cost.dropped_rows_skipped().unwrap()
+    };
+    // A run kept: the rest skipped.
+    assert_eq!(skipped(|v| v < 50_000), 1.0);
+    // One row in eight dropped: every batch decoded whole.
+    assert_eq!(skipped(|v| v % 8 != 7), 0.0);
+    // Rows 0 and 100 000 kept: their two batches of 8,192 decoded, the other rows skipped.
+    let share = skipped(|v| v % 100_000 == 0);
+    assert_eq!(share, (200_000 - 2 * 8_192) as f64 / 199_998.0);
 }

@@ -29,6 +29,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod auto;
 mod costs;
 mod distinct;
 mod file;
@@ -553,13 +554,12 @@ impl ColumnAdvice {
         &self.candidates[self.pick]
     }
 
-    /// Sets the pick as this column's settings in `options`.
-    pub(crate) fn apply(&self, options: &mut WriterOptions) {
+    /// The pick as column settings: its encoding, dictionary and codec.
+    pub(crate) fn settings(&self) -> ColumnSettings {
         let pick = self.picked();
-        let settings = options.column_mut(self.path.clone());
-        settings.encoding = Some(pick.encoding);
-        settings.dictionary = Some(pick.encoding.is_dictionary());
-        settings.compression = Some(pick.compression);
+        (ColumnSettings::new().with_encoding(pick.encoding))
+            .with_dictionary(pick.encoding.is_dictionary())
+            .with_compression(pick.compression)
     }
 }
 
@@ -604,7 +604,7 @@ impl Advice {
     /// `options` with each column's pick as its settings.
     pub fn writer_options(&self, mut options: WriterOptions) -> WriterOptions {
         for column in &self.columns {
-            column.apply(&mut options);
+            options.choose_column(column.path.clone(), &column.settings());
         }
         options
     }

@@ -45,6 +45,7 @@ use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, Prepar
 use pqcodec_core::{Encoding, PhysicalType};
 
 pub use crate::compression::Compression;
+pub(crate) use options::{Chooser, ColumnChooser};
 pub use options::{ColumnSettings, WriterOptions};
 pub use pqcodec_arrow::write::PageVersion;
 #[cfg(feature = "object_store")]
@@ -123,6 +124,12 @@ impl<W: Write + Send> FileWriter<W> {
         descr: SchemaDescPtr,
         options: WriterOptions,
     ) -> Result<Self> {
+        if let Some(path) = options.auto_without_advisor() {
+            return Err(Error::Request(format!(
+                "column {path} is to be chosen (`auto`), but the writer has no advisor \
+                 (WriterOptions::with_auto)"
+            )));
+        }
         let (fields, chunks, alp) = encoders(&schema, &descr, &options)?;
         let properties = WriterProperties::builder()
             .set_created_by(concat!("pqcodec version ", env!("CARGO_PKG_VERSION")).into())
@@ -255,12 +262,12 @@ impl<W: Write + Send> FileWriter<W> {
         }
         let asked = first.options;
         let mut options = asked.clone();
-        let advisor = options.auto.take().map(|a| *a).unwrap_or_default();
-        let advice = advisor
-            .with_writer_options(options.clone())
-            .advise_as(&first.batches, self.descr.root_schema().get_fields())?;
-        for column in advice.columns.iter().filter(|c| asked.is_auto(&c.path)) {
-            column.apply(&mut options);
+        if let Some(chooser) = options.auto.take() {
+            let roots = self.descr.root_schema().get_fields();
+            let chosen = chooser.0.choose(&first.batches, roots, &options)?;
+            for (path, settings) in chosen.iter().filter(|(path, _)| asked.is_auto(path)) {
+                options.choose_column(path.clone(), settings);
+            }
         }
         let (fields, chunks, alp) = encoders(&self.schema, &self.descr, &options)?;
         self.fields = fields;

@@ -1,10 +1,15 @@
 //! How a file is written: per file, and per column by its dotted path.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use parquet::schema::types::TypePtr;
 use pqcodec_arrow::write::PageVersion;
 use pqcodec_core::Encoding;
-use std::collections::HashMap;
 
 use crate::compression::Compression;
+use crate::error::Result;
 use crate::framing::parquet_types::codec_not_compiled;
 
 /// Settings of one column, each overriding the file's when set. Fields may be added: build
@@ -31,8 +36,9 @@ pub struct ColumnSettings {
     pub compression: Option<Compression>,
     /// Statistics in the footer and the column index.
     pub statistics: Option<bool>,
-    /// Encoding and codec chosen by the advisor ([`WriterOptions::with_auto`]): `Some(true)`
-    /// for this column even when the file's are not chosen, `Some(false)` never.
+    /// Encoding and codec chosen by the writer's advisor ([`WriterOptions::with_auto`]):
+    /// `Some(true)` for this column even when the file's are not chosen (the writer needs an
+    /// advisor all the same), `Some(false)` never.
     pub auto: Option<bool>,
 }
 
@@ -95,7 +101,31 @@ pub struct WriterOptions {
     pub(crate) columns: HashMap<String, ColumnSettings>,
     pub(crate) key_value_metadata: Vec<(String, String)>,
     pub(crate) arrow_schema: bool,
-    pub(crate) auto: Option<Box<crate::advisor::Advisor>>,
+    pub(crate) auto: Option<Chooser>,
+}
+
+/// What chooses the encoding and codec of the columns a writer is told to choose: an
+/// [`Advisor`](crate::Advisor), given with [`WriterOptions::with_auto`].
+pub(crate) trait ColumnChooser: Send + Sync + std::fmt::Debug {
+    /// For each leaf column of `batches`, written as the Parquet columns under `roots` (the
+    /// top-level fields of the file's schema) with `options`, its dotted path and the
+    /// encoding, dictionary and codec chosen.
+    fn choose(
+        &self,
+        batches: &[RecordBatch],
+        roots: &[TypePtr],
+        options: &WriterOptions,
+    ) -> Result<Vec<(String, ColumnSettings)>>;
+}
+
+/// A writer's [`ColumnChooser`]; options are equal with the same one.
+#[derive(Debug, Clone)]
+pub(crate) struct Chooser(pub(crate) Arc<dyn ColumnChooser>);
+
+impl PartialEq for Chooser {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Default for WriterOptions {
@@ -215,16 +245,12 @@ impl WriterOptions {
         self
     }
 
-    /// Each column's encoding and codec chosen by `advisor` (see [`crate::advisor`]) from
-    /// the first row group's rows, for the whole file; a column given an encoding or a codec
-    /// of its own keeps it, unless its settings say `auto`. The first row group's batches
-    /// are checked as they are given (a bad one is refused then, as always) and held until
-    /// the row group is whole (or flushed, or the file closed); then the advisor chooses and
-    /// they are encoded. (Columns whose settings say `auto` without this use the default
-    /// [`Advisor`](crate::advisor::Advisor).)
-    pub fn with_auto(mut self, advisor: crate::advisor::Advisor) -> Self {
-        self.auto = Some(Box::new(advisor));
-        self
+    /// Sets column `path`'s encoding, dictionary and codec to those of `chosen`.
+    pub(crate) fn choose_column(&mut self, path: impl Into<String>, chosen: &ColumnSettings) {
+        let settings = self.column_mut(path);
+        settings.encoding = chosen.encoding;
+        settings.dictionary = chosen.dictionary;
+        settings.compression = chosen.compression;
     }
 
     /// Whether the advisor chooses the column at `path`.
@@ -239,6 +265,14 @@ impl WriterOptions {
     /// Whether the advisor chooses any column.
     pub(crate) fn any_auto(&self) -> bool {
         self.auto.is_some() || self.columns.values().any(|s| s.auto == Some(true))
+    }
+
+    /// A column told to be chosen when no advisor is given, if one is.
+    pub(crate) fn auto_without_advisor(&self) -> Option<&str> {
+        let mut auto = self.columns.iter().filter(|(_, s)| s.auto == Some(true));
+        auto.next()
+            .filter(|_| self.auto.is_none())
+            .map(|(path, _)| path.as_str())
     }
 
     /// The largest row group, in rows.

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use parquet::basic::Encoding as PqEncoding;
 use pqcodec_core::Encoding;
 use pqcodec_file::advisor::{Advice, Advisor, CostTable, DecodeCosts};
-use pqcodec_file::{ColumnSettings, Compression, Objective, WriterOptions};
+use pqcodec_file::{ColumnSettings, Compression, FileWriter, Objective, WriterOptions};
 use pqcodec_testkit::Rng;
 
 use crate::writer::{read_arrow_rs, write};
@@ -241,19 +241,24 @@ fn a_column_alone_can_be_auto() {
     let options = WriterOptions::new()
         .with_dictionary(false)
         .with_column("id", ColumnSettings::new().with_auto(true));
-    let file = write(std::slice::from_ref(&whole), options.clone());
+    // Told to choose a column, the writer needs an advisor.
+    let refused = FileWriter::try_new(Vec::new(), whole.schema(), options.clone()).unwrap_err();
+    assert!(
+        refused.to_string().contains("column id is to be chosen"),
+        "{refused}"
+    );
+    // Given one, the others told not to be chosen: they are as the file's settings say (no
+    // dictionary, SNAPPY); `id` is chosen, with the reference costs a delta encoding.
+    let mut options = options.with_auto(advisor());
+    for other in ["mode", "temperature", "path", "comment"] {
+        options = options.with_column(other, ColumnSettings::new().with_auto(false));
+    }
+    let file = write(std::slice::from_ref(&whole), options);
     let metadata = ParquetMetaDataOf::of(&file);
-    // The others as the file's settings say: no dictionary, SNAPPY.
+    assert_delta(&metadata, "id");
     let mode = metadata.column("mode");
     assert!(mode.encodings().all(|e| e != PqEncoding::RLE_DICTIONARY));
     assert_eq!(mode.compression(), parquet::basic::Compression::SNAPPY);
-    assert_eq!(read_arrow_rs(file), whole);
-    // `id` is chosen by the default advisor, from decode times measured as it writes (which
-    // may favour PLAIN within the file's budget, the other columns being most of the file).
-    // With the reference costs the choice is known: a delta encoding.
-    let file = write(std::slice::from_ref(&whole), options.with_auto(advisor()));
-    let metadata = ParquetMetaDataOf::of(&file);
-    assert_delta(&metadata, "id");
     assert_eq!(read_arrow_rs(file), whole);
 }
 

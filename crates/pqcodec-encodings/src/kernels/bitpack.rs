@@ -4,39 +4,8 @@
 //! The functions check their lengths up front and then never index out of bounds; callers check
 //! that the page holds the bytes before calling, and report a typed error if not.
 
+pub use super::bits::{pack32, pack64, packed_len, unpack32_scalar, unpack64_scalar};
 use super::simd::{self, Isa};
-
-/// Bytes that `count` values of `width` bits take, rounded up to a whole byte (saturating).
-#[inline]
-pub fn packed_len(count: usize, width: u32) -> usize {
-    // Each whole group of 8 values takes `width` bytes; no 128-bit arithmetic on the hot path.
-    let width = width as usize;
-    let rest = (count % 8).saturating_mul(width).div_ceil(8);
-    (count / 8).saturating_mul(width).saturating_add(rest)
-}
-
-/// The 8 bytes of `packed` at `byte` as a little-endian word, zero past its end.
-#[inline(always)]
-pub(crate) fn word_at(packed: &[u8], byte: usize) -> u64 {
-    match packed.get(byte..byte + 8) {
-        Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-        None => {
-            let mut b = [0u8; 8];
-            let tail = packed.get(byte..).unwrap_or(&[]);
-            b[..tail.len()].copy_from_slice(tail);
-            u64::from_le_bytes(b)
-        }
-    }
-}
-
-#[inline(always)]
-fn mask(width: u32) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
-}
 
 /// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`, with the
 /// fastest kernel the CPU runs for that width (AVX-512, AVX2 or the width-specialised scalar
@@ -61,29 +30,6 @@ pub(crate) fn unpack32_with(isa: Isa, packed: &[u8], width: u32, out: &mut [u32]
     simd::unpack32(isa, packed, width, out);
 }
 
-/// The scalar reference of [`unpack32`]: one value at a time, any width from 0 to 32. The
-/// fast kernels use it for their tails and are tested against it.
-///
-/// # Panics
-/// As [`unpack32`].
-pub fn unpack32_scalar(packed: &[u8], width: u32, out: &mut [u32]) {
-    assert!(width <= 32, "bit width {width} over 32");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
-    if width == 0 {
-        out.fill(0);
-        return;
-    }
-    let m = mask(width);
-    let w = width as usize;
-    for (i, o) in out.iter_mut().enumerate() {
-        let bit = i * w;
-        *o = ((word_at(packed, bit / 8) >> (bit % 8)) & m) as u32;
-    }
-}
-
 /// Unpacks `out.len()` values of `width` (0 to 64) bits from the front of `packed`, with the
 /// fastest kernel the CPU runs.
 ///
@@ -103,47 +49,6 @@ pub(crate) fn unpack64_with(isa: Isa, packed: &[u8], width: u32, out: &mut [u64]
         "packed data too short"
     );
     simd::unpack64(isa, packed, width, out);
-}
-
-/// The scalar reference of [`unpack64`]: one value at a time.
-///
-/// # Panics
-/// As [`unpack64`].
-pub fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
-    unpack64_with(Isa::SCALAR, packed, width, out);
-}
-
-/// Appends `values` packed at `width` (0 to 64) bits, padding the last byte with zeros; bits of
-/// a value above `width` are dropped.
-///
-/// # Panics
-/// If `width > 64`.
-pub fn pack64(values: impl IntoIterator<Item = u64>, width: u32, out: &mut Vec<u8>) {
-    assert!(width <= 64, "bit width {width} over 64");
-    if width == 0 {
-        return;
-    }
-    let m = mask(width);
-    let mut acc: u128 = 0;
-    let mut bits = 0u32;
-    for v in values {
-        acc |= u128::from(v & m) << bits;
-        bits += width;
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
-        }
-    }
-    if bits > 0 {
-        out.push(acc as u8);
-    }
-}
-
-/// Appends `values` packed at `width` (0 to 32) bits; see [`pack64`].
-pub fn pack32(values: &[u32], width: u32, out: &mut Vec<u8>) {
-    assert!(width <= 32, "bit width {width} over 32");
-    pack64(values.iter().map(|&v| u64::from(v)), width, out);
 }
 
 /// Packs booleans as bits, LSB first (value `8i + j` is bit `j` of byte `i`, the last byte
@@ -180,6 +85,7 @@ pub fn bit_width(value: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::bits::mask;
     use proptest::prelude::*;
 
     /// Bytes of whole groups plus the bits of the rest rounded up; saturating, not wrapping.

@@ -6,7 +6,7 @@
 //! shift and byte offset a constant; the tail goes through the scalar reference
 //! [`unpack32_scalar`], which the tests also hold every width against.
 
-use super::bitpack::unpack32_scalar;
+use super::bits::unpack32_scalar;
 
 /// Values in one block of the width-specialised kernel.
 const BLOCK: usize = 32;
@@ -299,7 +299,7 @@ pub fn pack8x64_for(width: u32) -> Pack8x64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::bitpack::{pack32, unpack32_scalar};
+    use crate::kernels::bits::pack32;
     use proptest::prelude::*;
 
     proptest! {

@@ -6,11 +6,14 @@
 
 pub mod bitpack;
 mod bitpack32;
+mod bits;
 pub mod min_max;
+mod prefix_values;
 mod reader;
 pub mod shared_prefix;
 pub(crate) mod simd;
 pub mod spread;
+mod spread_scalar;
 pub mod varint;
 
 pub use bitpack32::{Pack8x64, PackGroups, pack_groups_for, pack8x64_for};

@@ -9,10 +9,9 @@
 //! by the prefix length, stored whole. Longer values, and suffixes too near either end of
 //! the data to load that way, are copied (the scalar reference copies every value).
 
+pub use super::prefix_values::SLACK;
+use super::prefix_values::Values;
 use super::simd::{self, Isa};
-
-/// How many bytes past the values [`join`] may write: the width of a value in registers.
-pub const SLACK: usize = 64;
 
 /// Writes DELTA_BYTE_ARRAY's values back to back from the start of `out`: value `i` is the
 /// first `prefixes[i]` bytes of the value before it (of `previous` for the first), then its
@@ -52,61 +51,6 @@ pub(crate) fn join_with(
         from: start,
     };
     simd::join_prefixes(isa, &mut values, prefixes, lengths);
-}
-
-/// The values being written: where the next goes and where its parts come from.
-pub(crate) struct Values<'a> {
-    pub(crate) previous: &'a [u8],
-    pub(crate) data: &'a [u8],
-    pub(crate) out: &'a mut [u8],
-    /// Where the next value starts in `out`.
-    pub(crate) at: usize,
-    /// Where the value before it starts in `out`; `None` before the first (`previous`).
-    pub(crate) before: Option<usize>,
-    /// Where its suffix starts in `data`.
-    pub(crate) from: usize,
-}
-
-impl Values<'_> {
-    /// Writes every value by copies: the scalar reference.
-    pub(crate) fn copy_all(&mut self, prefixes: &[u32], lengths: &[u32]) {
-        for (&prefix, &len) in prefixes.iter().zip(lengths) {
-            self.copy(prefix as usize, len as usize);
-        }
-    }
-
-    /// Writes the next value, of `prefix` bytes from the value before and `len` from `data`,
-    /// by copies.
-    pub(crate) fn copy(&mut self, prefix: usize, len: usize) {
-        let (at, out) = (self.at, &mut *self.out);
-        let end = at.saturating_add(prefix);
-        match self.before {
-            None => {
-                if let (Some(src), Some(dst)) = (self.previous.get(..prefix), out.get_mut(at..end))
-                {
-                    dst.copy_from_slice(src);
-                }
-            }
-            Some(before) => {
-                if end <= out.len() {
-                    out.copy_within(before..before + prefix, at);
-                }
-            }
-        }
-        let suffix = self.data.get(self.from..self.from.saturating_add(len));
-        if let (Some(src), Some(dst)) = (suffix, out.get_mut(end..end.saturating_add(len))) {
-            dst.copy_from_slice(src);
-        }
-        self.advance(prefix, len);
-    }
-
-    /// Moves on past a value of `prefix` and `len` suffix bytes.
-    #[inline(always)]
-    fn advance(&mut self, prefix: usize, len: usize) {
-        self.before = Some(self.at);
-        self.at = self.at.saturating_add(prefix).saturating_add(len);
-        self.from = self.from.saturating_add(len);
-    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! it), which no slot after `i` has overwritten, so the walk from the end is in place.
 
 use super::simd::{self, Isa};
+use super::spread_scalar::{low_bits, spread_scalar};
 
 /// Spreads the first `dense` values of `values` over its `values.len()` slots: bit `i % 64`
 /// of `validity[i / 64]` says whether slot `i` is valid. Null slots are zeroed (by `T`'s
@@ -77,43 +78,6 @@ fn checked_words(slots: usize, dense: usize, validity: &[u64]) -> Option<&[u64]>
 }
 
 /// The bits below `n` (all of them from 64 on).
-#[inline]
-fn low_bits(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
-
-/// The scalar reference, on checked arguments: `words` has a bit per slot of `values`, `dense`
-/// of them set.
-pub(crate) fn spread_scalar<T: Copy + Default>(values: &mut [T], dense: usize, words: &[u64]) {
-    let slots = values.len();
-    let mut k = dense;
-    for (w, &word) in words.iter().enumerate().rev() {
-        let base = w * 64;
-        let n = (slots - base).min(64);
-        if k == base + n {
-            // Every slot up to here is valid: the values are in place.
-            return;
-        }
-        let word = word & low_bits(n);
-        let ones = word.count_ones() as usize;
-        let out = &mut values[..base + n];
-        if ones == n {
-            out.copy_within(k - n..k, base);
-        } else if ones == 0 {
-            out[base..].fill(T::default());
-        } else {
-            let mut at = k;
-            for b in (0..n).rev() {
-                let valid = (word >> b) & 1 != 0;
-                at -= usize::from(valid);
-                // A branch here would mispredict on every random null.
-                out[base + b] = std::hint::select_unpredictable(valid, out[at], T::default());
-            }
-        }
-        k -= ones;
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

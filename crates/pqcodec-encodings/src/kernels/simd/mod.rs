@@ -1,9 +1,11 @@
 //! Every SIMD intrinsic of the codec, and the runtime dispatch of the kernels that use them:
 //! bit unpacking, delta decoding, ALP, spreading over validity, DELTA_BYTE_ARRAY's prefix
 //! joining, BYTE_STREAM_SPLIT's transposition and a prefetch. One module per instruction set
-//! (`avx2`, `avx512`), a file per kernel family in each; the scalar references stay beside
-//! the code that calls them (`bitpack32`, `spread`, `shared_prefix`, `byte_stream_split`). A
-//! NEON variant would be one more such module and an arm in each dispatch.
+//! (`avx2`, `avx512`), a file per kernel family in each. The scalar references, which the
+//! dispatch falls back to, are in files of their own below this one (`bits`, `bitpack32`,
+//! `spread_scalar`, `prefix_values`; `byte_stream_split`'s beside its encoding), and the
+//! checked entry points above it (`bitpack`, `spread`, `shared_prefix`): nothing here imports
+//! back up. A NEON variant would be one more such module and an arm in each dispatch.
 //!
 //! Each kernel has a scalar reference and, on x86-64, an AVX2 variant and most an AVX-512
 //! (F, BW, VBMI) one. [`Isa::best`] detects once which one the CPU runs best and caches it;
@@ -26,8 +28,10 @@ pub(crate) mod transpose;
 
 use std::sync::OnceLock;
 
-use super::bitpack::{packed_len, word_at};
 use super::bitpack32;
+use super::bits::{packed_len, unpack64_each};
+use super::prefix_values::Values;
+use super::spread_scalar::spread_scalar;
 #[cfg(target_arch = "x86_64")]
 use tables::AVX2_BYTES32_MAX;
 
@@ -208,12 +212,7 @@ pub(crate) fn unpack32(isa: Isa, packed: &[u8], width: u32, out: &mut [u32]) {
 /// Writes DELTA_BYTE_ARRAY's `values` with `isa`'s kernel, as
 /// [`crate::kernels::shared_prefix::join`]: AVX2's where the CPU runs it (AVX-512 has none of
 /// its own), copies otherwise.
-pub(crate) fn join_prefixes(
-    isa: Isa,
-    values: &mut super::shared_prefix::Values,
-    prefixes: &[u32],
-    lengths: &[u32],
-) {
+pub(crate) fn join_prefixes(isa: Isa, values: &mut Values, prefixes: &[u32], lengths: &[u32]) {
     #[cfg(target_arch = "x86_64")]
     if isa.has_avx2() {
         // SAFETY: `isa` proves the CPU runs AVX2.
@@ -229,7 +228,7 @@ pub(crate) fn join_prefixes(
 /// `dense` of them set.
 pub(crate) fn spread32(isa: Isa, values: &mut [u32], dense: usize, words: &[u64]) {
     match isa.0 {
-        Kind::Scalar => super::spread::spread_scalar(values, dense, words),
+        Kind::Scalar => spread_scalar(values, dense, words),
         // SAFETY: an `Isa` of this kind exists only if the CPU has AVX2 (see `Isa::all`); the
         // caller checked `words` as the kernel requires.
         #[cfg(target_arch = "x86_64")]
@@ -243,7 +242,7 @@ pub(crate) fn spread32(isa: Isa, values: &mut [u32], dense: usize, words: &[u64]
 /// [`spread32`] of 8-byte values.
 pub(crate) fn spread64(isa: Isa, values: &mut [u64], dense: usize, words: &[u64]) {
     match isa.0 {
-        Kind::Scalar => super::spread::spread_scalar(values, dense, words),
+        Kind::Scalar => spread_scalar(values, dense, words),
         // SAFETY: as in `spread32`.
         #[cfg(target_arch = "x86_64")]
         Kind::Avx2 => unsafe { avx2::spread::spread64(values, dense, words) },
@@ -262,28 +261,13 @@ pub(crate) fn unpack64(isa: Isa, packed: &[u8], width: u32, out: &mut [u64]) {
         return;
     }
     match isa.0 {
-        Kind::Scalar => unpack64_scalar(packed, width, out),
+        Kind::Scalar => unpack64_each(packed, width, out),
         // SAFETY: an `Isa` of this kind exists only if the CPU has AVX2.
         #[cfg(target_arch = "x86_64")]
         Kind::Avx2 => unsafe { avx2::unpack64(packed, width, out) },
         // SAFETY: an `Isa` of this kind exists only if the CPU has AVX-512 F, BW and VBMI.
         #[cfg(target_arch = "x86_64")]
         Kind::Avx512 => unsafe { avx512::unpack64(packed, width, out) },
-    }
-}
-
-/// The scalar reference of [`unpack64`]: one value at a time, `width` 1 to 64.
-pub(crate) fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
-    let mask = u64::MAX >> (64 - width.clamp(1, 64));
-    let w = width as usize;
-    for (i, o) in out.iter_mut().enumerate() {
-        let bit = i * w;
-        let (byte, shift) = (bit / 8, (bit % 8) as u32);
-        let mut v = word_at(packed, byte) >> shift;
-        if shift + width > 64 {
-            v |= u64::from(packed.get(byte + 8).copied().unwrap_or(0)) << (64 - shift);
-        }
-        *o = v & mask;
     }
 }
 
@@ -351,7 +335,7 @@ pub(crate) fn alp64_scalar(
         // Chunks start on multiples of 256 values: a byte boundary.
         let from = k * (ALP_CHUNK / 8) * width as usize;
         let d = &mut deltas[..o.len()];
-        unpack64_scalar(packed.get(from..).unwrap_or_default(), width, d);
+        unpack64_each(packed.get(from..).unwrap_or_default(), width, d);
         for (o, &d) in o.iter_mut().zip(d.iter()) {
             *o = (d.wrapping_add(reference) as i64 as f64 * factor) * inverse;
         }
@@ -512,7 +496,7 @@ pub(crate) fn delta64(isa: Isa, runs: &[DeltaRun], last: i64, out: &mut [i64]) -
             for (k, o) in o.chunks_mut(SCALAR_CHUNK).enumerate() {
                 let deltas = &mut scratch[..o.len()];
                 let from = k * SCALAR_CHUNK / 8 * r.width as usize;
-                unpack64_scalar(r.packed.get(from..).unwrap_or_default(), r.width, deltas);
+                unpack64_each(r.packed.get(from..).unwrap_or_default(), r.width, deltas);
                 for (v, &d) in o.iter_mut().zip(deltas.iter()) {
                     acc = acc.wrapping_add(min_delta).wrapping_add(d as i64);
                     *v = acc;

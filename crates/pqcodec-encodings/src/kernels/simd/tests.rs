@@ -3,7 +3,7 @@
 //! length the values need.
 
 use super::*;
-use crate::kernels::bitpack::{packed_len, unpack32_scalar};
+use crate::kernels::bits::{packed_len, unpack32_scalar};
 use crate::kernels::spread::tests::random_words;
 
 /// Deterministic pseudo-random bytes: the top byte of each of [`random_words`]'s words.

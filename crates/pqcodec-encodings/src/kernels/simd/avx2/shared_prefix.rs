@@ -3,7 +3,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::kernels::shared_prefix::{SLACK, Values};
+use crate::kernels::prefix_values::{SLACK, Values};
 
 /// 64 bytes 0xFF then 64 zero: the 64 bytes from `64 - p` select the first `p`.
 static MASK: [u8; 2 * SLACK] = {

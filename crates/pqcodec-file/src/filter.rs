@@ -235,15 +235,11 @@ impl Selectivity {
     }
 
     fn add(&self, seen: usize, kept: usize, spent: Duration) {
-        self.0
-            .seen
-            .fetch_add(saturate(seen as u128), Ordering::Relaxed);
-        self.0
-            .kept
-            .fetch_add(saturate(kept as u128), Ordering::Relaxed);
-        self.0
-            .nanos
-            .fetch_add(saturate(spent.as_nanos()), Ordering::Relaxed);
+        let m = &self.0;
+        m.seen.fetch_add(saturate(seen as u128), Ordering::Relaxed);
+        m.kept.fetch_add(saturate(kept as u128), Ordering::Relaxed);
+        let nanos = saturate(spent.as_nanos());
+        m.nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
     /// Whether, over 64 Ki rows or more, the predicate was found not worth evaluating (see
@@ -272,6 +268,7 @@ impl Selectivity {
     }
 }
 
+/// `n`, or `u64::MAX` if it is larger.
 fn saturate(n: u128) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }

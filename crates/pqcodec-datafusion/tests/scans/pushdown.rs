@@ -55,13 +55,8 @@ async fn a_column_filtered_and_projected_is_decoded_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dynamic_join_filter_keeping_every_row_is_left_out() {
     let dir = tempfile::tempdir().unwrap();
-    // 200 000 facts over 1000 keys, in row groups of 20 000; every key in the dimension.
-    let keys = Int64Array::from_iter_values((0..200_000).map(|i| i * 7 % 1000));
-    let facts = RecordBatch::try_from_iter([("k", Arc::new(keys) as ArrayRef)]).unwrap();
-    let props = WriterProperties::builder()
-        .set_max_row_group_row_count(Some(20_000))
-        .build();
-    write(&dir.path().join("facts.parquet"), &[facts], props);
+    // Every key of the facts in the dimension.
+    write_facts(dir.path());
     let keys = Int64Array::from_iter_values(0..1000);
     let dim = RecordBatch::try_from_iter([("k", Arc::new(keys) as ArrayRef)]).unwrap();
     write(
@@ -100,14 +95,9 @@ async fn a_dynamic_join_filter_keeping_every_row_is_left_out() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_join_filter_right_below_its_join_sparing_no_decoding_is_left_out() {
     let dir = tempfile::tempdir().unwrap();
-    // 200 000 facts over 1000 keys, in row groups of 20 000; the dimension's `flag` keeps one
-    // key in seven, so the join's filter keeps one fact in seven, scattered.
-    let keys = Int64Array::from_iter_values((0..200_000).map(|i| i * 7 % 1000));
-    let facts = RecordBatch::try_from_iter([("k", Arc::new(keys) as ArrayRef)]).unwrap();
-    let props = WriterProperties::builder()
-        .set_max_row_group_row_count(Some(20_000))
-        .build();
-    write(&dir.path().join("facts.parquet"), &[facts], props);
+    // The dimension's `flag` keeps one key in seven, so the join's filter keeps one fact in
+    // seven, scattered.
+    write_facts(dir.path());
     let keys = Int64Array::from_iter_values(0..1000);
     let flags = BooleanArray::from_iter((0..1000).map(|k| Some(k % 7 == 0)));
     let dim = RecordBatch::try_from_iter([
@@ -164,6 +154,16 @@ async fn a_join_filter_right_below_its_join_sparing_no_decoding_is_left_out() {
             }
         }
     }
+}
+
+/// `facts.parquet` in `dir`: 200 000 facts `k` over 1000 keys, in row groups of 20 000.
+fn write_facts(dir: &Path) {
+    let keys = Int64Array::from_iter_values((0..200_000).map(|i| i * 7 % 1000));
+    let facts = RecordBatch::try_from_iter([("k", Arc::new(keys) as ArrayRef)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(20_000))
+        .build();
+    write(&dir.join("facts.parquet"), &[facts], props);
 }
 
 async fn tables(ctx: &SessionContext, dir: &Path) {

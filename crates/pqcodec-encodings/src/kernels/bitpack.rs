@@ -4,6 +4,7 @@
 //! The functions check their lengths up front and then never index out of bounds; callers check
 //! that the page holds the bytes before calling, and report a typed error if not.
 
+use super::bits::check_unpack;
 pub use super::bits::{pack32, pack64, packed_len, unpack32_scalar, unpack64_scalar};
 use super::simd::{self, Isa};
 
@@ -22,11 +23,7 @@ pub fn unpack32(packed: &[u8], width: u32, out: &mut [u32]) {
 /// [`unpack32`] with the kernels of `isa`.
 #[inline]
 pub(crate) fn unpack32_with(isa: Isa, packed: &[u8], width: u32, out: &mut [u32]) {
-    assert!(width <= 32, "bit width {width} over 32");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
+    check_unpack(packed, out.len(), width, 32);
     simd::unpack32(isa, packed, width, out);
 }
 
@@ -43,11 +40,7 @@ pub fn unpack64(packed: &[u8], width: u32, out: &mut [u64]) {
 /// [`unpack64`] with the kernels of `isa`.
 #[inline]
 pub(crate) fn unpack64_with(isa: Isa, packed: &[u8], width: u32, out: &mut [u64]) {
-    assert!(width <= 64, "bit width {width} over 64");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
+    check_unpack(packed, out.len(), width, 64);
     simd::unpack64(isa, packed, width, out);
 }
 

@@ -35,17 +35,24 @@ pub(crate) fn mask(width: u32) -> u64 {
     }
 }
 
+/// Panics unless `width` is at most `widest` and `packed` holds `count` values of `width`
+/// bits: what every unpacking entry point checks first.
+#[inline]
+pub(crate) fn check_unpack(packed: &[u8], count: usize, width: u32, widest: u32) {
+    assert!(width <= widest, "bit width {width} over {widest}");
+    assert!(
+        packed.len() >= packed_len(count, width),
+        "packed data too short"
+    );
+}
+
 /// The scalar reference of [`unpack32`](super::bitpack::unpack32): one value at a time, any
 /// width from 0 to 32. The fast kernels use it for their tails and are tested against it.
 ///
 /// # Panics
 /// As [`unpack32`](super::bitpack::unpack32).
 pub fn unpack32_scalar(packed: &[u8], width: u32, out: &mut [u32]) {
-    assert!(width <= 32, "bit width {width} over 32");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
+    check_unpack(packed, out.len(), width, 32);
     if width == 0 {
         out.fill(0);
         return;
@@ -63,11 +70,7 @@ pub fn unpack32_scalar(packed: &[u8], width: u32, out: &mut [u32]) {
 /// # Panics
 /// As [`unpack64`](super::bitpack::unpack64).
 pub fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
-    assert!(width <= 64, "bit width {width} over 64");
-    assert!(
-        packed.len() >= packed_len(out.len(), width),
-        "packed data too short"
-    );
+    check_unpack(packed, out.len(), width, 64);
     if width == 0 {
         out.fill(0);
         return;

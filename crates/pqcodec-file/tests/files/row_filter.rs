@@ -598,6 +598,16 @@ fn an_optional_predicate_keeping_nearly_every_row_is_left_out() {
     assert_eq!(required, (199_800, 200_000));
 }
 
+/// The rows of `file` that `filter` keeps, read by the synchronous reader.
+fn rows_kept(file: &Bytes, filter: RowFilter) -> usize {
+    let reader = ReaderBuilder::try_new(file.clone())
+        .unwrap()
+        .with_row_filter(filter)
+        .build()
+        .unwrap();
+    reader.map(|b| b.unwrap().num_rows()).sum()
+}
+
 /// A file of one INT64 column `v` (0..200 000) in one row group, read in batches of 8 Ki.
 fn one_row_group_of_200_000() -> Bytes {
     let values = Int64Array::from_iter_values(0..200_000);
@@ -627,13 +637,7 @@ fn a_slow_optional_predicate_is_left_out_at_the_read_cost_readers_share() {
             generation: Arc::default(),
         };
         let filter = RowFilter::new(vec![Box::new(slow)]).with_read_cost(cost.clone());
-        let reader = ReaderBuilder::try_new(file.clone())
-            .unwrap()
-            .with_row_filter(filter)
-            .build()
-            .unwrap();
-        let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
-        (rows, seen.load(order))
+        (rows_kept(&file, filter), seen.load(order))
     };
     // Reading no column, a reader measures no read cost (what the rows dropped spare is not
     // known): evaluated throughout.
@@ -666,12 +670,7 @@ fn rows_dropped_in_runs_or_whole_batches_are_skipped_scattered_ones_decoded() {
             generation: Arc::default(),
         };
         let filter = RowFilter::new(vec![Box::new(predicate)]).with_read_cost(cost.clone());
-        let reader = ReaderBuilder::try_new(file.clone())
-            .unwrap()
-            .with_row_filter(filter)
-            .build()
-            .unwrap();
-        reader.for_each(|b| drop(b.unwrap()));
+        rows_kept(&file, filter);
         cost.dropped_rows_skipped().unwrap()
     };
     // A run kept: the rest skipped.

@@ -19,10 +19,10 @@ use datafusion::physical_plan::{ChildrenPropertiesMode, ExecutionPlan, ReplaceCh
 use crate::source::PqcodecSource;
 
 /// Marks the dynamic filters of each pqcodec scan whose hash join takes the scan's rows right
-/// away: on its probe side, with only repartitions, projections, filters and the merging of
-/// partitions in between.
+/// away: on its probe side, with only repartitions, projections, filters, the merging of
+/// partitions and the probe sides of other hash joins in between.
 ///
-/// A row such a filter drops would cost the join the lookup the filter made, and little more,
+/// A row such a filter drops would cost the joins the lookups the filter made, and little more,
 /// so the scan leaves the filter out once it is seen not to spare decoding: the rows it keeps
 /// are scattered and every batch is decoded whole anyway (see
 /// [`RowFilter`](pqcodec_file::RowFilter)). Other dynamic filters spare work the scan cannot
@@ -77,7 +77,8 @@ fn mark(plan: &Arc<dyn ExecutionPlan>, joins: &[u64]) -> Result<Option<Arc<dyn E
         || plan.is::<FilterExec>()
         || plan.is::<CoalescePartitionsExec>()
         || plan.is::<CooperativeExec>();
-    // A hash join's dynamic filter goes to its probe side, the right.
+    // A hash join's dynamic filter goes to its probe side, the right, with those of the joins
+    // that take the join's rows right away.
     let join = plan.is::<HashJoinExec>().then(|| {
         (plan.dynamic_expressions_produced().iter())
             .filter_map(|f| f.expression_id())
@@ -87,7 +88,7 @@ fn mark(plan: &Arc<dyn ExecutionPlan>, joins: &[u64]) -> Result<Option<Arc<dyn E
     let mut marked = Vec::with_capacity(children.len());
     for (at, child) in children.into_iter().enumerate() {
         let joins: Vec<u64> = match &join {
-            Some(filters) if at == 1 => filters.clone(),
+            Some(filters) if at == 1 => filters.iter().chain(joins).copied().collect(),
             Some(_) => vec![],
             None if passes_rows => joins.to_vec(),
             None => vec![],

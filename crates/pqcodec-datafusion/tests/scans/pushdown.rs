@@ -1,7 +1,7 @@
 //! Filters pushed into pqcodec's scans (`pushdown_filters`): a column both filtered and
 //! projected decoded once (the predicate cache); a dynamic join filter that keeps every row
-//! left out once measured, and one right below its join that spares no decoding; results equal
-//! to DataFusion's reader's.
+//! left out once measured, and one right below its join (or below the probe sides of joins
+//! between) that spares no decoding; results equal to DataFusion's reader's.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -156,6 +156,50 @@ async fn a_join_filter_right_below_its_join_sparing_no_decoding_is_left_out() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn join_filters_through_the_probe_sides_of_joins_between_are_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    write_facts(dir.path());
+    // Two dimensions: one keeps a key in seven, the other a key in two.
+    for (name, every) in [("dim", 7), ("dim2", 2)] {
+        let keys = Int64Array::from_iter_values(0..1000);
+        let flags = BooleanArray::from_iter((0..1000).map(|k| Some(k % every == 0)));
+        let dim = RecordBatch::try_from_iter([
+            ("k", Arc::new(keys) as ArrayRef),
+            ("flag", Arc::new(flags) as ArrayRef),
+        ])
+        .unwrap();
+        let path = dir.path().join(format!("{name}.parquet"));
+        write(&path, &[dim], WriterProperties::default());
+    }
+    // The facts' rows go to one join's probe side, and what it keeps to the other's: both
+    // joins take them right away.
+    let sql = "SELECT count(*), sum(facts.k) FROM facts \
+               JOIN dim ON facts.k = dim.k JOIN dim2 ON facts.k = dim2.k \
+               WHERE dim.flag AND dim2.flag";
+    let theirs = context(Reader::DataFusion, config(1));
+    tables(&theirs, dir.path()).await;
+    let want = rows(&run(&theirs, sql).await.unwrap());
+    for partitions in [1, 4] {
+        let ours = context(Reader::Pqcodec, pushdown(partitions, None));
+        pqcodec_datafusion::register(&ours).unwrap();
+        tables(&ours, dir.path()).await;
+        let plan = explain_text(&run(&ours, &format!("EXPLAIN {sql}")).await.unwrap());
+        let facts = (plan.lines())
+            .find(|l| l.contains("facts.parquet"))
+            .unwrap_or_default();
+        assert_eq!(facts.matches("DynamicFilter").count(), 2, "{plan}");
+        assert!(facts.contains("adjacent_join_filters=2"), "{plan}");
+        let (batches, plan) = run_plan(&ours, sql).await;
+        assert_eq!(rows(&batches), want);
+        // Both measured, then left out: neither evaluated over all 200 000 facts (the
+        // dimensions' 2000 rows are evaluated by their own filters).
+        let evaluated =
+            metric(&plan, "pushdown_rows_matched") + metric(&plan, "pushdown_rows_pruned");
+        assert!(evaluated - 2000 < 200_000, "{evaluated} rows evaluated");
+    }
+}
+
 /// `facts.parquet` in `dir`: 200 000 facts `k` over 1000 keys, in row groups of 20 000.
 fn write_facts(dir: &Path) {
     let keys = Int64Array::from_iter_values((0..200_000).map(|i| i * 7 % 1000));
@@ -166,10 +210,15 @@ fn write_facts(dir: &Path) {
     write(&dir.join("facts.parquet"), &[facts], props);
 }
 
+/// Registers the tables of `dir` by their file names.
 async fn tables(ctx: &SessionContext, dir: &Path) {
-    for t in ["facts", "dim"] {
-        let path = dir.join(format!("{t}.parquet"));
-        let create = create_table(t, path.display());
+    let mut paths: Vec<_> = (std::fs::read_dir(dir).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let create = create_table(name, path.display());
         ctx.sql(&create).await.unwrap();
     }
 }

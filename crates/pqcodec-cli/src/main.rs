@@ -13,13 +13,7 @@ mod heap;
 mod inspect;
 mod rewrite;
 mod scan;
-#[cfg(feature = "sql")]
-mod sql;
-#[cfg(feature = "sql")]
-mod stores;
 mod values_text;
-#[cfg(feature = "distributed")]
-mod worker;
 
 #[global_allocator]
 static HEAP: heap::Counting = heap::Counting;
@@ -88,11 +82,11 @@ enum Command {
     Rewrite(rewrite::RewriteArgs),
     /// Run SQL over Parquet files with DataFusion, decoded by pqcodec.
     #[cfg(feature = "sql")]
-    Sql(sql::SqlArgs),
+    Sql(pqcodec_sql::SqlArgs),
     /// Serve as a worker of distributed DataFusion for `pqcodec sql --workers`, its scans
     /// decoded by pqcodec, until SIGINT or SIGTERM.
     #[cfg(feature = "distributed")]
-    Worker(worker::WorkerArgs),
+    Worker(pqcodec_sql::WorkerArgs),
 }
 
 fn main() -> ExitCode {
@@ -209,8 +203,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             ))
         }
         #[cfg(feature = "sql")]
-        Command::Sql(args) => sql::sql(&args, &mut std::io::stdout().lock()),
+        Command::Sql(args) => pqcodec_sql::sql(&args, &mut std::io::stdout().lock()),
         #[cfg(feature = "distributed")]
-        Command::Worker(args) => worker::worker(&args),
+        Command::Worker(args) => pqcodec_sql::worker(&args),
     }
 }

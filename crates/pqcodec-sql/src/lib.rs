@@ -2,6 +2,9 @@
 //! decoded by pqcodec (or by DataFusion's own reader, to compare), and `pqcodec worker`
 //! (feature `distributed`) serves the stages of `pqcodec sql --workers`.
 //!
+//! It is the binary's, not a library API: its arguments are the command's, and they change
+//! with it (the README's "Versions").
+//!
 //! A crate of its own so that its build can be lighter than the binary's: planning a query
 //! (parsing, DataFusion's SQL planner, the session's set-up) is compiled where a query's
 //! future is polled, which is here, and it is optimised less (`opt-level = 1` in the

@@ -196,7 +196,7 @@ async fn join_filters_through_the_probe_sides_of_joins_between_are_marked() {
         // dimensions' 2000 rows are evaluated by their own filters).
         let evaluated =
             metric(&plan, "pushdown_rows_matched") + metric(&plan, "pushdown_rows_pruned");
-        assert!(evaluated - 2000 < 200_000, "{evaluated} rows evaluated");
+        assert!(evaluated < 2000 + 200_000, "{evaluated} rows evaluated");
     }
 }
 

@@ -29,6 +29,7 @@
 //! ```
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use datafusion::error::{DataFusionError, Result};
@@ -162,13 +163,26 @@ pub fn worker() -> Worker {
 
 /// Serves `worker` over gRPC on `listener` until `shutdown` completes (then lets the calls in
 /// flight end).
-pub async fn serve(
+pub fn serve(
     worker: Worker,
     listener: TcpListener,
-    shutdown: impl Future<Output = ()>,
-) -> Result<(), tonic::transport::Error> {
-    tonic::transport::Server::builder()
-        .add_service(worker.into_worker_server())
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
-        .await
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = Result<(), tonic::transport::Error>> + Send {
+    served(worker, listener, Box::pin(shutdown))
+}
+
+/// [`serve`] without generics, so that the server (tonic's and hyper's generic code) is
+/// compiled in this crate, as optimised as the rest of the scans, and not in the crate that
+/// awaits it (the CLI's session builds at a lower opt-level).
+fn served(
+    worker: Worker,
+    listener: TcpListener,
+    shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
+) -> Pin<Box<dyn Future<Output = Result<(), tonic::transport::Error>> + Send>> {
+    Box::pin(async move {
+        tonic::transport::Server::builder()
+            .add_service(worker.into_worker_server())
+            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+            .await
+    })
 }

@@ -29,7 +29,6 @@
 //! ```
 
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use datafusion::error::{DataFusionError, Result};
@@ -38,6 +37,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_distributed::{
     DistributedExt, SessionStateBuilderExt, Worker, WorkerQueryContext, WorkerResolver,
 };
+use futures::future::BoxFuture;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use url::{Host, Url};
@@ -177,8 +177,8 @@ pub fn serve(
 fn served(
     worker: Worker,
     listener: TcpListener,
-    shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
-) -> Pin<Box<dyn Future<Output = Result<(), tonic::transport::Error>> + Send>> {
+    shutdown: BoxFuture<'static, ()>,
+) -> BoxFuture<'static, Result<(), tonic::transport::Error>> {
     Box::pin(async move {
         tonic::transport::Server::builder()
             .add_service(worker.into_worker_server())

@@ -1,4 +1,4 @@
-use crate::sink::prefixed_value;
+use crate::sink::{GROWN_SLACK, Lengths, lengths_within};
 use crate::{Sink, ValueBuffer};
 
 /// Variable-length byte strings stored back to back, with their offsets: the buffer of the
@@ -74,68 +74,45 @@ impl Sink<[u8]> for ByteArrays {
             self.push(value);
         }
     }
-    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
+    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
         // The offsets by a prefix sum, then the values' bytes in one copy.
         let base = self.data.len();
-        self.offsets.reserve(lengths.len());
-        let mut end = 0usize;
-        for &len in lengths {
-            let next = end + len as usize;
-            if next > data.len() {
-                break;
+        let end = match lengths {
+            Lengths::Each(lengths) => {
+                let (lengths, bytes) = lengths_within(data, lengths);
+                self.offsets.reserve(lengths.len());
+                let mut end = base;
+                self.offsets.extend(lengths.iter().map(|&len| {
+                    end += len as usize;
+                    end
+                }));
+                bytes
             }
-            end = next;
-            self.offsets.push(base + end);
-        }
+            Lengths::All(0) => 0,
+            Lengths::All(width) => {
+                let n = data.len() / width;
+                self.offsets.extend((1..=n).map(|i| base + i * width));
+                n * width
+            }
+        };
         self.data
             .extend_from_slice(data.get(..end).unwrap_or_default());
     }
-    fn extend_from_deltas(
+    fn extend_in_place<F: FnOnce(&mut [u8])>(
         &mut self,
-        previous: &mut Vec<u8>,
-        prefixes: &[u32],
         lengths: &[u32],
-        data: &[u8],
-        start: usize,
-    ) {
-        // Each value's prefix copied from the value before it where that was appended.
-        self.offsets.reserve(prefixes.len().min(lengths.len()));
-        let mut rest = data.get(start..).unwrap_or_default();
-        let mut last: Option<usize> = None;
-        for (&prefix, &len) in prefixes.iter().zip(lengths) {
-            let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
-            rest = tail;
-            let (start, prefix) = (self.data.len(), prefix as usize);
-            match last {
-                None => self
-                    .data
-                    .extend_from_slice(previous.as_slice().get(..prefix).unwrap_or(previous)),
-                Some(at) => self.data.extend_from_within(at..(at + prefix).min(start)),
-            }
-            self.data.extend_from_slice(suffix);
-            self.offsets.push(self.data.len());
-            last = Some(start);
-        }
-        if let Some(at) = last {
-            previous.clear();
-            previous.extend_from_slice(self.data.as_slice().get(at..).unwrap_or_default());
-        }
-    }
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
-        // Lengths read and values copied in one pass; a bad length undoes the batch.
-        let (values, bytes) = (self.offsets.len(), self.data.len());
-        self.offsets.reserve(n);
-        let mut at = 0;
-        for _ in 0..n {
-            let Some((start, end)) = prefixed_value(data, at) else {
-                self.offsets.truncate(values);
-                self.data.truncate(bytes);
-                return None;
-            };
-            self.push(&data[start..end]);
-            at = end;
-        }
-        Some(at)
+        write: F,
+    ) -> Result<(), F> {
+        let base = self.data.len();
+        let mut end = base;
+        self.offsets.extend(lengths.iter().map(|&len| {
+            end += len as usize;
+            end
+        }));
+        self.data.resize(end + GROWN_SLACK, 0);
+        write(&mut self.data[base..]);
+        self.data.truncate(end);
+        Ok(())
     }
 }
 
@@ -168,7 +145,6 @@ impl ValueBuffer<[u8]> for ByteArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sink::push_deltas;
 
     #[test]
     fn push_get_iter() {
@@ -191,93 +167,37 @@ mod tests {
     }
 
     #[test]
-    fn extend_from_lengths_matches_pushes() {
+    fn back_to_back_values_match_pushes() {
         let data = b"abcdefghij";
         let mut bulk = ByteArrays::new();
         bulk.push(b"x");
-        bulk.extend_from_lengths(&[3, 0, 5, 2], data);
+        bulk.extend_back_to_back(data, Lengths::Each(&[3, 0, 5, 2]));
+        bulk.extend_back_to_back(&data[..7], Lengths::All(3));
         let mut one = ByteArrays::new();
-        for v in [&b"x"[..], b"abc", b"", b"defgh", b"ij"] {
+        for v in [&b"x"[..], b"abc", b"", b"defgh", b"ij", b"abc", b"def"] {
             one.push(v);
         }
         assert_eq!(bulk, one);
         // A length past the end stops the append there.
         let mut short = ByteArrays::new();
-        short.extend_from_lengths(&[4, 7, 1], data);
+        short.extend_back_to_back(data, Lengths::Each(&[4, 7, 1]));
         assert_eq!(short.iter().collect::<Vec<_>>(), [&b"abcd"[..]]);
         assert_eq!(short.data(), b"abcd");
     }
 
-    /// DELTA_BYTE_ARRAY values appended two calls at a time give what the default's pushes
-    /// give, and leave the same last value; a prefix past the value before it or lengths past
-    /// the suffixes append something, without a panic.
+    /// Values written in place are the bytes left in the values' room; the slack after them
+    /// is dropped.
     #[test]
-    fn extend_from_deltas_matches_pushes() {
-        // "ab", "abcd", "abx", "", "y", "yz"; then "yzw" and "w".
-        let (prefixes, lengths, suffixes) = (
-            [0, 2, 2, 0, 0, 1, 2, 0],
-            [2, 2, 1, 0, 1, 1, 1, 1],
-            b"abcdxyzww",
-        );
-        let mut bulk = ByteArrays::from_iter([&b"q"[..]]);
-        let mut one: Vec<Vec<u8>> = vec![b"q".to_vec()];
-        let (mut p1, mut p2) = (Vec::new(), Vec::new());
-        bulk.extend_from_deltas(&mut p1, &prefixes[..6], &lengths[..6], b"--abcdxyzww", 2);
-        push_deltas(
-            &mut one,
-            &mut p2,
-            &prefixes[..6],
-            &lengths[..6],
-            &suffixes[..],
-        );
-        assert_eq!((&p1, &p2), (&b"yz".to_vec(), &b"yz".to_vec()));
-        bulk.extend_from_deltas(&mut p1, &prefixes[6..], &lengths[6..], b"--abcdxyzww", 9);
-        push_deltas(
-            &mut one,
-            &mut p2,
-            &prefixes[6..],
-            &lengths[6..],
-            &suffixes[7..],
-        );
-        assert_eq!(bulk.iter().collect::<Vec<_>>(), one);
-        assert_eq!(bulk.len(), 9);
-        assert_eq!(p1, b"w");
-
-        let mut bad = ByteArrays::new();
-        bad.extend_from_deltas(&mut Vec::new(), &[5, 9], &[3, 4], b"ab", 1);
-        assert_eq!(bad.len(), 2);
-    }
-
-    /// PLAIN's layout: each value after its 4-byte little-endian length.
-    fn prefixed(values: &[&[u8]]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for v in values {
-            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            out.extend_from_slice(v);
-        }
-        out
-    }
-
-    #[test]
-    fn extend_from_prefixed_appends_all_or_nothing_here_and_by_default() {
-        let values: [&[u8]; 4] = [b"abc", b"", b"defgh", b"ij"];
-        let mut data = prefixed(&values);
-        data.extend_from_slice(b"trailing");
-        let mut bulk = ByteArrays::from_iter([&b"x"[..]]);
-        let mut plain: Vec<Vec<u8>> = vec![b"x".to_vec()];
-        assert_eq!(bulk.extend_from_prefixed(&data, 4), Some(data.len() - 8));
-        assert_eq!(plain.extend_from_prefixed(&data, 4), Some(data.len() - 8));
-        let expect: Vec<&[u8]> = [&b"x"[..]].into_iter().chain(values).collect();
-        assert_eq!(bulk.iter().collect::<Vec<_>>(), expect);
-        assert_eq!(plain, expect);
-        // A fifth value's length reads "trai", far past the end: nothing of the batch stays.
-        assert_eq!(bulk.extend_from_prefixed(&data, 5), None);
-        assert_eq!(plain.extend_from_prefixed(&data, 5), None);
-        assert_eq!(bulk.iter().collect::<Vec<_>>(), expect);
-        assert_eq!(plain, expect);
-        // A length cut short, and a length of 0 values.
-        assert_eq!(bulk.extend_from_prefixed(&data[..6], 2), None);
-        assert_eq!(bulk.extend_from_prefixed(&data, 0), Some(0));
-        assert_eq!(bulk.len(), 5);
+    fn values_written_in_place_keep_their_room_only() {
+        let mut b = ByteArrays::from_iter([&b"x"[..]]);
+        let written = b.extend_in_place(&[2, 0, 3], |out| {
+            assert_eq!(out.len(), 5 + GROWN_SLACK);
+            out.fill(b'z');
+            out[..5].copy_from_slice(b"abcde");
+        });
+        assert!(written.is_ok());
+        b.push(b"y");
+        let want: [&[u8]; 5] = [b"x", b"ab", b"", b"cde", b"y"];
+        assert_eq!(b.iter().collect::<Vec<_>>(), want);
     }
 }

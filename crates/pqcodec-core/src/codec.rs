@@ -9,7 +9,8 @@ pub trait Decoder<T: Physical> {
     fn remaining(&self) -> usize;
 
     /// Appends up to `max` values to `out` and returns how many it appended: fewer than `max`
-    /// only when the page has no more.
+    /// only when the page has no more. On an error, values before the bad one may have been
+    /// appended.
     fn read<S: Sink<T::Value> + ?Sized>(&mut self, out: &mut S, max: usize) -> Result<usize>;
 
     /// Skips up to `n` values and returns how many it skipped.

@@ -29,10 +29,10 @@ pub use physical::{
     Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
-pub use sink::{ByteValue, Sink, ValueBuffer};
+pub use sink::{ByteValue, GROWN_SLACK, Lengths, Sink, ValueBuffer};
 /// The helpers pqcodec's own sinks and decoders share: not part of the API (feature
 /// `unstable`).
 #[cfg(feature = "unstable")]
 #[doc(hidden)]
-pub use sink::{look_up, prefixed_value, push_deltas, push_prefixed, spans_within};
+pub use sink::{lengths_within, spans_within};
 pub use slice_sink::SliceSink;

@@ -5,8 +5,8 @@ use crate::NativeType;
 /// Values chunk-converted on the stack by the default [`Sink::extend_from_le_bytes`].
 const CHUNK: usize = 256;
 
-/// The unsized value of the byte-array types: `[u8]`, so that [`Sink::extend_from_lengths`]
-/// is callable on `Sink<[u8]>` only.
+/// The unsized value of the byte-array types: `[u8]`, so that the variable-width methods of
+/// [`Sink`] are callable on `Sink<[u8]>` only.
 pub trait ByteValue {
     /// `bytes` as the value.
     fn from_bytes(bytes: &[u8]) -> &Self;
@@ -19,11 +19,33 @@ impl ByteValue for [u8] {
     }
 }
 
+/// The lengths of byte arrays lying back to back ([`Sink::extend_back_to_back`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lengths<'a> {
+    /// Value `i` is `lengths[i]` bytes long.
+    Each(&'a [u32]),
+    /// Every value is this many bytes long (FIXED_LEN_BYTE_ARRAY); 0 gives no value.
+    All(usize),
+}
+
+/// Bytes past the values of [`Sink::extend_in_place`] that its writer may overwrite (and the
+/// sink then drops): room for a kernel's wide stores.
+pub const GROWN_SLACK: usize = 64;
+
 /// Where a decoder appends values: a `Vec`, [`ByteArrays`](crate::ByteArrays), or an Arrow
 /// buffer builder in `pqcodec-arrow`.
 ///
-/// Runs reach the sink as runs ([`Sink::push_repeated`]) and fixed-width values as slices
-/// ([`Sink::extend_from_slice`]), so a sink can store both without a per-value call.
+/// The methods follow the memory a sink holds, not an encoding's layout: decoders parse their
+/// pages and hand over values as they lie in memory.
+/// - One value, or a run of one ([`Sink::push`], [`Sink::push_repeated`]).
+/// - Fixed-width values: a slice of them ([`Sink::extend_from_slice`]) or of their
+///   little-endian bytes ([`Sink::extend_from_le_bytes`]), or slots lent for the caller to
+///   write in place ([`Sink::grow_slots`], [`Sink::grow_le_bytes`]).
+/// - Byte arrays: at spans of one buffer ([`Sink::extend_from_spans`]), back to back
+///   ([`Sink::extend_back_to_back`]), or written in place ([`Sink::extend_in_place`]).
+///
+/// Every method but [`Sink::push`] has a default, so a sink needs only the ones its memory
+/// makes faster.
 pub trait Sink<V: ?Sized> {
     /// Hint: about `additional` more values are coming.
     fn reserve(&mut self, additional: usize) {
@@ -97,45 +119,6 @@ pub trait Sink<V: ?Sized> {
         None
     }
 
-    /// Appends `dictionary[i]` for each `i` of `indices`, an index past the end of `dictionary`
-    /// (which is not empty) looking up its last value; returns whether any index was past the
-    /// end. One pass, no branch per index. The default writes into [`Sink::grow_slots`] where
-    /// the sink lends them, value by value otherwise.
-    fn extend_from_lookup(&mut self, dictionary: &[V], indices: &[u32]) -> bool
-    where
-        V: NativeType,
-    {
-        if let Some(slots) = self.grow_slots(indices.len()) {
-            return look_up(dictionary, indices, slots);
-        }
-        let last = dictionary.len() - 1;
-        let mut past = false;
-        for &index in indices {
-            past |= index as usize > last;
-            self.push(&dictionary[(index as usize).min(last)]);
-        }
-        past
-    }
-
-    /// Appends byte arrays stored back to back in `data`, value `i` being `lengths[i]`
-    /// bytes long. Callers pass lengths summing to `data.len()`; a length past the end of
-    /// `data` stops the append there.
-    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
-    where
-        V: ByteValue,
-    {
-        self.reserve(lengths.len());
-        self.reserve_bytes(data.len());
-        let mut rest = data;
-        for &len in lengths {
-            let Some((value, tail)) = rest.split_at_checked(len as usize) else {
-                return;
-            };
-            self.push(V::from_bytes(value));
-            rest = tail;
-        }
-    }
-
     /// Appends the byte arrays `data[start..end]` for each `(start, end)` of `spans`, in
     /// order; a span outside `data` stops the append there. Bytes of `data` past a span may
     /// be read (never appended): a sink may copy whole words.
@@ -151,129 +134,50 @@ pub trait Sink<V: ?Sized> {
         }
     }
 
-    /// Appends the `n` byte arrays at the start of `data`, each after its 4-byte little-endian
-    /// length (PLAIN's layout), and returns the bytes they take; `None`, appending nothing, if
-    /// `data` does not hold `n` of them.
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
+    /// Appends the byte arrays lying back to back from the start of `data`, of the given
+    /// `lengths`; a value past the end of `data` stops the append there. A sink may keep
+    /// `data`'s memory rather than copy it, where it knows that memory.
+    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>)
     where
         V: ByteValue,
     {
-        push_prefixed(self, data, n)
+        match lengths {
+            Lengths::Each(lengths) => {
+                self.reserve(lengths.len());
+                self.reserve_bytes(data.len());
+                let mut rest = data;
+                for &len in lengths {
+                    let Some((value, tail)) = rest.split_at_checked(len as usize) else {
+                        return;
+                    };
+                    self.push(V::from_bytes(value));
+                    rest = tail;
+                }
+            }
+            Lengths::All(0) => {}
+            Lengths::All(width) => {
+                self.reserve(data.len() / width);
+                self.reserve_bytes(data.len() / width * width);
+                for value in data.chunks_exact(width) {
+                    self.push(V::from_bytes(value));
+                }
+            }
+        }
     }
 
-    /// Appends the byte arrays of `width` bytes each lying back to back in `data`
-    /// (FIXED_LEN_BYTE_ARRAY's PLAIN layout); a trailing partial value is ignored, and so is
-    /// `data` if `width` is 0.
-    fn extend_from_fixed(&mut self, data: &[u8], width: usize)
+    /// Appends byte arrays of the given `lengths`, their bytes written in place by `write`:
+    /// it is given them back to back, followed by [`GROWN_SLACK`] bytes more that it may
+    /// overwrite, and what it leaves there is the values. Where the sink does not hold its
+    /// values that way it appends nothing and gives `write` back (callers then build the
+    /// values elsewhere and use [`Sink::extend_back_to_back`]). Lets a decoder build values
+    /// where they end up, without a copy.
+    fn extend_in_place<F: FnOnce(&mut [u8])>(&mut self, lengths: &[u32], write: F) -> Result<(), F>
     where
         V: ByteValue,
     {
-        if width == 0 {
-            return;
-        }
-        self.reserve(data.len() / width);
-        self.reserve_bytes(data.len() / width * width);
-        for value in data.chunks_exact(width) {
-            self.push(V::from_bytes(value));
-        }
+        let _ = lengths;
+        Err(write)
     }
-
-    /// Appends DELTA_BYTE_ARRAY's values: value `i` is the first `prefixes[i]` bytes of the
-    /// value before it (`previous` for the first) followed by its suffix, the next
-    /// `lengths[i]` bytes of `data` (the first from `start`); leaves the last value appended
-    /// in `previous`. Bytes of `data` before `start` and past the suffixes may be read, never
-    /// appended. Callers check that each prefix is at most the length of the value before it
-    /// and that `data` holds the suffixes; what is appended otherwise is unspecified, but
-    /// nothing panics.
-    fn extend_from_deltas(
-        &mut self,
-        previous: &mut Vec<u8>,
-        prefixes: &[u32],
-        lengths: &[u32],
-        data: &[u8],
-        start: usize,
-    ) where
-        V: ByteValue,
-    {
-        push_deltas(
-            self,
-            previous,
-            prefixes,
-            lengths,
-            data.get(start..).unwrap_or_default(),
-        );
-    }
-}
-
-/// Writes `dictionary[i]` for each `i` of `indices` to `slots`, as
-/// [`Sink::extend_from_lookup`] appends them: an index past the end of `dictionary` (not empty)
-/// looks up its last value; returns whether any index was past the end.
-#[inline]
-pub fn look_up<V: Copy>(dictionary: &[V], indices: &[u32], slots: &mut [V]) -> bool {
-    let last = dictionary.len() - 1;
-    let mut past = false;
-    for (slot, &index) in slots.iter_mut().zip(indices) {
-        past |= index as usize > last;
-        *slot = dictionary[(index as usize).min(last)];
-    }
-    past
-}
-
-/// [`Sink::extend_from_deltas`] by [`Sink::push`]es, each value rebuilt in `previous`: what a
-/// sink without a faster way does.
-pub fn push_deltas<V, S>(
-    sink: &mut S,
-    previous: &mut Vec<u8>,
-    prefixes: &[u32],
-    lengths: &[u32],
-    suffixes: &[u8],
-) where
-    V: ByteValue + ?Sized,
-    S: Sink<V> + ?Sized,
-{
-    sink.reserve(prefixes.len().min(lengths.len()));
-    let mut rest = suffixes;
-    for (&prefix, &len) in prefixes.iter().zip(lengths) {
-        let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
-        rest = tail;
-        previous.truncate(prefix as usize);
-        previous.extend_from_slice(suffix);
-        sink.push(V::from_bytes(previous));
-    }
-}
-
-/// [`Sink::extend_from_prefixed`] by [`Sink::push`]es, once every length is checked: what a
-/// sink without a faster way does.
-pub fn push_prefixed<V, S>(sink: &mut S, data: &[u8], n: usize) -> Option<usize>
-where
-    V: ByteValue + ?Sized,
-    S: Sink<V> + ?Sized,
-{
-    let mut at = 0;
-    for _ in 0..n {
-        (_, at) = prefixed_value(data, at)?;
-    }
-    sink.reserve(n);
-    sink.reserve_bytes(at - 4 * n);
-    let mut at = 0;
-    for _ in 0..n {
-        let (start, end) = prefixed_value(data, at)?;
-        sink.push(V::from_bytes(&data[start..end]));
-        at = end;
-    }
-    Some(at)
-}
-
-/// The span `(start, end)` in `data` of the byte array whose 4-byte little-endian length is at
-/// `at` (PLAIN's layout), or `None` if the length or the bytes it counts pass the end of `data`.
-#[inline(always)]
-pub fn prefixed_value(data: &[u8], at: usize) -> Option<(usize, usize)> {
-    let start = at.checked_add(4)?;
-    let &[a, b, c, d] = data.get(at..start)? else {
-        return None;
-    };
-    let end = start.checked_add(u32::from_le_bytes([a, b, c, d]) as usize)?;
-    (end <= data.len()).then_some((start, end))
 }
 
 /// The spans of `spans` up to the first outside `data` (as [`Sink::extend_from_spans`] appends
@@ -289,6 +193,20 @@ pub fn spans_within<'s>(data: &[u8], spans: &'s [(usize, usize)]) -> (&'s [(usiz
         count += 1;
     }
     (&spans[..count], bytes)
+}
+
+/// The lengths of `lengths` whose values fit in `data` back to back (as
+/// [`Sink::extend_back_to_back`] appends them), and the bytes they take.
+pub fn lengths_within<'l>(data: &[u8], lengths: &'l [u32]) -> (&'l [u32], usize) {
+    let mut end = 0usize;
+    for (count, &len) in lengths.iter().enumerate() {
+        let next = end + len as usize;
+        if next > data.len() {
+            return (&lengths[..count], end);
+        }
+        end = next;
+    }
+    (lengths, end)
 }
 
 impl<V: Copy> Sink<V> for Vec<V> {
@@ -330,20 +248,6 @@ impl<V: Copy> Sink<V> for Vec<V> {
         let len = self.len();
         self.resize(len.checked_add(count)?, V::default());
         Some(&mut self[len..])
-    }
-    #[inline]
-    fn extend_from_lookup(&mut self, dictionary: &[V], indices: &[u32]) -> bool
-    where
-        V: NativeType,
-    {
-        // Extending by a mapped slice iterator writes each value once (no zeroed slots first).
-        let last = dictionary.len() - 1;
-        let mut past = false;
-        self.extend(indices.iter().map(|&index| {
-            past |= index as usize > last;
-            dictionary[(index as usize).min(last)]
-        }));
-        past
     }
 }
 
@@ -393,47 +297,23 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
     {
         (**self).grow_slots(count)
     }
-    fn extend_from_lookup(&mut self, dictionary: &[V], indices: &[u32]) -> bool
-    where
-        V: NativeType,
-    {
-        (**self).extend_from_lookup(dictionary, indices)
-    }
-    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8])
-    where
-        V: ByteValue,
-    {
-        (**self).extend_from_lengths(lengths, data);
-    }
     fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)])
     where
         V: ByteValue,
     {
         (**self).extend_from_spans(data, spans);
     }
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
+    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>)
     where
         V: ByteValue,
     {
-        (**self).extend_from_prefixed(data, n)
+        (**self).extend_back_to_back(data, lengths);
     }
-    fn extend_from_fixed(&mut self, data: &[u8], width: usize)
+    fn extend_in_place<F: FnOnce(&mut [u8])>(&mut self, lengths: &[u32], write: F) -> Result<(), F>
     where
         V: ByteValue,
     {
-        (**self).extend_from_fixed(data, width);
-    }
-    fn extend_from_deltas(
-        &mut self,
-        previous: &mut Vec<u8>,
-        prefixes: &[u32],
-        lengths: &[u32],
-        data: &[u8],
-        start: usize,
-    ) where
-        V: ByteValue,
-    {
-        (**self).extend_from_deltas(previous, prefixes, lengths, data, start);
+        (**self).extend_in_place(lengths, write)
     }
 }
 
@@ -496,16 +376,6 @@ impl<V: Copy + Debug + Send + Sync> ValueBuffer<V> for Vec<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SliceSink;
-
-    /// A sink that neither lends slots nor overrides the look-up: the default, value by value.
-    struct Pushed(Vec<i64>);
-
-    impl Sink<i64> for Pushed {
-        fn push(&mut self, value: &i64) {
-            self.0.push(*value);
-        }
-    }
 
     /// A reused buffer is emptied and sized to what comes: kept when about right, grown
     /// exactly, let go when far too large.
@@ -529,28 +399,33 @@ mod tests {
         assert_eq!(b.get(0), Some(&b"de"[..]));
     }
 
-    #[test]
-    fn look_ups_agree_whatever_the_sink() {
-        let dictionary = [10i64, 20, 30];
-        for (indices, past) in [(&[2u32, 0, 1, 1][..], false), (&[1, 7, 0][..], true)] {
-            let want: Vec<i64> = indices
-                .iter()
-                .map(|&i| dictionary[(i as usize).min(2)])
-                .collect();
+    /// A sink with only `push`: what the defaults append.
+    #[derive(Default)]
+    struct Pushed(Vec<Vec<u8>>);
 
-            let mut vec = vec![5];
-            assert_eq!(vec.extend_from_lookup(&dictionary, indices), past);
-            assert_eq!(vec[1..], want);
-
-            let mut pushed = Pushed(Vec::new());
-            assert_eq!(pushed.extend_from_lookup(&dictionary, indices), past);
-            assert_eq!(pushed.0, want);
-
-            let mut slots = [0i64; 4];
-            let mut lent = SliceSink::new(&mut slots);
-            assert_eq!(lent.extend_from_lookup(&dictionary, indices), past);
-            assert_eq!(lent.len(), indices.len());
-            assert_eq!(slots[..indices.len()], want);
+    impl Sink<[u8]> for Pushed {
+        fn push(&mut self, value: &[u8]) {
+            self.0.push(value.to_vec());
         }
+    }
+
+    #[test]
+    fn byte_arrays_by_default_stop_at_the_first_value_outside_the_data() {
+        let data = b"abcdefg";
+        let mut spans = Pushed::default();
+        spans.extend_from_spans(data, &[(1, 3), (0, 0), (5, 9), (0, 1)]);
+        assert_eq!(spans.0, [&b"bc"[..], b""]);
+
+        let mut each = Pushed::default();
+        each.extend_back_to_back(data, Lengths::Each(&[2, 0, 4, 2]));
+        assert_eq!(each.0, [&b"ab"[..], b"", b"cdef"]);
+        assert_eq!(lengths_within(data, &[2, 0, 4, 2]), (&[2, 0, 4][..], 6));
+
+        let mut all = Pushed::default();
+        all.extend_back_to_back(data, Lengths::All(3));
+        assert_eq!(all.0, [&b"abc"[..], b"def"]);
+        all.extend_back_to_back(data, Lengths::All(0));
+        assert_eq!(all.0.len(), 2);
+        assert!(all.extend_in_place(&[1], |_| {}).is_err());
     }
 }

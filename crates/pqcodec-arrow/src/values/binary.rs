@@ -5,10 +5,7 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{
-    ByteArrays, Encoding, Sink, prefixed_value, push_deltas, push_prefixed, spans_within,
-};
-use pqcodec_encodings::kernels::{prefetch, shared_prefix};
+use pqcodec_core::{ByteArrays, Encoding, GROWN_SLACK, Lengths, Sink, spans_within};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -147,16 +144,6 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         self.data.reserve_exact(target - self.data.len());
     }
 
-    /// Makes `data` long enough to write `bytes` bytes (the values pushed so far and one more)
-    /// and a wide copy past them, with the values still to come in at most `left` bytes: grows
-    /// it ([`OffsetBytes::grow_data`]) and zero-fills what may be written, up to its capacity.
-    #[cold]
-    fn make_room(&mut self, bytes: usize, left: usize) {
-        self.grow_data(bytes, 1);
-        let len = (bytes + WIDEST_COPY).saturating_add(left);
-        self.data.resize(len.min(self.data.capacity()), 0);
-    }
-
     /// Validates the UTF-8 of the values from `checked` on.
     fn validate_unchecked(&self) -> Result<(), Fault> {
         let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
@@ -233,59 +220,36 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         }
         self.data.truncate(at);
     }
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
-        self.own();
-        let (values, base) = (self.offsets.len(), self.data.len());
-        if base
-            .checked_add(data.len())
-            .and_then(O::from_usize)
-            .is_none()
-        {
-            // Some offset may overflow `O`: value by value, the overflow recorded.
-            return push_prefixed(self, data, n);
-        }
-        // One pass: each length read, its bytes copied wide and its offset pushed (every
-        // offset is at most `base + data.len()`, which fits `O`); a bad length undoes it all.
-        self.offsets.reserve(n);
-        let (mut at, mut end) = (0, base);
-        for _ in 0..n {
-            prefetch(data, at + PREFETCH_AHEAD);
-            let Some((start, stop)) = prefixed_value(data, at) else {
-                self.offsets.truncate(values);
-                self.data.truncate(base);
-                return None;
-            };
-            let len = stop - start;
-            if end + len + WIDEST_COPY > self.data.len() {
-                self.make_room(end + len, data.len() - stop);
-            }
-            copy_value(&mut self.data, end, data, start, len);
-            end += len;
-            self.offsets.push(O::usize_as(end));
-            at = stop;
-        }
-        self.data.truncate(end);
-        Some(at)
-    }
-    fn extend_from_lengths(&mut self, lengths: &[u32], data: &[u8]) {
+    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
         let base = self.bytes().len();
         let fits = base
             .checked_add(data.len())
             .and_then(O::from_usize)
             .is_some();
-        if !fits {
-            // Some offset overflows `O`: value by value, the overflow recorded.
-            self.reserve(lengths.len());
-            let mut rest = data;
-            for &len in lengths {
-                let Some((value, tail)) = rest.split_at_checked(len as usize) else {
-                    return;
-                };
-                self.push(value);
-                rest = tail;
+        let lengths = match lengths {
+            Lengths::Each(lengths) if fits => lengths,
+            Lengths::Each(lengths) => {
+                // Some offset overflows `O`: value by value, the overflow recorded.
+                self.reserve(lengths.len());
+                let mut rest = data;
+                for &len in lengths {
+                    let Some((value, tail)) = rest.split_at_checked(len as usize) else {
+                        return;
+                    };
+                    self.push(value);
+                    rest = tail;
+                }
+                return;
             }
-            return;
-        }
+            Lengths::All(0) => return,
+            Lengths::All(width) => {
+                self.reserve(data.len() / width);
+                for value in data.chunks_exact(width) {
+                    self.push(value);
+                }
+                return;
+            }
+        };
         // Every offset is at most `base + data.len()`, which fits `O`.
         self.offsets.reserve(lengths.len());
         let mut end = 0usize;
@@ -303,58 +267,40 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             self.data.extend_from_slice(bytes);
         }
     }
-    fn extend_from_deltas(
+    fn extend_in_place<F: FnOnce(&mut [u8])>(
         &mut self,
-        previous: &mut Vec<u8>,
-        prefixes: &[u32],
         lengths: &[u32],
-        data: &[u8],
-        start: usize,
-    ) {
-        let n = prefixes.len().min(lengths.len());
-        let (prefixes, lengths) = (&prefixes[..n], &lengths[..n]);
-        let total = prefixes
+        write: F,
+    ) -> Result<(), F> {
+        let total = lengths
             .iter()
-            .zip(lengths)
-            .fold(0usize, |total, (&p, &l)| {
-                total.saturating_add(p as usize).saturating_add(l as usize)
-            });
+            .fold(0usize, |total, &len| total.saturating_add(len as usize));
         self.own();
         let base = self.data.len();
-        if n == 0 || base.checked_add(total).and_then(O::from_usize).is_none() {
-            // Some offset may overflow `O`: value by value, the overflow recorded.
-            let suffixes = data.get(start..).unwrap_or_default();
-            return push_deltas(self, previous, prefixes, lengths, suffixes);
+        if base.checked_add(total).and_then(O::from_usize).is_none() {
+            // Some offset may overflow `O`: the caller appends value by value.
+            return Err(write);
         }
-        // The values written where they end up by the prefix-joining kernel, then their
-        // offsets (each at most `base + total`, which fits `O`).
-        self.offsets.reserve(n);
-        self.grow_data(base + total, n);
-        self.data.resize(base + total + shared_prefix::SLACK, 0);
-        let out = self.data.get_mut(base..).unwrap_or_default();
-        shared_prefix::join(previous, prefixes, lengths, data, start, out);
-        let first = self.offsets.len();
-        self.offsets.resize(first + n, O::zero());
-        let (mut at, mut last) = (base, base);
-        let slots = self.offsets.get_mut(first..).unwrap_or_default();
-        for (slot, (&prefix, &len)) in slots.iter_mut().zip(prefixes.iter().zip(lengths)) {
-            last = at;
-            at += prefix as usize + len as usize;
-            *slot = O::usize_as(at);
-        }
-        self.data.truncate(at);
-        previous.clear();
-        previous.extend_from_slice(self.data.get(last..).unwrap_or_default());
+        // The values written where they end up, then their offsets (each at most
+        // `base + total`, which fits `O`).
+        self.offsets.reserve(lengths.len());
+        self.grow_data(base + total, lengths.len());
+        self.data.resize(base + total + GROWN_SLACK, 0);
+        write(self.data.get_mut(base..).unwrap_or_default());
+        self.data.truncate(base + total);
+        let mut at = base;
+        self.offsets.extend(lengths.iter().map(|&len| {
+            at += len as usize;
+            O::usize_as(at)
+        }));
+        Ok(())
     }
 }
 
-/// Bytes ahead of the length being read that [`Sink::extend_from_prefixed`] prefetches.
-const PREFETCH_AHEAD: usize = 1024;
-
 /// The widest copy [`copy_value`] makes, and the room past the values that
-/// [`OffsetBytes::grow_data`] leaves for it (or for [`shared_prefix::join`]'s writes).
+/// [`OffsetBytes::grow_data`] leaves for it (or for [`Sink::extend_in_place`]'s writer).
 const WIDEST_COPY: usize = 64;
-const _: () = assert!(shared_prefix::SLACK <= WIDEST_COPY);
+const _: () = assert!(GROWN_SLACK <= WIDEST_COPY);
 
 /// Copies `src[start..start + len]` to `dst[at..]`: a value of at most [`WIDEST_COPY`] bytes
 /// as `len` rounded up to 16 bytes where both sides have the room (the bytes past `len` are
@@ -478,8 +424,10 @@ mod tests {
     use super::*;
     use arrow_array::cast::AsArray;
     use arrow_array::{Array, LargeStringArray, StringArray};
-    use pqcodec_core::{ByteArrayType, Encoder};
-    use pqcodec_encodings::plain::PlainEncoder;
+    use bytes::Bytes;
+    use pqcodec_core::{ByteArrayType, Decoder, Encoder};
+    use pqcodec_encodings::delta_byte_array::{DeltaByteArrayDecoder, DeltaByteArrayEncoder};
+    use pqcodec_encodings::plain::{PlainDecoder, PlainEncoder};
 
     /// Bytes of the current page are borrowed while appends continue where the last ended,
     /// copied once anything else is appended, and the array is the same either way; a batch
@@ -493,14 +441,14 @@ mod tests {
             if borrow {
                 Builder::<ByteArrayType>::set_page(&mut b, &page);
             }
-            b.extend_from_lengths(&[2, 3], &bytes[0..5]);
-            b.extend_from_lengths(&[0, 4], &bytes[5..9]);
+            b.extend_back_to_back(&bytes[0..5], Lengths::Each(&[2, 3]));
+            b.extend_back_to_back(&bytes[5..9], Lengths::Each(&[0, 4]));
             let was_borrowed = b.borrower.bytes().is_some();
             if push_between {
                 b.push(b"XY");
             }
             // Not where the last append ended: copied.
-            b.extend_from_lengths(&[1], &bytes[20..21]);
+            b.extend_back_to_back(&bytes[20..21], Lengths::Each(&[1]));
             Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
             let slots = b.values();
             let array = Builder::<ByteArrayType>::finish(&mut b, slots, None).unwrap();
@@ -516,7 +464,7 @@ mod tests {
 
         let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
         Builder::<ByteArrayType>::set_page(&mut b, &page);
-        b.extend_from_lengths(&[2, 3], &bytes[3..8]);
+        b.extend_back_to_back(&bytes[3..8], Lengths::Each(&[2, 3]));
         let array = Builder::<ByteArrayType>::finish(&mut b, 2, None).unwrap();
         let strings = array.as_string::<i32>();
         assert_eq!(
@@ -533,7 +481,7 @@ mod tests {
         let bad = Buffer::from_vec(vec![b'a', 0xFF]);
         let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
         Builder::<ByteArrayType>::set_page(&mut b, &bad);
-        b.extend_from_lengths(&[1, 1], bad.as_slice());
+        b.extend_back_to_back(bad.as_slice(), Lengths::Each(&[1, 1]));
         assert!(matches!(
             Builder::<ByteArrayType>::checkpoint(&mut b, false),
             Err(Fault::Utf8 { index: 1, .. })
@@ -572,53 +520,41 @@ mod tests {
     }
 
     /// DELTA_BYTE_ARRAY values with prefixes and suffixes of 0 to about 260 bytes (built in
-    /// registers or copied, suffixes with and without bytes around them) appended in chunks
-    /// of 1 to 300: the same values as pushing them one by one, and the last in `previous`.
+    /// registers or copied by the decoder, in place in the builder's bytes) read in chunks of
+    /// 1 to 300: the same values as pushing them one by one.
     #[test]
-    fn deltas_append_as_pushes() {
+    fn delta_values_are_built_in_place_as_pushed() {
         let mut rng = pqcodec_testkit::Rng::new(7);
         let mut next = |below: usize| rng.below(below);
-        let (mut prefixes, mut lengths, mut suffixes) = (vec![], vec![], vec![]);
-        let mut len = 0;
+        let mut values: Vec<Vec<u8>> = Vec::new();
         for _ in 0..2000 {
-            let (prefix, suffix) = (next(len + 1), next(131));
-            prefixes.push(prefix as u32);
-            lengths.push(suffix as u32);
-            suffixes.extend((0..suffix).map(|_| next(256) as u8));
-            len = prefix + suffix;
+            let before = values.last().cloned().unwrap_or_default();
+            let (prefix, suffix) = (next(before.len() + 1), next(131));
+            let mut value = before[..prefix].to_vec();
+            value.extend((0..suffix).map(|_| next(256) as u8));
+            values.push(value);
         }
-        let mut want = vec![b"first".to_vec()];
-        let mut last = Vec::new();
-        push_deltas(&mut want, &mut last, &prefixes, &lengths, &suffixes);
-
+        let mut encoder = DeltaByteArrayEncoder::<ByteArrayType>::new(0);
+        encoder.put(values.iter().map(Vec::as_slice)).unwrap();
+        let page = Bytes::from(encoder.flush().unwrap());
+        let mut decoder =
+            DeltaByteArrayDecoder::<ByteArrayType>::new(page, values.len(), 0).unwrap();
         let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
         bulk.push(b"first");
-        let (mut previous, mut i, mut from) = (Vec::new(), 0, 0);
-        while i < prefixes.len() {
-            let n = (1 + next(300)).min(prefixes.len() - i);
-            let bytes: usize = lengths[i..i + n].iter().map(|&l| l as usize).sum();
-            // Every other chunk without a byte past its suffixes, every third without one
-            // before them.
-            let end = if n % 2 == 0 {
-                suffixes.len()
-            } else {
-                from + bytes
-            };
-            let (data, start) = match n % 3 {
-                0 => (&suffixes[from..end], 0),
-                _ => (&suffixes[..end], from),
-            };
-            let chunk = (&prefixes[i..i + n], &lengths[i..i + n]);
-            bulk.extend_from_deltas(&mut previous, chunk.0, chunk.1, data, start);
-            assert_eq!(previous, want[i + n], "previous after value {}", i + n);
-            (i, from) = (i + n, from + bytes);
+        while decoder.remaining() > 0 {
+            let n = 1 + next(300);
+            decoder.read(&mut bulk, n).unwrap();
         }
         let got: Vec<&[u8]> = bulk
             .offsets
             .windows(2)
             .map(|w| &bulk.data[w[0] as usize..w[1] as usize])
             .collect();
-        assert_eq!(got, want);
+        assert_eq!(got[0], b"first");
+        assert_eq!(
+            got[1..],
+            values.iter().map(Vec::as_slice).collect::<Vec<_>>()
+        );
     }
 
     /// Values of 3 to 7 bytes gathered 256 at a time into a batch reserved for 8192: the
@@ -656,11 +592,21 @@ mod tests {
         plain.flush().unwrap()
     }
 
-    /// Length-prefixed values of every length from 0 to 130 (each wide-copy width, the last
-    /// ending at the data's last byte) give what pushing them gives, in one call or split
-    /// between two; a bad length anywhere appends none of the call's values.
+    /// Reads `n` values of the PLAIN page `data` into `b`.
+    fn read_plain<O: OffsetSizeTrait>(
+        b: &mut OffsetBytes<O>,
+        data: &[u8],
+        n: usize,
+    ) -> Result<usize, pqcodec_core::Error> {
+        let mut decoder = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(data), n, 0)?;
+        decoder.read(b, n)
+    }
+
+    /// PLAIN values of every length from 0 to 130 (each wide-copy width, the last ending at
+    /// the page's last byte) give what pushing them gives, read in one call or two; a bad
+    /// length is an error with at most the values before it appended.
     #[test]
-    fn prefixed_values_append_as_pushes_or_not_at_all() {
+    fn plain_values_append_as_pushes() {
         let pool: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
         let values: Vec<&[u8]> = (0..=130).map(|len| &pool[len..2 * len]).collect();
         let data = prefixed(values.iter().copied());
@@ -672,11 +618,13 @@ mod tests {
         for split in [0, 1, 64, values.len()] {
             let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
             bulk.push(b"first");
-            let used = bulk.extend_from_prefixed(&data, split).unwrap();
-            let rest = values.len() - split;
+            let mut decoder =
+                PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&data), values.len(), 0)
+                    .unwrap();
+            assert_eq!(decoder.read(&mut bulk, split), Ok(split));
             assert_eq!(
-                bulk.extend_from_prefixed(&data[used..], rest),
-                Some(data.len() - used)
+                decoder.read(&mut bulk, values.len()),
+                Ok(values.len() - split)
             );
             assert_eq!(
                 (&bulk.offsets, &bulk.data),
@@ -692,15 +640,16 @@ mod tests {
         for (data, n) in [(&bad[..], values.len()), (&data[..last + 3], values.len())] {
             let mut b = OffsetBytes::<i64>::new(DataType::LargeBinary);
             b.push(b"first");
-            assert_eq!(b.extend_from_prefixed(data, n), None);
-            assert_eq!((&b.offsets[..], &b.data[..]), (&[0, 5][..], &b"first"[..]));
+            assert!(read_plain(&mut b, data, n).is_err());
+            assert!(b.values() <= values.len());
+            assert_eq!(b.offsets[1], 5);
         }
     }
 
     /// A batch reserved for 8192 values, read from pages a few hundred values at a time,
     /// takes about its bytes.
     #[test]
-    fn prefixed_bytes_take_about_their_size() {
+    fn plain_bytes_take_about_their_size() {
         let pool: Vec<u8> = (0..64u8).collect();
         let values: Vec<&[u8]> = (0..8192)
             .map(|i| &pool[i % 50..i % 50 + 3 + i % 5])
@@ -710,7 +659,7 @@ mod tests {
         Sink::<[u8]>::reserve(&mut b, values.len());
         for page in values.chunks(300) {
             let data = prefixed(page.iter().copied());
-            assert_eq!(b.extend_from_prefixed(&data, page.len()), Some(data.len()));
+            assert_eq!(read_plain(&mut b, &data, page.len()), Ok(page.len()));
         }
         assert_eq!(b.data.len(), total);
         assert!(
@@ -740,7 +689,7 @@ mod tests {
         let mut b = OffsetBytes::<i64>::new(DataType::LargeUtf8);
         let page = Buffer::from(b"xyz".to_vec());
         Builder::<ByteArrayType>::set_page(&mut b, &page);
-        b.extend_from_lengths(&[2, 1], &page);
+        b.extend_back_to_back(&page, Lengths::Each(&[2, 1]));
         b.push_repeated(b"", 3);
         b.push_repeated(b"y", 4);
         b.push_repeated(b"abc", 2);

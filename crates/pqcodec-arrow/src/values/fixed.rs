@@ -8,7 +8,7 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{Buffer, MutableBuffer, NullBuffer, i256};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Sink, ValueBuffer};
+use pqcodec_core::{ByteArrays, Encoding, Lengths, Sink, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
@@ -56,11 +56,13 @@ impl Sink<[u8]> for FixedBytes {
         let bytes = additional.saturating_mul(self.out_width());
         self.data.reserve(bytes);
     }
-    /// Whole values kept: one copy of the page's bytes.
-    fn extend_from_fixed(&mut self, data: &[u8], width: usize) {
-        if width == 0 {
-            return;
-        }
+    /// Whole values of the column's width kept: one copy of the page's bytes.
+    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
+        let width = match lengths {
+            Lengths::All(0) => return,
+            Lengths::All(width) => width,
+            Lengths::Each(lengths) => return each_back_to_back(self, data, lengths),
+        };
         if width == self.width && self.take == (0..width) {
             self.data
                 .extend_from_slice(&data[..data.len() / width * width]);
@@ -241,6 +243,18 @@ impl<N: DecimalNative> Decimals<N> {
     }
 }
 
+/// Pushes the values of `lengths` lying back to back in `data`, up to the first past its end.
+fn each_back_to_back(sink: &mut impl Sink<[u8]>, data: &[u8], lengths: &[u32]) {
+    let mut rest = data;
+    for &len in lengths {
+        let Some((value, tail)) = rest.split_at_checked(len as usize) else {
+            return;
+        };
+        sink.push(value);
+        rest = tail;
+    }
+}
+
 /// The `width`-byte (1 to 8) big-endian value at `at` in `data`, sign extended: one load of a
 /// word where 8 bytes remain; 0 if `data` ends first.
 #[inline]
@@ -258,7 +272,11 @@ impl<N: DecimalNative> Sink<[u8]> for Decimals<N> {
     fn reserve(&mut self, additional: usize) {
         self.values.reserve(additional);
     }
-    fn extend_from_fixed(&mut self, data: &[u8], width: usize) {
+    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
+        let width = match lengths {
+            Lengths::All(width) => width,
+            Lengths::Each(lengths) => return each_back_to_back(self, data, lengths),
+        };
         match width {
             0 => {}
             w if w > size_of::<N>() => {
@@ -406,7 +424,7 @@ mod tests {
         check::<i256>(1..=32);
 
         let mut b = Decimals::<i64>::new(DataType::Decimal64(18, 0));
-        b.extend_from_fixed(&[0xFF; 18], 9);
+        b.extend_back_to_back(&[0xFF; 18], Lengths::All(9));
         assert_eq!(b.values.len(), 2);
         assert!(Builder::<FixedLenByteArrayType>::take_fault(&mut b).is_some());
     }

@@ -1,17 +1,24 @@
 use std::marker::PhantomData;
 
 use bytes::Bytes;
-use pqcodec_core::{Binary, Decoder, Encoding, Error, Int32Type, PhysicalType, Result, Sink};
+use pqcodec_core::{
+    Binary, Decoder, Encoding, Error, GROWN_SLACK, Int32Type, Lengths, PhysicalType, Result, Sink,
+};
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
 use crate::delta_length_byte_array::DeltaLengthByteArrayDecoder;
+use crate::kernels::shared_prefix;
+
+// The kernel's wide stores fit in the room a sink leaves past values written in place.
+const _: () = assert!(shared_prefix::SLACK <= GROWN_SLACK);
 
 const ENCODING: Encoding = Encoding::DeltaByteArray;
 
 /// Streaming DELTA_BYTE_ARRAY decoder of BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values.
 ///
-/// Values reach the sink a chunk at a time ([`Sink::extend_from_deltas`]), which builds each
-/// from the one before; the last is kept between calls. Skipped values are rebuilt too (each
+/// Values are built a chunk at a time, each from the one before, where the sink keeps them
+/// ([`Sink::extend_in_place`]) or else in a buffer of the decoder's; the last is kept between
+/// calls. Skipped values are rebuilt too (each
 /// value depends on the one before) and dropped; a run whose prefix and suffix lengths both
 /// repeat passes at once. No allocation per value.
 #[derive(Debug, Clone)]
@@ -33,6 +40,8 @@ struct Chain {
     index: usize,
     /// The length every value must have, or 0 for any.
     type_length: usize,
+    /// Where values are built for a sink that does not let them be built in place.
+    scratch: Vec<u8>,
 }
 
 impl<T: Binary> DeltaByteArrayDecoder<T> {
@@ -75,6 +84,7 @@ impl<T: Binary> DeltaByteArrayDecoder<T> {
                 previous: Vec::new(),
                 index: 0,
                 type_length,
+                scratch: Vec::new(),
             },
             remaining: num_values,
             _type: PhantomData,
@@ -102,7 +112,7 @@ impl<T: Binary> DeltaByteArrayDecoder<T> {
     }
 
     /// Decodes the next `n` (at most `remaining`) values into `out`, a chunk at a time: the
-    /// prefix lengths checked here, the values built by [`Sink::extend_from_deltas`].
+    /// prefix lengths checked here, the values built by [`Chain::append`].
     fn decode<S: Sink<[u8]> + ?Sized>(&mut self, n: usize, out: &mut S) -> Result<()> {
         let mut prefixes = [0i32; CHUNK];
         let mut lengths = [0u32; CHUNK];
@@ -122,10 +132,10 @@ impl<T: Binary> DeltaByteArrayDecoder<T> {
                 let (good, fault) = self
                     .chain
                     .check(chunk_prefixes, chunk_lengths, &mut checked);
-                // The suffixes as the page's data from where they start, so that a sink may
-                // read around them.
-                out.extend_from_deltas(
-                    &mut self.chain.previous,
+                // The suffixes as the page's data from where they start, so that the kernel
+                // may read around them.
+                self.chain.append(
+                    out,
                     checked.get(..good).unwrap_or_default(),
                     chunk_lengths.get(..good).unwrap_or_default(),
                     self.suffixes.values(),
@@ -145,6 +155,46 @@ impl<T: Binary> DeltaByteArrayDecoder<T> {
 }
 
 impl Chain {
+    /// Appends values whose prefix lengths (checked) are `prefixes` and whose suffixes are
+    /// the next `lengths` bytes of `data` from `start`, built by the prefix-joining kernel
+    /// where the sink keeps them, or in `scratch` and then copied; leaves the last in
+    /// `previous`.
+    fn append<S: Sink<[u8]> + ?Sized>(
+        &mut self,
+        out: &mut S,
+        prefixes: &[u32],
+        lengths: &[u32],
+        data: &[u8],
+        start: usize,
+    ) {
+        let n = prefixes.len().min(lengths.len());
+        let Some(last) = n.checked_sub(1) else {
+            return;
+        };
+        let mut full = [0u32; CHUNK];
+        let mut total = 0usize;
+        for ((slot, &prefix), &len) in full.iter_mut().zip(prefixes).zip(lengths) {
+            *slot = prefix.saturating_add(len);
+            total += *slot as usize;
+        }
+        let full = &full[..n];
+        let last_start = total - full[last] as usize;
+        let previous = &mut self.previous;
+        let write = |values: &mut [u8]| {
+            shared_prefix::join(previous, prefixes, lengths, data, start, values);
+            let value = values.get(last_start..total).unwrap_or_default();
+            previous.clear();
+            previous.extend_from_slice(value);
+        };
+        if let Err(mut write) = out.extend_in_place(full, write) {
+            let scratch = &mut self.scratch;
+            scratch.clear();
+            scratch.resize(total + GROWN_SLACK, 0);
+            write(scratch);
+            out.extend_back_to_back(&scratch[..total], Lengths::Each(full));
+        }
+    }
+
     /// Checks the next values' prefix lengths (each at most the length of the value before
     /// it) and, for FIXED_LEN_BYTE_ARRAY, their lengths, copying the prefix lengths to
     /// `checked`; returns how many values passed and the fault of the first that did not.
@@ -187,7 +237,7 @@ impl Chain {
         let (good, fault) = self.check(prefixes, lengths, &mut checked);
         let lengths = lengths.get(..good).unwrap_or_default();
         let prefixes = checked.get(..good).unwrap_or_default();
-        Discard.extend_from_deltas(&mut self.previous, prefixes, lengths, suffixes, 0);
+        rebuild(&mut self.previous, prefixes, lengths, suffixes);
         self.index += good;
         fault.map_or(Ok(()), Err)
     }
@@ -225,12 +275,16 @@ impl Chain {
     }
 }
 
-/// A sink that drops what it is given: what skipped values are decoded into.
-struct Discard;
-
-impl Sink<[u8]> for Discard {
-    #[inline]
-    fn push(&mut self, _value: &[u8]) {}
+/// Rebuilds in `previous` the values of `prefixes` and `lengths` (checked), each from the one
+/// before and its suffix, the next bytes of `suffixes`: what skipped values cost.
+fn rebuild(previous: &mut Vec<u8>, prefixes: &[u32], lengths: &[u32], suffixes: &[u8]) {
+    let mut rest = suffixes;
+    for (&prefix, &len) in prefixes.iter().zip(lengths) {
+        let (suffix, tail) = rest.split_at_checked(len as usize).unwrap_or((rest, &[]));
+        rest = tail;
+        previous.truncate(prefix as usize);
+        previous.extend_from_slice(suffix);
+    }
 }
 
 fn fewer_lengths(field: &'static str) -> Error {

@@ -1,7 +1,7 @@
 use std::ops::Range;
 
 use bytes::Bytes;
-use pqcodec_core::{ByteArrayType, Decoder, Encoding, Error, Int32Type, Result, Sink};
+use pqcodec_core::{ByteArrayType, Decoder, Encoding, Error, Int32Type, Lengths, Result, Sink};
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
 
@@ -140,7 +140,10 @@ impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder {
             }
             done += count;
             let bytes = self.data.get(bytes).unwrap_or_default();
-            out.extend_from_lengths(lengths.get(..count).unwrap_or_default(), bytes);
+            out.extend_back_to_back(
+                bytes,
+                Lengths::Each(lengths.get(..count).unwrap_or_default()),
+            );
         }
         Ok(done)
     }

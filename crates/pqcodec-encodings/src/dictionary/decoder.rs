@@ -308,7 +308,7 @@ impl DictionaryValue for BooleanType {
 }
 
 /// Looks fixed-width indices up a chunk at a time: straight into the sink where it lends its
-/// slots ([`Sink::extend_from_lookup`]), else into a [`Staging`] block.
+/// slots ([`Sink::grow_slots`]), else into a [`Staging`] block.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
     stage: Staging<N>,
@@ -340,16 +340,16 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
         let dictionary = self.dictionary;
         let past = if dictionary.is_empty() {
             !indices.is_empty()
-        } else if self.lends {
-            self.out.extend_from_lookup(dictionary, indices)
+        } else if let Some(slots) = self
+            .lends
+            .then(|| self.out.grow_slots(indices.len()))
+            .flatten()
+        {
+            look_up(dictionary, indices, slots)
         } else {
             let mut past = false;
             for chunk in indices.chunks(STAGE) {
-                past |= pqcodec_core::look_up(
-                    dictionary,
-                    chunk,
-                    self.stage.slots(self.out, chunk.len()),
-                );
+                past |= look_up(dictionary, chunk, self.stage.slots(self.out, chunk.len()));
             }
             past
         };
@@ -358,6 +358,20 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
             None => Ok(()),
         }
     }
+}
+
+/// Writes `dictionary[i]` for each `i` of `indices` to `slots`, an index past the end of
+/// `dictionary` (not empty) looking up its last value: one pass, no branch per index. Returns
+/// whether any index was past the end.
+#[inline]
+fn look_up<V: Copy>(dictionary: &[V], indices: &[u32], slots: &mut [V]) -> bool {
+    let last = dictionary.len() - 1;
+    let mut past = false;
+    for (slot, &index) in slots.iter_mut().zip(indices) {
+        past |= index as usize > last;
+        *slot = dictionary[(index as usize).min(last)];
+    }
+    past
 }
 
 /// Fixed-width gathering, shared by the [`DictionaryValue`] impls and

@@ -52,13 +52,13 @@
 mod decoder;
 mod encoder;
 
-pub use decoder::PlainDecoder;
+pub use decoder::{PlainDecoder, prefixed_value};
 pub use encoder::PlainEncoder;
 pub(crate) use encoder::put_byte_arrays;
 
 use pqcodec_core::{
     BooleanType, ByteArrayType, DoubleType, Encoding, Error, FixedLenByteArrayType, FloatType,
-    Int32Type, Int64Type, Int96Type, Physical, Result, Sink,
+    Int32Type, Int64Type, Int96Type, Lengths, Physical, Result, Sink,
 };
 
 /// The physical types PLAIN applies to: all eight markers.
@@ -327,7 +327,7 @@ impl PlainType for FixedLenByteArrayType {
         out: &mut S,
     ) -> Result<()> {
         let bytes = decoder::take(data, pos, width, n)?;
-        out.extend_from_fixed(bytes, width);
+        out.extend_back_to_back(bytes, Lengths::All(width));
         Ok(())
     }
 

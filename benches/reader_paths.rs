@@ -1,7 +1,7 @@
 //! The reader's paths into the Arrow types engines ask for, pqcodec beside arrow-rs on the same
-//! in-memory file: strings as Utf8View (PLAIN and dictionary-encoded), decimals from INT64 and
-//! FIXED_LEN_BYTE_ARRAY (PLAIN and dictionary-encoded), and pages compressed with SNAPPY and
-//! ZSTD. Each file is written by arrow-rs's `ArrowWriter` (its `ARROW:schema` asks for the
+//! in-memory file: strings as Utf8View (PLAIN and dictionary-encoded) and as Utf8 (PLAIN and
+//! DELTA_BYTE_ARRAY), decimals from INT64 and FIXED_LEN_BYTE_ARRAY (PLAIN, dictionary-encoded
+//! and DELTA_BYTE_ARRAY), and pages compressed with SNAPPY and ZSTD. Each file is written by arrow-rs's `ArrowWriter` (its `ARROW:schema` asks for the
 //! types), 262,144 rows in one row group; each iteration reads it whole in batches of 8192.
 //!
 //! `cargo bench --bench reader_paths`
@@ -9,12 +9,12 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Decimal128Array, RecordBatch, StringViewArray};
+use arrow_array::{ArrayRef, Decimal128Array, RecordBatch, StringArray, StringViewArray};
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use pqcodec::file::ReaderBuilder;
 
@@ -48,11 +48,36 @@ fn decimals(precision: u8, distinct: i128) -> ArrayRef {
     )
 }
 
+/// The comments of [`strings`] as Utf8.
+fn utf8_strings() -> ArrayRef {
+    let views = strings(false);
+    let views = views.as_any().downcast_ref::<StringViewArray>().unwrap();
+    Arc::new(views.iter().collect::<StringArray>())
+}
+
 fn file(column: ArrayRef, dictionary: bool, compression: Compression) -> Bytes {
+    write(column, |props| {
+        props
+            .set_dictionary_enabled(dictionary)
+            .set_compression(compression)
+    })
+}
+
+/// Pages of `encoding`, uncompressed, no dictionary.
+fn encoded(column: ArrayRef, encoding: Encoding) -> Bytes {
+    write(column, |props| {
+        props.set_dictionary_enabled(false).set_encoding(encoding)
+    })
+}
+
+fn write(
+    column: ArrayRef,
+    settings: impl FnOnce(
+        parquet::file::properties::WriterPropertiesBuilder,
+    ) -> parquet::file::properties::WriterPropertiesBuilder,
+) -> Bytes {
     let batch = RecordBatch::try_from_iter([("c", column)]).unwrap();
-    let props = WriterProperties::builder()
-        .set_dictionary_enabled(dictionary)
-        .set_compression(compression)
+    let props = settings(WriterProperties::builder())
         .set_max_row_group_row_count(Some(ROWS))
         .build();
     let mut out = Vec::new();
@@ -106,6 +131,18 @@ fn paths(c: &mut Criterion) {
         (
             "Decimal128 from FLBA(9) dictionary",
             file(decimals(20, 100), true, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Decimal128 from FLBA(9) DELTA_BYTE_ARRAY",
+            encoded(decimals(20, 1 << 20), Encoding::DELTA_BYTE_ARRAY),
+        ),
+        (
+            "Utf8 PLAIN",
+            file(utf8_strings(), false, Compression::UNCOMPRESSED),
+        ),
+        (
+            "Utf8 DELTA_BYTE_ARRAY",
+            encoded(utf8_strings(), Encoding::DELTA_BYTE_ARRAY),
         ),
         (
             "Utf8View PLAIN SNAPPY",

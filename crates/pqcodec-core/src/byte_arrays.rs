@@ -74,6 +74,17 @@ impl Sink<[u8]> for ByteArrays {
             self.push(value);
         }
     }
+    fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(&mut self, data: &[u8], spans: I) {
+        let spans = spans.into_iter();
+        self.offsets.reserve(spans.size_hint().0);
+        for (start, end) in spans {
+            let Some(value) = data.get(start..end) else {
+                return;
+            };
+            self.data.extend_from_slice(value);
+            self.offsets.push(self.data.len());
+        }
+    }
     fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
         // The offsets by a prefix sum, then the values' bytes in one copy.
         let base = self.data.len();

@@ -41,7 +41,8 @@ pub const GROWN_SLACK: usize = 64;
 /// - Fixed-width values: a slice of them ([`Sink::extend_from_slice`]) or of their
 ///   little-endian bytes ([`Sink::extend_from_le_bytes`]), or slots lent for the caller to
 ///   write in place ([`Sink::grow_slots`], [`Sink::grow_le_bytes`]).
-/// - Byte arrays: at spans of one buffer ([`Sink::extend_from_spans`]), back to back
+/// - Byte arrays: at spans of one buffer ([`Sink::extend_from_spans`]), each after its
+///   4-byte length ([`Sink::extend_from_prefixed`]), back to back
 ///   ([`Sink::extend_back_to_back`]), or written in place ([`Sink::extend_in_place`]).
 ///
 /// Every method but [`Sink::push`] has a default, so a sink needs only the ones its memory
@@ -119,19 +120,40 @@ pub trait Sink<V: ?Sized> {
         None
     }
 
-    /// Appends the byte arrays `data[start..end]` for each `(start, end)` of `spans`, in
-    /// order; a span outside `data` stops the append there. Bytes of `data` past a span may
-    /// be read (never appended): a sink may copy whole words.
-    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)])
+    /// Appends the byte arrays `data[start..end]` for each `(start, end)` that `spans` gives,
+    /// in order, up to the first outside `data`: a sink takes every span up to there. Bytes
+    /// of `data` past a span may be read (never appended): a sink may copy whole words.
+    ///
+    /// A decoder may parse its page as the sink takes the spans (PLAIN's length prefixes, a
+    /// dictionary's look-ups), so that finding a value overlaps copying the one before.
+    fn extend_from_spans<I>(&mut self, data: &[u8], spans: I)
+    where
+        V: ByteValue,
+        I: IntoIterator<Item = (usize, usize)>,
+    {
+        let spans = spans.into_iter();
+        self.reserve(spans.size_hint().0);
+        for (start, end) in spans {
+            let Some(value) = data.get(start..end) else {
+                return;
+            };
+            self.push(V::from_bytes(value));
+        }
+    }
+
+    /// Appends the `n` byte arrays at the start of `data` that lie each right after its 4-byte
+    /// little-endian length (PLAIN's layout) and returns the bytes they take; `None` if
+    /// `data` does not hold `n` of them, the values before the first it lacks perhaps
+    /// appended. The default takes them as spans ([`Sink::extend_from_spans`]), each length
+    /// read as the value before is taken; a sink whose values are made from those bytes as
+    /// they lie (Arrow's views: a length and 12 bytes) may make them in one load each.
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
     where
         V: ByteValue,
     {
-        let (spans, bytes) = spans_within(data, spans);
-        self.reserve(spans.len());
-        self.reserve_bytes(bytes);
-        for &(start, end) in spans {
-            self.push(V::from_bytes(&data[start..end]));
-        }
+        let mut values = LengthPrefixed::new(data, n);
+        self.extend_from_spans(data, &mut values);
+        (values.left() == 0).then_some(values.position())
     }
 
     /// Appends the byte arrays lying back to back from the start of `data`, of the given
@@ -180,19 +202,75 @@ pub trait Sink<V: ?Sized> {
     }
 }
 
-/// The spans of `spans` up to the first outside `data` (as [`Sink::extend_from_spans`] appends
-/// them), and how many bytes they cover.
-pub fn spans_within<'s>(data: &[u8], spans: &'s [(usize, usize)]) -> (&'s [(usize, usize)], usize) {
-    let mut bytes = 0usize;
-    let mut count = 0;
-    for &(start, end) in spans {
-        if start > end || end > data.len() {
-            break;
+/// The span `(start, end)` in `data` of the byte array whose 4-byte little-endian length is at
+/// `at` (PLAIN's layout), or `None` if the length or the bytes it counts pass the end of `data`.
+#[inline(always)]
+pub fn prefixed_value(data: &[u8], at: usize) -> Option<(usize, usize)> {
+    let start = at.checked_add(4)?;
+    let &[a, b, c, d] = data.get(at..start)? else {
+        return None;
+    };
+    let end = start.checked_add(u32::from_le_bytes([a, b, c, d]) as usize)?;
+    (end <= data.len()).then_some((start, end))
+}
+
+/// The spans of byte arrays lying each right after its 4-byte little-endian length (PLAIN's
+/// layout), found as they are taken: up to `n` of them from the start of `data`, ending at
+/// one that passes the end of `data`.
+///
+/// ```
+/// use pqcodec_core::LengthPrefixed;
+///
+/// let data = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0, 9, 0];
+/// let mut values = LengthPrefixed::new(&data, 3);
+/// assert_eq!(values.by_ref().collect::<Vec<_>>(), [(4, 6), (10, 10)]);
+/// assert_eq!((values.left(), values.position()), (1, 10));
+/// ```
+#[derive(Debug, Clone)]
+pub struct LengthPrefixed<'d> {
+    data: &'d [u8],
+    at: usize,
+    left: usize,
+}
+
+impl<'d> LengthPrefixed<'d> {
+    /// The first `n` byte arrays of `data`.
+    pub fn new(data: &'d [u8], n: usize) -> Self {
+        LengthPrefixed {
+            data,
+            at: 0,
+            left: n,
         }
-        bytes += end - start;
-        count += 1;
     }
-    (&spans[..count], bytes)
+
+    /// The bytes taken so far, lengths included: where the next length is.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
+    /// The byte arrays not taken yet, counting one that passes the end of the data.
+    pub fn left(&self) -> usize {
+        self.left
+    }
+}
+
+impl Iterator for LengthPrefixed<'_> {
+    type Item = (usize, usize);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.left == 0 {
+            return None;
+        }
+        let span = prefixed_value(self.data, self.at)?;
+        self.left -= 1;
+        self.at = span.1;
+        Some(span)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left))
+    }
 }
 
 /// The lengths of `lengths` whose values fit in `data` back to back (as
@@ -297,11 +375,18 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
     {
         (**self).grow_slots(count)
     }
-    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)])
+    fn extend_from_spans<I>(&mut self, data: &[u8], spans: I)
+    where
+        V: ByteValue,
+        I: IntoIterator<Item = (usize, usize)>,
+    {
+        (**self).extend_from_spans(data, spans);
+    }
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
     where
         V: ByteValue,
     {
-        (**self).extend_from_spans(data, spans);
+        (**self).extend_from_prefixed(data, n)
     }
     fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>)
     where
@@ -413,7 +498,7 @@ mod tests {
     fn byte_arrays_by_default_stop_at_the_first_value_outside_the_data() {
         let data = b"abcdefg";
         let mut spans = Pushed::default();
-        spans.extend_from_spans(data, &[(1, 3), (0, 0), (5, 9), (0, 1)]);
+        spans.extend_from_spans(data, [(1, 3), (0, 0), (5, 9), (0, 1)]);
         assert_eq!(spans.0, [&b"bc"[..], b""]);
 
         let mut each = Pushed::default();

@@ -5,7 +5,7 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, GROWN_SLACK, Lengths, Sink, spans_within};
+use pqcodec_core::{ByteArrays, Encoding, GROWN_SLACK, Lengths, Sink};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -144,6 +144,17 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
         self.data.reserve_exact(target - self.data.len());
     }
 
+    /// Makes `data` long enough to write the values up to `bytes` bytes and a wide copy past
+    /// them, the values holding `end` bytes so far: grows it ([`OffsetBytes::grow_data`]) and
+    /// zero-fills it up to its capacity, which appends then write into.
+    #[cold]
+    fn make_room(&mut self, end: usize, bytes: usize) {
+        self.data.truncate(end);
+        self.grow_data(bytes, 1);
+        self.data
+            .resize(self.data.capacity().max(bytes + WIDEST_COPY), 0);
+    }
+
     /// Validates the UTF-8 of the values from `checked` on.
     fn validate_unchecked(&self) -> Result<(), Fault> {
         let offsets = self.offsets.get(self.checked..).unwrap_or(&[]);
@@ -192,33 +203,40 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         self.offsets
             .extend((1..=count).map(|i| O::usize_as(base + i * len)));
     }
-    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)]) {
-        let (spans, total) = spans_within(data, spans);
-        let count = spans.len();
+    fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(&mut self, data: &[u8], spans: I) {
         self.own();
-        let base = self.data.len();
-        if base.checked_add(total).and_then(O::from_usize).is_none() {
-            // Some offset overflows `O`: value by value, the overflow recorded.
-            for &(start, end) in spans {
+        let spans = spans.into_iter();
+        self.offsets.reserve(spans.size_hint().0);
+        // One pass: each value copied wide into room zero-filled ahead (`data` is kept longer
+        // than the values meanwhile) and its offset pushed. An offset past `O` sends the rest
+        // one by one, the overflow recorded.
+        let mut end_of = self.data.len();
+        let mut spans = spans.into_iter();
+        for (start, end) in spans.by_ref() {
+            let Some(len) = end.checked_sub(start).filter(|_| end <= data.len()) else {
+                self.data.truncate(end_of);
+                return;
+            };
+            let next = end_of + len;
+            let Some(offset) = O::from_usize(next) else {
+                self.data.truncate(end_of);
                 self.push(&data[start..end]);
+                for (start, end) in spans {
+                    let Some(value) = data.get(start..end) else {
+                        return;
+                    };
+                    self.push(value);
+                }
+                return;
+            };
+            if next + WIDEST_COPY > self.data.len() {
+                self.make_room(end_of, next);
             }
-            return;
+            copy_value(&mut self.data, end_of, data, start, len);
+            end_of = next;
+            self.offsets.push(offset);
         }
-        // Room for the values and one wide copy past the last; every offset fits `O`. The
-        // offsets go in one extend (no capacity check per value), then the values.
-        self.grow_data(base + total, count);
-        self.data.resize(base + total + WIDEST_COPY, 0);
-        let mut end_of = base;
-        self.offsets.extend(spans.iter().map(|&(start, end)| {
-            end_of += end - start;
-            O::usize_as(end_of)
-        }));
-        let mut at = base;
-        for &(start, end) in spans {
-            copy_value(&mut self.data, at, data, start, end - start);
-            at += end - start;
-        }
-        self.data.truncate(at);
+        self.data.truncate(end_of);
     }
     fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
         let base = self.bytes().len();
@@ -504,7 +522,7 @@ mod tests {
         }
         let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
         bulk.push(b"first");
-        bulk.extend_from_spans(&data, &spans);
+        bulk.extend_from_spans(&data, spans.iter().copied());
         let mut one = OffsetBytes::<i32>::new(DataType::Binary);
         one.push(b"first");
         for &(start, end) in &spans {
@@ -514,7 +532,7 @@ mod tests {
         assert_eq!(bulk.data, one.data);
 
         let mut short = OffsetBytes::<i64>::new(DataType::LargeBinary);
-        short.extend_from_spans(&data, &[(0, 3), (5, 301), (1, 2)]);
+        short.extend_from_spans(&data, [(0, 3), (5, 301), (1, 2)]);
         assert_eq!(short.offsets, [0, 3]);
         assert_eq!(short.data, &data[..3]);
     }
@@ -567,7 +585,7 @@ mod tests {
         let mut b = OffsetBytes::<i32>::new(DataType::Binary);
         Sink::<[u8]>::reserve(&mut b, spans.len());
         for chunk in spans.chunks(256) {
-            b.extend_from_spans(&data, chunk);
+            b.extend_from_spans(&data, chunk.iter().copied());
         }
         assert_eq!(b.data.len(), total);
         assert!(
@@ -578,9 +596,9 @@ mod tests {
         // Values that turn longer than the first chunk's grow the buffer an eighth at least.
         let mut long = OffsetBytes::<i32>::new(DataType::Binary);
         Sink::<[u8]>::reserve(&mut long, 1024);
-        long.extend_from_spans(&data, &[(0, 1); 256]);
+        long.extend_from_spans(&data, [(0, 1); 256]);
         let first = long.data.capacity();
-        long.extend_from_spans(&data, &[(0, 8); 768]);
+        long.extend_from_spans(&data, [(0, 8); 768]);
         assert!(long.data.capacity() >= first + first / 8);
         assert!(long.data.capacity() >= 256 + 8 * 768 + WIDEST_COPY);
     }

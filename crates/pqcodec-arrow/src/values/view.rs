@@ -11,9 +11,10 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, PhysicalType, Sink, ValueBuffer, spans_within};
+use pqcodec_core::{
+    ByteArrays, Encoding, LengthPrefixed, PhysicalType, Sink, ValueBuffer, prefixed_value,
+};
 use pqcodec_encodings::dictionary::IndexDecoder;
-use pqcodec_encodings::plain::prefixed_value;
 
 use super::Builder;
 use super::binary::validate_utf8;
@@ -76,6 +77,8 @@ fn short_view(value: &[u8]) -> u128 {
 struct PlainViews {
     /// The bytes the values take, lengths included.
     bytes: usize,
+    /// Whether a value is longer than 12 bytes (its view points into the data).
+    long: bool,
     /// Whether every length is under 128: the lengths' bytes are then ASCII, and the values
     /// are UTF-8 exactly when their bytes with the lengths among them are.
     short_lengths: bool,
@@ -95,6 +98,7 @@ fn plain_views(
     out.reserve(n.min(data.len() / 4));
     let mut at = 0;
     let mut lengths = 0;
+    let mut long = false;
     let mut made = 0;
     // While 16 bytes lie at the value's length prefix, they are its view: a value of at most
     // 12 bytes is those bytes masked past its end; a longer one keeps the length and 4-byte
@@ -113,6 +117,7 @@ fn plain_views(
         out.push(if len <= 12 {
             word & (u128::MAX >> (8 * (12 - len)))
         } else {
+            long = true;
             u128::from(word as u64) | (u128::from((base + at + 4) as u32) << 96)
         });
         at = end;
@@ -129,12 +134,14 @@ fn plain_views(
         out.push(if value.len() <= 12 {
             short_view(value)
         } else {
+            long = true;
             long_view(value.len() as u32, value, 0, (base + start) as u32)
         });
         at = end;
     }
     Ok(PlainViews {
         bytes: at,
+        long,
         short_lengths: lengths < 128,
     })
 }
@@ -345,18 +352,15 @@ impl Sink<[u8]> for Views {
         let v = self.view(value);
         self.views.resize(self.views.len() + count, v);
     }
-    /// Values of the current page (PLAIN's): views made at their known offsets in it.
-    fn extend_from_spans(&mut self, data: &[u8], spans: &[(usize, usize)]) {
-        let (spans, _) = spans_within(data, spans);
+    /// PLAIN values of the current page: views made at their known offsets in it.
+    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
         let Some(base) = self.in_page(data) else {
-            self.views.reserve(spans.len());
-            for &(start, end) in spans {
-                self.push(&data[start..end]);
-            }
-            return;
+            let mut values = LengthPrefixed::new(data, n);
+            self.extend_from_spans(data, &mut values);
+            return (values.left() == 0).then_some(values.position());
         };
         let first = self.views.len();
-        let read = span_views(data, spans, base as usize, &mut self.views);
+        let read = plain_views(data, n, base as usize, &mut self.views).ok()?;
         if read.long {
             // Views are made pointing into block 0.
             let block = self.block_of_page();
@@ -367,70 +371,13 @@ impl Sink<[u8]> for Views {
         // Checked at once here rather than view by view at the checkpoint.
         if self.utf8
             && self.checked == first
-            && let Some(region) = read.region
-            && std::str::from_utf8(&data[region]).is_ok()
+            && read.short_lengths
+            && std::str::from_utf8(&data[..read.bytes]).is_ok()
         {
             self.checked = self.views.len();
         }
+        Some(read.bytes)
     }
-}
-
-/// The views of byte arrays at spans of a page, and what making them found.
-struct SpanViews {
-    /// Whether a value is longer than 12 bytes (its view points into the data).
-    long: bool,
-    /// The bytes from the first value's start to the last one's end, where the spans are in
-    /// order, a few bytes apart, and each starts and ends at what would be a character
-    /// boundary: the values are then UTF-8 exactly when these bytes are.
-    region: Option<std::ops::Range<usize>>,
-}
-
-/// Appends to `out` the views of the byte arrays `data[start..end]` of `spans` (within
-/// `data`), long ones pointing into block 0 at their offset plus `base` (which the caller
-/// keeps under 4 GiB with `data`).
-fn span_views(
-    data: &[u8],
-    spans: &[(usize, usize)],
-    base: usize,
-    out: &mut Vec<u128>,
-) -> SpanViews {
-    // A byte a character starts at, or the end: not a UTF-8 continuation byte.
-    let boundary = |at: usize| data.get(at).is_none_or(|&b| (b as i8) >= -0x40);
-    let (mut long, mut ordered, mut bytes) = (false, true, 0usize);
-    let mut last_end = spans.first().map_or(0, |s| s.0);
-    out.reserve(spans.len());
-    out.extend(spans.iter().map(|&(start, end)| {
-        let len = end - start;
-        bytes += len;
-        ordered &= start >= last_end && start - last_end <= 8 && boundary(start) && boundary(end);
-        last_end = end;
-        // A value of at most 12 bytes is the 16 bytes from 4 before it, its length put in
-        // their first 4 and masked past its end, where those bytes lie in `data`.
-        if len <= 12 {
-            match start
-                .checked_sub(4)
-                .and_then(|at| data.get(at..)?.first_chunk::<16>())
-            {
-                Some(word) => {
-                    let word = (u128::from_le_bytes(*word) & !0xFFFF_FFFF) | len as u128;
-                    word & (u128::MAX >> (8 * (12 - len)))
-                }
-                None => short_view(&data[start..end]),
-            }
-        } else {
-            long = true;
-            long_view(len as u32, &data[start..end], 0, (base + start) as u32)
-        }
-    }));
-    let region = match (spans.first(), spans.last()) {
-        (Some(&(start, _)), Some(&(_, end)))
-            if ordered && end - start <= bytes + 8 * spans.len() =>
-        {
-            Some(start..end)
-        }
-        _ => None,
-    };
-    SpanViews { long, region }
 }
 
 impl<T: pqcodec_core::Binary> Builder<T> for Views {
@@ -569,8 +516,7 @@ mod tests {
     use super::*;
     use arrow_array::StringViewArray;
     use arrow_array::cast::AsArray;
-    use pqcodec_core::{ByteArrayType, Decoder};
-    use pqcodec_encodings::plain::PlainDecoder;
+    use pqcodec_core::ByteArrayType;
 
     #[test]
     fn short_and_long_values_with_nulls() {
@@ -614,17 +560,9 @@ mod tests {
             let mut out = vec![7u128];
             let read = plain_views(&data, values.len(), base, &mut out).unwrap();
             assert_eq!(read.bytes, data.len());
-            assert!(!read.short_lengths);
+            assert!(read.long && !read.short_lengths);
             assert_eq!(out[0], 7);
             assert_eq!(out[1..], views[..], "base {base}");
-            // The same values as spans of the page, as the PLAIN decoder gives them.
-            let spans: Vec<(usize, usize)> = want
-                .iter()
-                .map(|&(v, start)| (start, start + v.len()))
-                .collect();
-            let mut out = vec![7u128];
-            assert!(span_views(&data, &spans, base, &mut out).long);
-            assert_eq!(out[1..], views[..], "spans, base {base}");
             // Fewer values than the page holds stop where they end.
             let mut some = Vec::new();
             let read = plain_views(&data, 13, base, &mut some).unwrap();
@@ -663,9 +601,7 @@ mod tests {
         let read = |page: &Buffer, n: usize| {
             let mut b = Views::new(DataType::Utf8View);
             Builder::<ByteArrayType>::set_page(&mut b, page);
-            let bytes = crate::page::shared_bytes(page);
-            let mut dec = PlainDecoder::<ByteArrayType>::new(bytes, n, 0).unwrap();
-            assert_eq!(dec.read(&mut b, n), Ok(n));
+            assert_eq!(b.extend_from_prefixed(page.as_slice(), n), Some(page.len()));
             assert!(
                 b.views
                     .iter()

@@ -8,7 +8,7 @@ use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve
 /// Streaming DELTA_LENGTH_BYTE_ARRAY decoder of BYTE_ARRAY values.
 ///
 /// Lengths are decoded a chunk at a time; each chunk's total is checked against the data once,
-/// then the chunk reaches the sink in one [`Sink::extend_from_lengths`] call (the lengths and
+/// then the chunk reaches the sink in one [`Sink::extend_back_to_back`] call (the lengths and
 /// the contiguous bytes of their values). Nothing is allocated.
 #[derive(Debug, Clone)]
 pub struct DeltaLengthByteArrayDecoder {

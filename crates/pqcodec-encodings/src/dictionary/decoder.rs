@@ -14,7 +14,7 @@ use pqcodec_core::{
 
 use super::MAX_INDEX_BIT_WIDTH;
 use crate::plain::PlainType;
-use crate::rle::{CHUNK, RleDecoder, RunVisitor, STAGE, Staging};
+use crate::rle::{RleDecoder, RunVisitor, STAGE, Staging};
 
 fn out_of_range(encoding: Encoding, index: u32, len: usize) -> Error {
     Error::DictionaryIndex {
@@ -422,8 +422,6 @@ struct GatherBytes<'s, S: ?Sized> {
     offsets: &'s [usize],
     data: &'s [u8],
     fits: bool,
-    /// Room for a chunk's spans, made once per gather rather than once per chunk.
-    spans: &'s mut [(usize, usize); CHUNK],
 }
 
 impl<S: Sink<[u8]> + ?Sized> GatherBytes<'_, S> {
@@ -460,20 +458,17 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
         {
             return Err(out_of_range(self.encoding, bad, self.len()));
         }
-        // The values' spans reach the sink in one call per chunk.
-        let (offsets, data) = (self.offsets, self.data);
-        let spans = &mut *self.spans;
-        for chunk in indices.chunks(CHUNK) {
-            for (span, &index) in spans.iter_mut().zip(chunk) {
-                let index = index as usize;
-                // Indices were checked against the dictionary: both offsets exist.
-                *span = match (offsets.get(index), offsets.get(index + 1)) {
-                    (Some(&start), Some(&end)) => (start, end),
-                    _ => (0, 0),
-                };
+        // The values' spans, looked up as the sink takes them.
+        let offsets = self.offsets;
+        let spans = indices.iter().map(|&index| {
+            let index = index as usize;
+            // Indices were checked against the dictionary: both offsets exist.
+            match (offsets.get(index), offsets.get(index + 1)) {
+                (Some(&start), Some(&end)) => (start, end),
+                _ => (0, 0),
             }
-            self.out.extend_from_spans(data, &spans[..chunk.len()]);
-        }
+        });
+        self.out.extend_from_spans(self.data, spans);
         Ok(())
     }
 }
@@ -510,7 +505,6 @@ macro_rules! binary_dictionary_value {
                         offsets,
                         data,
                         fits,
-                        spans: &mut [(0, 0); CHUNK],
                     },
                     max,
                 )

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use bytes::Bytes;
-use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink};
+use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink, prefixed_value};
 
 use super::{PlainType, too_many};
 
@@ -171,18 +171,6 @@ pub(super) fn read_bits<S: Sink<bool> + ?Sized>(
     Ok(())
 }
 
-/// The span `(start, end)` in `data` of the byte array whose 4-byte little-endian length is at
-/// `at` (PLAIN's layout), or `None` if the length or the bytes it counts pass the end of `data`.
-#[inline(always)]
-pub fn prefixed_value(data: &[u8], at: usize) -> Option<(usize, usize)> {
-    let start = at.checked_add(4)?;
-    let &[a, b, c, d] = data.get(at..start)? else {
-        return None;
-    };
-    let end = start.checked_add(u32::from_le_bytes([a, b, c, d]) as usize)?;
-    (end <= data.len()).then_some((start, end))
-}
-
 /// Walks the lengths of `n` byte arrays from `*pos`, moving `*pos` past them.
 pub(super) fn walk_byte_arrays(data: &[u8], pos: &mut usize, n: usize) -> Result<()> {
     let mut at = *pos;
@@ -211,30 +199,23 @@ fn truncated_byte_array(data: &[u8], at: usize) -> Error {
     }
 }
 
-/// Appends the `n` byte arrays from `*pos` and moves `*pos` past them, a chunk of spans at a
-/// time; on error, the values before the bad one may have been appended.
+/// Appends the `n` byte arrays from `*pos` and moves `*pos` past them; on error appends none.
 pub(super) fn read_byte_arrays<S: Sink<[u8]> + ?Sized>(
     data: &[u8],
     pos: &mut usize,
     n: usize,
     out: &mut S,
 ) -> Result<()> {
-    let mut spans = [(0usize, 0usize); CHUNK];
-    let mut at = *pos;
-    let mut left = n;
-    while left > 0 {
-        let k = left.min(CHUNK);
-        for (i, span) in spans[..k].iter_mut().enumerate() {
-            let Some((start, end)) = prefixed_value(data, at) else {
-                out.extend_from_spans(data, &spans[..i]);
-                return Err(truncated_byte_array(data, at));
-            };
-            *span = (start, end);
-            at = end;
-        }
-        out.extend_from_spans(data, &spans[..k]);
-        left -= k;
-    }
-    *pos = at;
+    let rest = data.get(*pos..).unwrap_or_default();
+    let Some(used) = out.extend_from_prefixed(rest, n) else {
+        // The sink found a value past the end: find it again, for the error.
+        walk_byte_arrays(data, &mut pos.clone(), n)?;
+        return Err(Error::invalid(
+            Encoding::Plain,
+            "byte array",
+            "the sink refused values the page holds",
+        ));
+    };
+    *pos += used;
     Ok(())
 }

@@ -52,7 +52,7 @@
 mod decoder;
 mod encoder;
 
-pub use decoder::{PlainDecoder, prefixed_value};
+pub use decoder::PlainDecoder;
 pub use encoder::PlainEncoder;
 pub(crate) use encoder::put_byte_arrays;
 

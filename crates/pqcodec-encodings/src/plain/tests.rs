@@ -368,9 +368,8 @@ fn byte_array_lengths_past_the_data() {
     );
 }
 
-/// Byte arrays reach the sink as spans of the page, a chunk at a time; a value cut short past
-/// the first chunk is an error naming it, after the values before it, and the page's position
-/// is kept.
+/// Byte arrays reach the sink as spans of the page; a value cut short is an error naming it,
+/// after the values before it, and the page's position is kept.
 #[test]
 fn byte_arrays_come_as_spans_up_to_a_value_cut_short() {
     #[derive(Default)]
@@ -379,8 +378,11 @@ fn byte_arrays_come_as_spans_up_to_a_value_cut_short() {
         fn push(&mut self, _: &[u8]) {
             unreachable!("values come as spans");
         }
-        fn extend_from_spans(&mut self, _: &[u8], spans: &[(usize, usize)]) {
-            self.0.extend_from_slice(spans);
+        fn extend_from_spans<I>(&mut self, _: &[u8], spans: I)
+        where
+            I: IntoIterator<Item = (usize, usize)>,
+        {
+            self.0.extend(spans);
         }
     }
     let mut bytes = Vec::new();
@@ -402,6 +404,29 @@ fn byte_arrays_come_as_spans_up_to_a_value_cut_short() {
     let mut sink = Spans::default();
     assert_eq!(dec.read(&mut sink, 300), Ok(300));
     assert_eq!(sink.0.iter().map(|(s, e)| e - s).sum::<usize>(), 600);
+}
+
+/// A sink that refuses byte arrays the page holds gets an error, not a panic.
+#[test]
+fn a_sink_refusing_sound_byte_arrays_is_an_error() {
+    struct Refuses;
+    impl Sink<[u8]> for Refuses {
+        fn push(&mut self, _: &[u8]) {}
+        fn extend_from_prefixed(&mut self, _: &[u8], _: usize) -> Option<usize> {
+            None
+        }
+    }
+    let bytes = [1, 0, 0, 0, b'x'];
+    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 1, 0).unwrap();
+    assert!(matches!(
+        dec.read(&mut Refuses, 1),
+        Err(Error::Invalid {
+            encoding: Encoding::Plain,
+            field: "byte array",
+            ..
+        })
+    ));
+    assert_eq!(dec.remaining(), 1);
 }
 
 #[test]

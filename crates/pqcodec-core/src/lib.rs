@@ -29,10 +29,10 @@ pub use physical::{
     Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
-pub use sink::{ByteValue, GROWN_SLACK, LengthPrefixed, Lengths, Sink, ValueBuffer};
-/// The helpers pqcodec's own sinks and decoders share: not part of the API (feature
-/// `unstable`).
+/// The span of one PLAIN byte array, for pqcodec's own sinks and decoders: not part of the API
+/// (feature `unstable`).
 #[cfg(feature = "unstable")]
 #[doc(hidden)]
-pub use sink::{lengths_within, prefixed_value};
+pub use sink::prefixed_value;
+pub use sink::{ByteValue, GROWN_SLACK, LengthPrefixed, Lengths, Sink, ValueBuffer};
 pub use slice_sink::SliceSink;

@@ -275,7 +275,7 @@ impl Iterator for LengthPrefixed<'_> {
 
 /// The lengths of `lengths` whose values fit in `data` back to back (as
 /// [`Sink::extend_back_to_back`] appends them), and the bytes they take.
-pub fn lengths_within<'l>(data: &[u8], lengths: &'l [u32]) -> (&'l [u32], usize) {
+pub(crate) fn lengths_within<'l>(data: &[u8], lengths: &'l [u32]) -> (&'l [u32], usize) {
     let mut end = 0usize;
     for (count, &len) in lengths.iter().enumerate() {
         let next = end + len as usize;

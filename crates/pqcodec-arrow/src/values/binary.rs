@@ -205,13 +205,12 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
     }
     fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(&mut self, data: &[u8], spans: I) {
         self.own();
-        let spans = spans.into_iter();
+        let mut spans = spans.into_iter();
         self.offsets.reserve(spans.size_hint().0);
         // One pass: each value copied wide into room zero-filled ahead (`data` is kept longer
         // than the values meanwhile) and its offset pushed. An offset past `O` sends the rest
         // one by one, the overflow recorded.
         let mut end_of = self.data.len();
-        let mut spans = spans.into_iter();
         for (start, end) in spans.by_ref() {
             let Some(len) = end.checked_sub(start).filter(|_| end <= data.len()) else {
                 self.data.truncate(end_of);

@@ -18,9 +18,8 @@ const ENCODING: Encoding = Encoding::DeltaByteArray;
 ///
 /// Values are built a chunk at a time, each from the one before, where the sink keeps them
 /// ([`Sink::extend_in_place`]) or else in a buffer of the decoder's; the last is kept between
-/// calls. Skipped values are rebuilt too (each
-/// value depends on the one before) and dropped; a run whose prefix and suffix lengths both
-/// repeat passes at once. No allocation per value.
+/// calls. Skipped values are rebuilt too (each value depends on the one before) and dropped;
+/// a run whose prefix and suffix lengths both repeat passes at once. No allocation per value.
 #[derive(Debug, Clone)]
 pub struct DeltaByteArrayDecoder<T: Binary> {
     prefixes: DeltaBinaryPackedDecoder<Int32Type>,

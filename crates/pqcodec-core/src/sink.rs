@@ -28,6 +28,36 @@ pub enum Lengths<'a> {
     All(usize),
 }
 
+impl Lengths<'_> {
+    /// The values lying back to back from the start of `data`, up to the first that passes its
+    /// end: what [`Sink::extend_back_to_back`] appends.
+    ///
+    /// ```
+    /// use pqcodec_core::Lengths;
+    ///
+    /// let each: Vec<&[u8]> = Lengths::Each(&[2, 0, 9]).values(b"abcde").collect();
+    /// assert_eq!(each, [&b"ab"[..], b""]);
+    /// assert_eq!(Lengths::All(2).values(b"abcde").count(), 2);
+    /// ```
+    pub fn values(self, data: &[u8]) -> impl Iterator<Item = &[u8]> {
+        let (mut each, width) = match self {
+            Lengths::Each(lengths) => (lengths.iter(), None),
+            Lengths::All(width) => ([].iter(), Some(width)),
+        };
+        let mut rest = data;
+        std::iter::from_fn(move || {
+            let len = match width {
+                Some(0) => return None,
+                Some(width) => width,
+                None => *each.next()? as usize,
+            };
+            let (value, tail) = rest.split_at_checked(len)?;
+            rest = tail;
+            Some(value)
+        })
+    }
+}
+
 /// Bytes past the values of [`Sink::extend_in_place`] that its writer may overwrite (and the
 /// sink then drops): room for a kernel's wide stores.
 pub const GROWN_SLACK: usize = 64;
@@ -163,27 +193,13 @@ pub trait Sink<V: ?Sized> {
     where
         V: ByteValue,
     {
-        match lengths {
-            Lengths::Each(lengths) => {
-                self.reserve(lengths.len());
-                self.reserve_bytes(data.len());
-                let mut rest = data;
-                for &len in lengths {
-                    let Some((value, tail)) = rest.split_at_checked(len as usize) else {
-                        return;
-                    };
-                    self.push(V::from_bytes(value));
-                    rest = tail;
-                }
-            }
-            Lengths::All(0) => {}
-            Lengths::All(width) => {
-                self.reserve(data.len() / width);
-                self.reserve_bytes(data.len() / width * width);
-                for value in data.chunks_exact(width) {
-                    self.push(V::from_bytes(value));
-                }
-            }
+        self.reserve(match lengths {
+            Lengths::Each(lengths) => lengths.len(),
+            Lengths::All(width) => data.len().checked_div(width).unwrap_or(0),
+        });
+        self.reserve_bytes(data.len());
+        for value in lengths.values(data) {
+            self.push(V::from_bytes(value));
         }
     }
 

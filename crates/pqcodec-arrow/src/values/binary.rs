@@ -245,23 +245,9 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             .is_some();
         let lengths = match lengths {
             Lengths::Each(lengths) if fits => lengths,
-            Lengths::Each(lengths) => {
-                // Some offset overflows `O`: value by value, the overflow recorded.
-                self.reserve(lengths.len());
-                let mut rest = data;
-                for &len in lengths {
-                    let Some((value, tail)) = rest.split_at_checked(len as usize) else {
-                        return;
-                    };
-                    self.push(value);
-                    rest = tail;
-                }
-                return;
-            }
-            Lengths::All(0) => return,
-            Lengths::All(width) => {
-                self.reserve(data.len() / width);
-                for value in data.chunks_exact(width) {
+            // Fixed widths, or some offset past `O`: value by value (the overflow recorded).
+            other => {
+                for value in other.values(data) {
                     self.push(value);
                 }
                 return;

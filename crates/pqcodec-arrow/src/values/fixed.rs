@@ -61,7 +61,12 @@ impl Sink<[u8]> for FixedBytes {
         let width = match lengths {
             Lengths::All(0) => return,
             Lengths::All(width) => width,
-            Lengths::Each(lengths) => return each_back_to_back(self, data, lengths),
+            Lengths::Each(_) => {
+                for value in lengths.values(data) {
+                    self.push(value);
+                }
+                return;
+            }
         };
         if width == self.width && self.take == (0..width) {
             self.data
@@ -243,18 +248,6 @@ impl<N: DecimalNative> Decimals<N> {
     }
 }
 
-/// Pushes the values of `lengths` lying back to back in `data`, up to the first past its end.
-fn each_back_to_back(sink: &mut impl Sink<[u8]>, data: &[u8], lengths: &[u32]) {
-    let mut rest = data;
-    for &len in lengths {
-        let Some((value, tail)) = rest.split_at_checked(len as usize) else {
-            return;
-        };
-        sink.push(value);
-        rest = tail;
-    }
-}
-
 /// The `width`-byte (1 to 8) big-endian value at `at` in `data`, sign extended: one load of a
 /// word where 8 bytes remain; 0 if `data` ends first.
 #[inline]
@@ -275,7 +268,12 @@ impl<N: DecimalNative> Sink<[u8]> for Decimals<N> {
     fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
         let width = match lengths {
             Lengths::All(width) => width,
-            Lengths::Each(lengths) => return each_back_to_back(self, data, lengths),
+            Lengths::Each(_) => {
+                for value in lengths.values(data) {
+                    self.push(value);
+                }
+                return;
+            }
         };
         match width {
             0 => {}

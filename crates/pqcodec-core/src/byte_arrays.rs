@@ -1,5 +1,5 @@
 use crate::sink::{GROWN_SLACK, Lengths, lengths_within};
-use crate::{Sink, ValueBuffer};
+use crate::{Data, Sink, ValueBuffer};
 
 /// Variable-length byte strings stored back to back, with their offsets: the buffer of the
 /// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY types.
@@ -74,7 +74,12 @@ impl Sink<[u8]> for ByteArrays {
             self.push(value);
         }
     }
-    fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(&mut self, data: &[u8], spans: I) {
+    fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(
+        &mut self,
+        data: Data<'_>,
+        spans: I,
+    ) {
+        let data = data.bytes();
         let spans = spans.into_iter();
         self.offsets.reserve(spans.size_hint().0);
         for (start, end) in spans {
@@ -85,7 +90,8 @@ impl Sink<[u8]> for ByteArrays {
             self.offsets.push(self.data.len());
         }
     }
-    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>) {
+        let data = data.bytes();
         // The offsets by a prefix sum, then the values' bytes in one copy.
         let base = self.data.len();
         let end = match lengths {
@@ -182,8 +188,8 @@ mod tests {
         let data = b"abcdefghij";
         let mut bulk = ByteArrays::new();
         bulk.push(b"x");
-        bulk.extend_back_to_back(data, Lengths::Each(&[3, 0, 5, 2]));
-        bulk.extend_back_to_back(&data[..7], Lengths::All(3));
+        bulk.extend_back_to_back(data.into(), Lengths::Each(&[3, 0, 5, 2]));
+        bulk.extend_back_to_back(data[..7].into(), Lengths::All(3));
         let mut one = ByteArrays::new();
         for v in [&b"x"[..], b"abc", b"", b"defgh", b"ij", b"abc", b"def"] {
             one.push(v);
@@ -191,7 +197,7 @@ mod tests {
         assert_eq!(bulk, one);
         // A length past the end stops the append there.
         let mut short = ByteArrays::new();
-        short.extend_back_to_back(data, Lengths::Each(&[4, 7, 1]));
+        short.extend_back_to_back(data.into(), Lengths::Each(&[4, 7, 1]));
         assert_eq!(short.iter().collect::<Vec<_>>(), [&b"abcd"[..]]);
         assert_eq!(short.data(), b"abcd");
     }

@@ -7,12 +7,14 @@
 //! - [`native`]: the fixed-width Rust values behind them ([`NativeType`], [`Int96`]);
 //! - [`Encoding`]: the spec's encoding ids;
 //! - [`Decoder`], [`Encoder`] and [`Sink`]: streaming decode into a buffer the caller owns, and
-//!   batch encode into page bytes ([`SliceSink`]: into a slice the caller holds);
+//!   batch encode into page bytes ([`SliceSink`]: into a slice the caller holds; [`Data`]: the
+//!   bytes a decoder hands a sink, and the page they lie in);
 //! - [`Error`]: what went wrong, naming the encoding and the field.
 #![forbid(unsafe_code)]
 
 mod byte_arrays;
 mod codec;
+mod data;
 mod encoding;
 mod error;
 pub mod native;
@@ -22,6 +24,7 @@ mod slice_sink;
 
 pub use byte_arrays::ByteArrays;
 pub use codec::{Decoder, Encoder};
+pub use data::Data;
 pub use encoding::{Encoding, UnknownEncoding};
 pub use error::{Error, Result};
 pub use native::{Int96, IntegerNative, IntsMut, NativeType};

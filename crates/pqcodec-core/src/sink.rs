@@ -1,6 +1,6 @@
 use std::fmt::Debug;
 
-use crate::NativeType;
+use crate::{Data, NativeType};
 
 /// Values chunk-converted on the stack by the default [`Sink::extend_from_le_bytes`].
 const CHUNK: usize = 256;
@@ -109,8 +109,9 @@ pub trait Sink<V: ?Sized> {
     }
 
     /// Appends the fixed-width values whose little-endian bytes are `bytes` (a whole number
-    /// of values; a trailing partial value is ignored).
-    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    /// of values; a trailing partial value is ignored). A sink may keep the buffer `bytes`
+    /// lies in ([`Data::buffer`]) rather than copy them.
+    fn extend_from_le_bytes(&mut self, bytes: Data<'_>)
     where
         V: NativeType,
     {
@@ -156,11 +157,12 @@ pub trait Sink<V: ?Sized> {
     ///
     /// A decoder may parse its page as the sink takes the spans (PLAIN's length prefixes, a
     /// dictionary's look-ups), so that finding a value overlaps copying the one before.
-    fn extend_from_spans<I>(&mut self, data: &[u8], spans: I)
+    fn extend_from_spans<I>(&mut self, data: Data<'_>, spans: I)
     where
         V: ByteValue,
         I: IntoIterator<Item = (usize, usize)>,
     {
+        let data = data.bytes();
         let spans = spans.into_iter();
         self.reserve(spans.size_hint().0);
         for (start, end) in spans {
@@ -177,22 +179,23 @@ pub trait Sink<V: ?Sized> {
     /// appended. The default takes them as spans ([`Sink::extend_from_spans`]), each length
     /// read as the value before is taken; a sink whose values are made from those bytes as
     /// they lie (Arrow's views: a length and 12 bytes) may make them in one load each.
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
+    fn extend_from_prefixed(&mut self, data: Data<'_>, n: usize) -> Option<usize>
     where
         V: ByteValue,
     {
-        let mut values = LengthPrefixed::new(data, n);
+        let mut values = LengthPrefixed::new(data.bytes(), n);
         self.extend_from_spans(data, &mut values);
         (values.left() == 0).then_some(values.position())
     }
 
     /// Appends the byte arrays lying back to back from the start of `data`, of the given
     /// `lengths`; a value past the end of `data` stops the append there. A sink may keep
-    /// `data`'s memory rather than copy it, where it knows that memory.
-    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>)
+    /// the buffer `data` lies in ([`Data::buffer`]) rather than copy it.
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>)
     where
         V: ByteValue,
     {
+        let data = data.bytes();
         self.reserve(match lengths {
             Lengths::Each(lengths) => lengths.len(),
             Lengths::All(width) => data.len().checked_div(width).unwrap_or(0),
@@ -321,11 +324,11 @@ impl<V: Copy> Sink<V> for Vec<V> {
         Vec::extend_from_slice(self, values);
     }
     #[inline]
-    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    fn extend_from_le_bytes(&mut self, bytes: Data<'_>)
     where
         V: NativeType,
     {
-        V::extend_from_le(bytes, self);
+        V::extend_from_le(&bytes, self);
     }
     #[inline]
     fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]>
@@ -373,7 +376,7 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
     {
         (**self).extend_from_slice(values);
     }
-    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    fn extend_from_le_bytes(&mut self, bytes: Data<'_>)
     where
         V: NativeType,
     {
@@ -391,20 +394,20 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
     {
         (**self).grow_slots(count)
     }
-    fn extend_from_spans<I>(&mut self, data: &[u8], spans: I)
+    fn extend_from_spans<I>(&mut self, data: Data<'_>, spans: I)
     where
         V: ByteValue,
         I: IntoIterator<Item = (usize, usize)>,
     {
         (**self).extend_from_spans(data, spans);
     }
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize>
+    fn extend_from_prefixed(&mut self, data: Data<'_>, n: usize) -> Option<usize>
     where
         V: ByteValue,
     {
         (**self).extend_from_prefixed(data, n)
     }
-    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>)
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>)
     where
         V: ByteValue,
     {
@@ -514,18 +517,18 @@ mod tests {
     fn byte_arrays_by_default_stop_at_the_first_value_outside_the_data() {
         let data = b"abcdefg";
         let mut spans = Pushed::default();
-        spans.extend_from_spans(data, [(1, 3), (0, 0), (5, 9), (0, 1)]);
+        spans.extend_from_spans(data.into(), [(1, 3), (0, 0), (5, 9), (0, 1)]);
         assert_eq!(spans.0, [&b"bc"[..], b""]);
 
         let mut each = Pushed::default();
-        each.extend_back_to_back(data, Lengths::Each(&[2, 0, 4, 2]));
+        each.extend_back_to_back(data.into(), Lengths::Each(&[2, 0, 4, 2]));
         assert_eq!(each.0, [&b"ab"[..], b"", b"cdef"]);
         assert_eq!(lengths_within(data, &[2, 0, 4, 2]), (&[2, 0, 4][..], 6));
 
         let mut all = Pushed::default();
-        all.extend_back_to_back(data, Lengths::All(3));
+        all.extend_back_to_back(data.into(), Lengths::All(3));
         assert_eq!(all.0, [&b"abc"[..], b"def"]);
-        all.extend_back_to_back(data, Lengths::All(0));
+        all.extend_back_to_back(data.into(), Lengths::All(0));
         assert_eq!(all.0.len(), 2);
         assert!(all.extend_in_place(&[1], |_| {}).is_err());
     }

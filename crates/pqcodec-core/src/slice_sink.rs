@@ -1,4 +1,4 @@
-use crate::{NativeType, Sink};
+use crate::{Data, NativeType, Sink};
 
 /// A [`Sink`] writing into a slice the caller holds, front to back: decoding into memory
 /// allocated (and initialised) once, with no growth or zeroing per read. See
@@ -73,7 +73,7 @@ impl<V: Copy> Sink<V> for SliceSink<'_, V> {
     }
 
     #[inline]
-    fn extend_from_le_bytes(&mut self, bytes: &[u8])
+    fn extend_from_le_bytes(&mut self, bytes: Data<'_>)
     where
         V: NativeType,
     {
@@ -126,7 +126,7 @@ mod tests {
         sink.push_repeated(&2, 2);
         sink.extend_from_slice(&[3, 4]);
         assert_eq!((sink.len(), sink.overflowed()), (5, false));
-        sink.extend_from_le_bytes(&[5, 0, 0, 0, 6, 0, 0, 0]);
+        sink.extend_from_le_bytes((&[5, 0, 0, 0, 6, 0, 0, 0]).into());
         assert_eq!((sink.len(), sink.overflowed()), (6, true));
         sink.push(&7);
         assert_eq!(sink.len(), 6);

@@ -5,7 +5,7 @@ use arrow_array::{ArrayRef, OffsetSizeTrait, make_array};
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, GROWN_SLACK, Lengths, Sink};
+use pqcodec_core::{ByteArrays, Data, Encoding, GROWN_SLACK, Lengths, Sink};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -203,8 +203,13 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         self.offsets
             .extend((1..=count).map(|i| O::usize_as(base + i * len)));
     }
-    fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(&mut self, data: &[u8], spans: I) {
+    fn extend_from_spans<I: IntoIterator<Item = (usize, usize)>>(
+        &mut self,
+        data: Data<'_>,
+        spans: I,
+    ) {
         self.own();
+        let data = data.bytes();
         let mut spans = spans.into_iter();
         self.offsets.reserve(spans.size_hint().0);
         // One pass: each value copied wide into room zero-filled ahead (`data` is kept longer
@@ -237,7 +242,7 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         }
         self.data.truncate(end_of);
     }
-    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>) {
         let base = self.bytes().len();
         let fits = base
             .checked_add(data.len())
@@ -247,7 +252,7 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             Lengths::Each(lengths) if fits => lengths,
             // Fixed widths, or some offset past `O`: value by value (the overflow recorded).
             other => {
-                for value in other.values(data) {
+                for value in other.values(&data) {
                     self.push(value);
                 }
                 return;
@@ -264,10 +269,10 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
             end = next;
             self.offsets.push(O::usize_as(base + end));
         }
-        let bytes = data.get(..end).unwrap_or(&[]);
+        let bytes = data.slice(0..end);
         if !self.borrower.borrow(bytes, 1, self.data.is_empty()) {
             self.own();
-            self.data.extend_from_slice(bytes);
+            self.data.extend_from_slice(&bytes);
         }
     }
     fn extend_in_place<F: FnOnce(&mut [u8])>(
@@ -362,14 +367,6 @@ where
         Ok(())
     }
 
-    fn set_page(&mut self, page: &Buffer) {
-        self.borrower.set_page(page);
-    }
-
-    fn release_page(&mut self) {
-        self.borrower.release_page();
-    }
-
     fn validate_dictionary(&self, dictionary: &ByteArrays) -> Result<(), Fault> {
         if self.utf8 {
             validate_utf8(dictionary.offsets(), dictionary.data(), |o| o).map_err(
@@ -437,21 +434,22 @@ mod tests {
     /// of borrowed bytes shares the page's memory.
     #[test]
     fn page_bytes_are_borrowed_until_an_append_copies() {
-        let page = Buffer::from_vec(b"abcdefghijklmnopqrstuvwxyz".to_vec());
-        let bytes = page.as_slice();
+        let page = Bytes::from_static(b"abcdefghijklmnopqrstuvwxyz");
+        let bytes = &page[..];
         let build = |borrow: bool, push_between: bool| {
             let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
-            if borrow {
-                Builder::<ByteArrayType>::set_page(&mut b, &page);
-            }
-            b.extend_back_to_back(&bytes[0..5], Lengths::Each(&[2, 3]));
-            b.extend_back_to_back(&bytes[5..9], Lengths::Each(&[0, 4]));
+            let data = |range: std::ops::Range<usize>| match borrow {
+                true => Data::in_buffer(&page, range),
+                false => Data::from(&bytes[range]),
+            };
+            b.extend_back_to_back(data(0..5), Lengths::Each(&[2, 3]));
+            b.extend_back_to_back(data(5..9), Lengths::Each(&[0, 4]));
             let was_borrowed = b.borrower.bytes().is_some();
             if push_between {
                 b.push(b"XY");
             }
             // Not where the last append ended: copied.
-            b.extend_back_to_back(&bytes[20..21], Lengths::Each(&[1]));
+            b.extend_back_to_back(data(20..21), Lengths::Each(&[1]));
             Builder::<ByteArrayType>::checkpoint(&mut b, false).unwrap();
             let slots = b.values();
             let array = Builder::<ByteArrayType>::finish(&mut b, slots, None).unwrap();
@@ -466,8 +464,7 @@ mod tests {
         }
 
         let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
-        Builder::<ByteArrayType>::set_page(&mut b, &page);
-        b.extend_back_to_back(&bytes[3..8], Lengths::Each(&[2, 3]));
+        b.extend_back_to_back(Data::in_buffer(&page, 3..8), Lengths::Each(&[2, 3]));
         let array = Builder::<ByteArrayType>::finish(&mut b, 2, None).unwrap();
         let strings = array.as_string::<i32>();
         assert_eq!(
@@ -481,10 +478,9 @@ mod tests {
         );
 
         // Invalid UTF-8 in borrowed bytes is still found.
-        let bad = Buffer::from_vec(vec![b'a', 0xFF]);
+        let bad = Bytes::from(vec![b'a', 0xFF]);
         let mut b = OffsetBytes::<i32>::new(DataType::Utf8);
-        Builder::<ByteArrayType>::set_page(&mut b, &bad);
-        b.extend_back_to_back(bad.as_slice(), Lengths::Each(&[1, 1]));
+        b.extend_back_to_back(Data::from(&bad), Lengths::Each(&[1, 1]));
         assert!(matches!(
             Builder::<ByteArrayType>::checkpoint(&mut b, false),
             Err(Fault::Utf8 { index: 1, .. })
@@ -507,7 +503,7 @@ mod tests {
         }
         let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
         bulk.push(b"first");
-        bulk.extend_from_spans(&data, spans.iter().copied());
+        bulk.extend_from_spans(Data::from(&data), spans.iter().copied());
         let mut one = OffsetBytes::<i32>::new(DataType::Binary);
         one.push(b"first");
         for &(start, end) in &spans {
@@ -517,7 +513,7 @@ mod tests {
         assert_eq!(bulk.data, one.data);
 
         let mut short = OffsetBytes::<i64>::new(DataType::LargeBinary);
-        short.extend_from_spans(&data, [(0, 3), (5, 301), (1, 2)]);
+        short.extend_from_spans(Data::from(&data), [(0, 3), (5, 301), (1, 2)]);
         assert_eq!(short.offsets, [0, 3]);
         assert_eq!(short.data, &data[..3]);
     }
@@ -570,7 +566,7 @@ mod tests {
         let mut b = OffsetBytes::<i32>::new(DataType::Binary);
         Sink::<[u8]>::reserve(&mut b, spans.len());
         for chunk in spans.chunks(256) {
-            b.extend_from_spans(&data, chunk.iter().copied());
+            b.extend_from_spans(Data::from(&data), chunk.iter().copied());
         }
         assert_eq!(b.data.len(), total);
         assert!(
@@ -581,9 +577,9 @@ mod tests {
         // Values that turn longer than the first chunk's grow the buffer an eighth at least.
         let mut long = OffsetBytes::<i32>::new(DataType::Binary);
         Sink::<[u8]>::reserve(&mut long, 1024);
-        long.extend_from_spans(&data, [(0, 1); 256]);
+        long.extend_from_spans(Data::from(&data), [(0, 1); 256]);
         let first = long.data.capacity();
-        long.extend_from_spans(&data, [(0, 8); 768]);
+        long.extend_from_spans(Data::from(&data), [(0, 8); 768]);
         assert!(long.data.capacity() >= first + first / 8);
         assert!(long.data.capacity() >= 256 + 8 * 768 + WIDEST_COPY);
     }
@@ -690,9 +686,8 @@ mod tests {
     #[test]
     fn repeated_values_in_one_go() {
         let mut b = OffsetBytes::<i64>::new(DataType::LargeUtf8);
-        let page = Buffer::from(b"xyz".to_vec());
-        Builder::<ByteArrayType>::set_page(&mut b, &page);
-        b.extend_back_to_back(&page, Lengths::Each(&[2, 1]));
+        let page = Bytes::from_static(b"xyz");
+        b.extend_back_to_back(Data::from(&page), Lengths::Each(&[2, 1]));
         b.push_repeated(b"", 3);
         b.push_repeated(b"y", 4);
         b.push_repeated(b"abc", 2);

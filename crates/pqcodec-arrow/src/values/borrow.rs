@@ -1,51 +1,44 @@
 //! Values' bytes kept in the page they were decoded from instead of copied: a batch whose
 //! values lie back to back in one page (PLAIN fixed-width values, DELTA_LENGTH_BYTE_ARRAY
-//! bytes) becomes an Arrow buffer sharing the page's memory.
+//! bytes) becomes an Arrow buffer sharing the page's memory. Decoders say which bytes lie in
+//! their page, and where ([`Data::buffer`]).
 
 use arrow_buffer::Buffer;
+use bytes::Bytes;
+use pqcodec_core::Data;
 
-/// The current page a builder may borrow from, and the slice of it borrowed so far.
+/// The bytes borrowed so far: a page a decoder shared, and their range in it.
 #[derive(Default)]
 pub(crate) struct Borrower {
-    page: Option<Buffer>,
-    borrowed: Option<(Buffer, usize, usize)>,
+    borrowed: Option<(Bytes, usize, usize)>,
+}
+
+/// Whether `a` and `b` are the same bytes of the same memory (not merely equal bytes).
+pub(crate) fn same_buffer(a: &Bytes, b: &Bytes) -> bool {
+    std::ptr::eq(a.as_ref(), b.as_ref())
 }
 
 impl Borrower {
-    /// The values section of the page decoded next.
-    pub(crate) fn set_page(&mut self, page: &Buffer) {
-        self.page = Some(page.clone());
-    }
-
-    /// The current page is done: nothing more is borrowed from it (what was stays).
-    pub(crate) fn release_page(&mut self) {
-        self.page = None;
-    }
-
     /// The bytes borrowed, if any.
     pub(crate) fn bytes(&self) -> Option<&[u8]> {
         let (page, start, end) = self.borrowed.as_ref()?;
-        page.as_slice().get(*start..*end)
+        page.get(*start..*end)
     }
 
-    /// Takes `bytes` as the builder's next bytes without copying them, if they lie in the
-    /// current page at an address that is a multiple of `align`, and either continue the
-    /// slice borrowed so far or start one (`empty`: the builder holds no copied bytes).
-    /// Returns whether it did.
-    pub(crate) fn borrow(&mut self, bytes: &[u8], align: usize, empty: bool) -> bool {
-        let Some(page) = &self.page else {
+    /// Takes `data` as the builder's next bytes without copying them, if they lie in a buffer
+    /// their decoder shares, start at an address that is a multiple of `align`, and either
+    /// continue the bytes borrowed so far (in the same buffer, from where those end) or start
+    /// the borrowing (`empty`: the builder holds no copied bytes). Returns whether it did.
+    pub(crate) fn borrow(&mut self, data: Data<'_>, align: usize, empty: bool) -> bool {
+        let Some((page, start)) = data.buffer() else {
             return false;
         };
-        let base = page.as_slice().as_ptr() as usize;
-        let Some(start) = (bytes.as_ptr() as usize).checked_sub(base) else {
-            return false;
-        };
-        let end = start + bytes.len();
-        if end > page.len() || !(base + start).is_multiple_of(align) {
+        if data.as_ptr().align_offset(align) != 0 {
             return false;
         }
+        let end = start + data.len();
         match &mut self.borrowed {
-            Some((from, _, last)) if from.as_ptr() == page.as_ptr() && *last == start => {
+            Some((held, _, last)) if same_buffer(held, page) && *last == start => {
                 *last = end;
                 true
             }
@@ -60,6 +53,6 @@ impl Borrower {
     /// Ends the borrowing: the borrowed bytes as a buffer sharing the page, if any.
     pub(crate) fn take(&mut self) -> Option<Buffer> {
         let (page, start, end) = self.borrowed.take()?;
-        Some(page.slice_with_length(start, end - start))
+        Some(Buffer::from(page.slice(start..end)))
     }
 }

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use arrow_array::ArrayRef;
 use arrow_buffer::{NullBuffer, i256};
 use arrow_schema::DataType;
-use pqcodec_core::{FixedWidth, NativeType, Sink};
+use pqcodec_core::{Data, FixedWidth, NativeType, Sink};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
@@ -103,7 +103,7 @@ impl<T, C: Convert> Sink<C::In> for Converted<T, C> {
         self.values.extend(values.iter().map(|&v| C::convert(v)));
     }
     #[inline]
-    fn extend_from_le_bytes(&mut self, bytes: &[u8]) {
+    fn extend_from_le_bytes(&mut self, bytes: Data<'_>) {
         let values = bytes.chunks_exact(C::In::SIZE);
         self.values
             .extend(values.map(|b| C::convert(C::In::from_le_slice(b))));
@@ -175,7 +175,7 @@ mod tests {
         // PLAIN bytes, a run, spread over nulls.
         let mut b = Converted::<Int32Type, I32DaysToMillis>::new(DataType::Date64);
         let bytes: Vec<u8> = [2i32, -1].iter().flat_map(|v| v.to_le_bytes()).collect();
-        b.extend_from_le_bytes(&bytes);
+        b.extend_from_le_bytes((&bytes).into());
         b.push_repeated(&1, 2);
         let validity = NullBuffer::from(vec![true, false, true, true, true]);
         let a = Builder::<Int32Type>::finish(&mut b, 5, Some(validity)).unwrap();

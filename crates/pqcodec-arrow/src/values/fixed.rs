@@ -8,7 +8,7 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{Buffer, MutableBuffer, NullBuffer, i256};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
-use pqcodec_core::{ByteArrays, Encoding, Lengths, Sink, ValueBuffer};
+use pqcodec_core::{ByteArrays, Data, Encoding, Lengths, Sink, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
@@ -57,7 +57,8 @@ impl Sink<[u8]> for FixedBytes {
         self.data.reserve(bytes);
     }
     /// Whole values of the column's width kept: one copy of the page's bytes.
-    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>) {
+        let data = data.bytes();
         let width = match lengths {
             Lengths::All(0) => return,
             Lengths::All(width) => width,
@@ -265,7 +266,8 @@ impl<N: DecimalNative> Sink<[u8]> for Decimals<N> {
     fn reserve(&mut self, additional: usize) {
         self.values.reserve(additional);
     }
-    fn extend_back_to_back(&mut self, data: &[u8], lengths: Lengths<'_>) {
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>) {
+        let data = data.bytes();
         let width = match lengths {
             Lengths::All(width) => width,
             Lengths::Each(_) => {
@@ -422,7 +424,7 @@ mod tests {
         check::<i256>(1..=32);
 
         let mut b = Decimals::<i64>::new(DataType::Decimal64(18, 0));
-        b.extend_back_to_back(&[0xFF; 18], Lengths::All(9));
+        b.extend_back_to_back((&[0xFF; 18]).into(), Lengths::All(9));
         assert_eq!(b.values.len(), 2);
         assert!(Builder::<FixedLenByteArrayType>::take_fault(&mut b).is_some());
     }

@@ -50,16 +50,6 @@ pub(crate) trait Builder<T: Physical>: Sink<T::Value> + Send + 'static {
         Ok(())
     }
 
-    /// The values section of the data page decoded next: a builder may keep slices of it
-    /// rather than copy the values' bytes.
-    fn set_page(&mut self, page: &Buffer) {
-        let _ = page;
-    }
-
-    /// The page given to [`set_page`](Self::set_page) is done: forget it (slices of it already
-    /// in the batch stay).
-    fn release_page(&mut self) {}
-
     /// Checks a dictionary's values before data pages are looked up in it.
     fn validate_dictionary(&self, dictionary: &T::Buffer) -> Result<(), Fault> {
         let _ = dictionary;

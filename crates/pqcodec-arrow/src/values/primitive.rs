@@ -13,7 +13,7 @@ use arrow_array::{ArrayRef, PrimitiveArray, make_array};
 use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::{DataType, TimeUnit};
-use pqcodec_core::{FixedWidth, Int96, Int96Type, Sink};
+use pqcodec_core::{Data, FixedWidth, Int96, Int96Type, Sink};
 
 use super::Builder;
 use super::borrow::Borrower;
@@ -97,8 +97,8 @@ fn typed<P: ArrowPrimitiveType>(
 
 /// Values stored exactly as the physical type decodes them.
 ///
-/// PLAIN values of the current page, suitably aligned, are not copied: the batch keeps a
-/// slice of the page ([`Borrower`]) until some other append needs them in `values`
+/// PLAIN values of a page their decoder shares, suitably aligned, are not copied: the batch
+/// keeps a slice of the page ([`Borrower`]) until some other append needs them in `values`
 /// ([`Native::own`]) or nulls must be spread among them; a batch of such values (not
 /// converted) shares the page's memory.
 pub(crate) struct Native<T: FixedWidth> {
@@ -196,14 +196,14 @@ where
         self.values.extend_from_slice(values);
     }
     #[inline]
-    fn extend_from_le_bytes(&mut self, bytes: &[u8]) {
+    fn extend_from_le_bytes(&mut self, bytes: Data<'_>) {
         // Borrowed only where the bytes are the values' memory: on little-endian machines.
         let align = align_of::<T::Native>();
         if cfg!(target_endian = "big")
             || !self.borrower.borrow(bytes, align, self.values.is_empty())
         {
             self.own();
-            self.copy_le_bytes(bytes);
+            self.copy_le_bytes(&bytes);
         } else {
             // The values the hint announced came borrowed: no room to make for them.
             let n = bytes.len() / size_of::<T::Native>();
@@ -227,14 +227,6 @@ where
             Some(bytes) => bytes.len() / size_of::<T::Native>(),
             None => self.values.len(),
         }
-    }
-
-    fn set_page(&mut self, page: &Buffer) {
-        self.borrower.set_page(page);
-    }
-
-    fn release_page(&mut self) {
-        self.borrower.release_page();
     }
 
     fn finish(&mut self, slots: usize, validity: Option<NullBuffer>) -> Result<ArrayRef, Fault> {
@@ -368,17 +360,17 @@ mod tests {
         assert_eq!(Builder::<Int32Type>::len(&b), 0);
     }
 
-    /// PLAIN bytes of the current page are borrowed when aligned and continuing, copied
-    /// otherwise (misaligned, another page, a push between, nulls to spread); the arrays are
-    /// the same either way.
+    /// PLAIN bytes of a shared page are borrowed when aligned and continuing, copied
+    /// otherwise (misaligned, another page, not shared, a push between, nulls to spread); the
+    /// arrays are the same either way.
     #[test]
     fn aligned_page_values_are_borrowed() {
         let values: Vec<i32> = (0..64).map(|i| i * 1000 - 7).collect();
         let mut raw: Vec<u8> = vec![0xAA; 3];
         raw.extend(values.iter().flat_map(|v| v.to_le_bytes()));
-        let page = Buffer::from_vec(raw);
+        let page = bytes::Bytes::from(raw);
         let aligned = page.as_ptr().align_offset(4);
-        let bytes = |from: usize, n: usize| &page.as_slice()[from..from + 4 * n];
+        let bytes = |from: usize, n: usize| Data::in_buffer(&page, from..from + 4 * n);
         let expect = |from: usize, n: usize| -> Vec<i32> {
             bytes(from, n)
                 .chunks_exact(4)
@@ -397,7 +389,6 @@ mod tests {
 
         // Two appends continuing each other: one borrowed slice sharing the page.
         let mut b = Native::<Int32Type>::new(DataType::Int32);
-        Builder::<Int32Type>::set_page(&mut b, &page);
         b.extend_from_le_bytes(bytes(aligned, 5));
         b.extend_from_le_bytes(bytes(aligned + 20, 3));
         assert!(b.borrower.bytes().is_some());
@@ -417,30 +408,39 @@ mod tests {
             expect(misaligned, 4)
         );
 
+        // Not shared: copied.
+        b.extend_from_le_bytes(Data::from(bytes(aligned, 2).bytes()));
+        assert!(b.borrower.bytes().is_none());
+        assert_eq!(finish(&mut b, None).values().to_vec(), expect(aligned, 2));
+
         // A push after borrowed values, and values of another page: copied after them.
-        let other = Buffer::from_vec(expect(aligned + 40, 2));
+        let other = bytes::Bytes::copy_from_slice(bytes(aligned + 40, 2).bytes());
         b.extend_from_le_bytes(bytes(aligned, 2));
         b.push(&99);
         b.extend_from_le_bytes(bytes(aligned + 8, 1));
-        Builder::<Int32Type>::set_page(&mut b, &other);
-        b.extend_from_le_bytes(other.as_slice());
+        b.extend_from_le_bytes(Data::from(&other));
         let mut want = expect(aligned, 2);
         want.push(99);
         want.extend(expect(aligned + 8, 1));
         want.extend(expect(aligned + 40, 2));
         assert_eq!(finish(&mut b, None).values().to_vec(), want);
+        // Borrowed from one page, then values of another: copied after them.
+        b.extend_from_le_bytes(bytes(aligned, 2));
+        b.extend_from_le_bytes(Data::from(&other));
+        assert!(b.borrower.bytes().is_none());
+        let mut want = expect(aligned, 2);
+        want.extend(expect(aligned + 40, 2));
+        assert_eq!(finish(&mut b, None).values().to_vec(), want);
 
         // Values grown in place after borrowed ones: the borrowed are copied first.
-        Builder::<Int32Type>::set_page(&mut b, &page);
         b.extend_from_le_bytes(bytes(aligned, 3));
         let grown = b.grow_le_bytes(2).expect("i32 values are their bytes here");
-        grown.copy_from_slice(bytes(aligned + 40, 2));
+        grown.copy_from_slice(&bytes(aligned + 40, 2));
         let mut want = expect(aligned, 3);
         want.extend(expect(aligned + 40, 2));
         assert_eq!(finish(&mut b, None).values().to_vec(), want);
 
         // Nulls: the borrowed values are copied and spread.
-        Builder::<Int32Type>::set_page(&mut b, &page);
         b.extend_from_le_bytes(bytes(aligned, 2));
         let validity = NullBuffer::from(vec![false, true, false, true]);
         let array = finish(&mut b, Some(validity));

@@ -171,7 +171,6 @@ where
             _ => None,
         };
         let type_length = self.type_length;
-        self.builder.set_page(&data);
         let bytes = shared_bytes(&data);
         let state = match dictionary_len {
             Some(len) if self.gathers => PageState::Indices(IndexDecoder::with_encoding(
@@ -235,7 +234,6 @@ where
     fn release_page(&mut self) -> Result<(), Fault> {
         self.end_page()?;
         self.page = None;
-        self.builder.release_page();
         Ok(())
     }
 

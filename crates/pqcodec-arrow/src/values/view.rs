@@ -11,13 +11,16 @@ use arrow_array::{ArrayRef, make_array};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::DataType;
+use bytes::Bytes;
 use pqcodec_core::{
-    ByteArrays, Encoding, LengthPrefixed, PhysicalType, Sink, ValueBuffer, prefixed_value,
+    ByteArrays, Data, Encoding, LengthPrefixed, Lengths, PhysicalType, Sink, ValueBuffer,
+    prefixed_value,
 };
 use pqcodec_encodings::dictionary::IndexDecoder;
 
 use super::Builder;
 use super::binary::validate_utf8;
+use super::borrow::same_buffer;
 use super::gather::reserve_for;
 use super::reader::short;
 use super::spread::{check, spread_fixed};
@@ -28,8 +31,8 @@ use crate::page::DictionaryPage;
 /// it would grow past this.
 const BLOCK: usize = 2 << 20;
 
-/// A buffer that views may point into without copying (a data page, a dictionary page), and
-/// the index it has among the current batch's data buffers once a view points into it.
+/// The dictionary page, which views may point into without copying, and the index it has
+/// among the current batch's data buffers once a view points into it.
 #[derive(Default)]
 struct Shared {
     buffer: Option<Buffer>,
@@ -41,8 +44,9 @@ pub(crate) struct Views {
     views: Vec<u128>,
     blocks: Vec<Buffer>,
     current: Vec<u8>,
-    /// The current data page, whose values' bytes views point into.
-    page: Shared,
+    /// The data page a decoder shared last ([`Data::buffer`]), which views point into, and
+    /// its index among the batch's data buffers.
+    page: Option<(Bytes, u32)>,
     /// The dictionary page, and its entries' views, long ones pointing into data buffer
     /// `dictionary_views_block`.
     dictionary: Shared,
@@ -173,7 +177,7 @@ impl Views {
             views: Vec::new(),
             blocks: Vec::new(),
             current: Vec::new(),
-            page: Shared::default(),
+            page: None,
             dictionary: Shared::default(),
             dictionary_views: Vec::new(),
             dictionary_views_block: 0,
@@ -192,10 +196,6 @@ impl Views {
         if len <= 12 {
             return short_view(value);
         }
-        if let Some(offset) = self.in_page(value) {
-            let block = self.block_of_page();
-            return long_view(len, value, block, offset);
-        }
         if self.current.len() + value.len() > BLOCK.max(value.len())
             || self.current.len() > u32::MAX as usize - value.len()
         {
@@ -206,21 +206,22 @@ impl Views {
         long_view(len, value, self.blocks.len() as u32, offset)
     }
 
-    /// Where `value` starts in the current page, if it lies there.
-    fn in_page(&self, value: &[u8]) -> Option<u32> {
-        let page = self.page.buffer.as_ref()?;
-        let offset = (value.as_ptr() as usize).checked_sub(page.as_ptr() as usize)?;
-        // Pages of more than 4 GiB are not kept (`set_page`): the offset fits.
-        (offset + value.len() <= page.len()).then_some(offset as u32)
+    /// The page `data` lies in and its offset there, where views may point into it: a page a
+    /// decoder shares, of at most 4 GiB (so that offsets fit views).
+    fn viewable(data: Data<'_>) -> Option<(&Bytes, usize)> {
+        data.buffer()
+            .filter(|(page, _)| page.len() <= u32::MAX as usize)
     }
 
-    /// The index of the current page among the batch's data buffers, added on first use.
-    fn block_of_page(&mut self) -> u32 {
-        if let Some(block) = self.page.block {
-            return block;
+    /// The index of `page` among the batch's data buffers, added on first use.
+    fn block_of_page(&mut self, page: &Bytes) -> u32 {
+        if let Some((held, block)) = &self.page
+            && same_buffer(held, page)
+        {
+            return *block;
         }
-        let block = self.add_block(self.page.buffer.clone().unwrap_or_default());
-        self.page.block = Some(block);
+        let block = self.add_block(Buffer::from(page.clone()));
+        self.page = Some((page.clone(), block));
         block
     }
 
@@ -352,18 +353,18 @@ impl Sink<[u8]> for Views {
         let v = self.view(value);
         self.views.resize(self.views.len() + count, v);
     }
-    /// PLAIN values of the current page: views made at their known offsets in it.
-    fn extend_from_prefixed(&mut self, data: &[u8], n: usize) -> Option<usize> {
-        let Some(base) = self.in_page(data) else {
-            let mut values = LengthPrefixed::new(data, n);
+    /// PLAIN values of a shared page: views made at their offsets in it.
+    fn extend_from_prefixed(&mut self, data: Data<'_>, n: usize) -> Option<usize> {
+        let Some((page, base)) = Self::viewable(data) else {
+            let mut values = LengthPrefixed::new(&data, n);
             self.extend_from_spans(data, &mut values);
             return (values.left() == 0).then_some(values.position());
         };
         let first = self.views.len();
-        let read = plain_views(data, n, base as usize, &mut self.views).ok()?;
+        let read = plain_views(&data, n, base, &mut self.views).ok()?;
         if read.long {
             // Views are made pointing into block 0.
-            let block = self.block_of_page();
+            let block = self.block_of_page(page);
             if block != 0 {
                 move_to_block(&mut self.views[first..], block);
             }
@@ -377,6 +378,29 @@ impl Sink<[u8]> for Views {
             self.checked = self.views.len();
         }
         Some(read.bytes)
+    }
+    /// Values of a shared page (DELTA_LENGTH_BYTE_ARRAY's): views made at their offsets in it.
+    fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>) {
+        let Some((page, base)) = Self::viewable(data) else {
+            for value in lengths.values(&data) {
+                self.push(value);
+            }
+            return;
+        };
+        let mut block = None;
+        let mut offset = base;
+        for value in lengths.values(data.bytes()) {
+            let view = match value.len() {
+                len @ 0..=12 => short_view(&value[..len]),
+                len => {
+                    let block = *block.get_or_insert_with(|| self.block_of_page(page));
+                    // Within the page, which is at most 4 GiB.
+                    long_view(len as u32, value, block, offset as u32)
+                }
+            };
+            self.views.push(view);
+            offset += value.len();
+        }
     }
 }
 
@@ -396,18 +420,6 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         }
         self.checked = self.views.len();
         Ok(())
-    }
-
-    fn set_page(&mut self, page: &Buffer) {
-        self.page = Shared {
-            buffer: (page.len() <= u32::MAX as usize).then(|| page.clone()),
-            block: None,
-        };
-    }
-
-    fn release_page(&mut self) {
-        // Views into the page hold it among the batch's blocks.
-        self.page = Shared::default();
     }
 
     /// The dictionary's views, built once from its PLAIN page (BYTE_ARRAY: each value after
@@ -488,7 +500,7 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         }
         self.checked = 0;
         // The next batch adds the buffers it points into anew.
-        self.page.block = None;
+        self.page = None;
         self.dictionary.block = None;
         let mut builder = ArrayDataBuilder::new(self.data_type.clone())
             .len(slots)
@@ -500,8 +512,8 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         // SAFETY: what `build` would check holds by construction: one view per slot (`check`
         // above; nulls spread in place), the null buffer `slots` long; every view of a value of
         // more than 12 bytes was made (`long_view`) from bytes lying at its offset in the data
-        // buffer its block index names: a page (`in_page` found them there, and the page was
-        // added as that block), the dictionary page (`take_dictionary_page` found them there;
+        // buffer its block index names: a page a decoder shared (`Data` holds the bytes at their
+        // offset in it, and the page was added as that block), the dictionary page (`take_dictionary_page` found them there;
         // `gather` moves the block index to where the page was added) or a block copied into
         // (`current`, added at the index its views name); its prefix is those bytes' first
         // four. For Utf8View every value was validated: dictionaries when taken, other pages
@@ -582,13 +594,13 @@ mod tests {
     #[test]
     fn utf8_is_checked_in_spans() {
         let long = "a long value, with é, of 200 bytes ".repeat(6);
-        let plain = |values: &[&[u8]]| -> Buffer {
+        let plain = |values: &[&[u8]]| -> Bytes {
             let mut page = Vec::new();
             for v in values {
                 page.extend_from_slice(&(v.len() as u32).to_le_bytes());
                 page.extend_from_slice(v);
             }
-            Buffer::from_vec(page)
+            Bytes::from(page)
         };
         let good: [&[u8]; 6] = [
             b"short",
@@ -598,10 +610,12 @@ mod tests {
             "another long value, ü".as_bytes(),
             b"x",
         ];
-        let read = |page: &Buffer, n: usize| {
+        let read = |page: &Bytes, n: usize| {
             let mut b = Views::new(DataType::Utf8View);
-            Builder::<ByteArrayType>::set_page(&mut b, page);
-            assert_eq!(b.extend_from_prefixed(page.as_slice(), n), Some(page.len()));
+            assert_eq!(
+                b.extend_from_prefixed(Data::from(page), n),
+                Some(page.len())
+            );
             assert!(
                 b.views
                     .iter()
@@ -649,18 +663,26 @@ mod tests {
         let (_, checked) = read(&plain(&short[..2]), 2);
         checked.unwrap();
 
-        let page = Buffer::from(&b"abcdefghijklm\xC3\xA9bcdefghijklmn"[..]);
-        let mut b = Views::new(DataType::Utf8View);
-        Builder::<ByteArrayType>::set_page(&mut b, &page);
-        b.push(&page.as_slice()[..14]);
-        b.push(&page.as_slice()[14..]);
-        assert!(matches!(
-            Builder::<ByteArrayType>::checkpoint(&mut b, false),
-            Err(Fault::Utf8 {
-                index: 0,
-                valid_up_to: 13
-            })
-        ));
+        // Shared (views into the page) or pushed (copied back to back).
+        let page = Bytes::from_static(b"abcdefghijklm\xC3\xA9bcdefghijklmn");
+        for shared in [true, false] {
+            let mut b = Views::new(DataType::Utf8View);
+            if shared {
+                b.extend_back_to_back(Data::from(&page), Lengths::Each(&[14, 15]));
+                assert_eq!(b.blocks.len(), 1);
+            } else {
+                b.push(&page[..14]);
+                b.push(&page[14..]);
+                assert!(b.blocks.is_empty());
+            }
+            assert!(matches!(
+                Builder::<ByteArrayType>::checkpoint(&mut b, false),
+                Err(Fault::Utf8 {
+                    index: 0,
+                    valid_up_to: 13
+                })
+            ));
+        }
     }
 
     /// A dictionary page taken as it is: views into it, gathered by index; a value that is
@@ -703,13 +725,9 @@ mod tests {
         let mut want = vec!["first, from a page"];
         want.extend([3, 1, 0, 2, 3, 3, 0, 1].map(|k| std::str::from_utf8(values[k]).unwrap()));
         assert_eq!(a.as_string_view(), &StringViewArray::from(want));
-        let page_start = page.data.as_ptr() as usize;
         let long_view = a.as_string_view().views()[2];
         let block = a.as_string_view().data_buffers()[(long_view >> 64) as u32 as usize].as_ptr();
-        assert_eq!(
-            block as usize, page_start,
-            "long values point into the page"
-        );
+        assert_eq!(block, page.data.as_ptr(), "long values point into the page");
 
         for bad in [1, 2] {
             let mut broken = values;

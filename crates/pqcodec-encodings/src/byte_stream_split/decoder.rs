@@ -190,7 +190,7 @@ pub(super) fn gather_natives<N: NativeType, S: Sink<N> + ?Sized>(
         count - done,
         scratch,
         |bytes| {
-            out.extend_from_le_bytes(bytes);
+            out.extend_from_le_bytes(bytes.into());
         },
     )
 }

@@ -190,7 +190,7 @@ impl Chain {
             scratch.clear();
             scratch.resize(total + GROWN_SLACK, 0);
             write(scratch);
-            out.extend_back_to_back(&scratch[..total], Lengths::Each(full));
+            out.extend_back_to_back(scratch[..total].into(), Lengths::Each(full));
         }
     }
 

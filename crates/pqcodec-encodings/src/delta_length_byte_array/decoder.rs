@@ -1,7 +1,9 @@
 use std::ops::Range;
 
 use bytes::Bytes;
-use pqcodec_core::{ByteArrayType, Decoder, Encoding, Error, Int32Type, Lengths, Result, Sink};
+use pqcodec_core::{
+    ByteArrayType, Data, Decoder, Encoding, Error, Int32Type, Lengths, Result, Sink,
+};
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
 
@@ -139,9 +141,8 @@ impl Decoder<ByteArrayType> for DeltaLengthByteArrayDecoder {
                 break;
             }
             done += count;
-            let bytes = self.data.get(bytes).unwrap_or_default();
             out.extend_back_to_back(
-                bytes,
+                Data::in_buffer(&self.data, bytes),
                 Lengths::Each(lengths.get(..count).unwrap_or_default()),
             );
         }

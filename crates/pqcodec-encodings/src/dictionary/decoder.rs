@@ -468,7 +468,7 @@ impl<S: Sink<[u8]> + ?Sized> RunVisitor for GatherBytes<'_, S> {
                 _ => (0, 0),
             }
         });
-        self.out.extend_from_spans(self.data, spans);
+        self.out.extend_from_spans(self.data.into(), spans);
         Ok(())
     }
 }

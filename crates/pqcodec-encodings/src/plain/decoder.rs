@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use bytes::Bytes;
-use pqcodec_core::{Decoder, Encoding, Error, NativeType, Result, Sink, prefixed_value};
+use pqcodec_core::{Data, Decoder, Encoding, Error, Result, Sink, prefixed_value};
 
 use super::{PlainType, too_many};
 
@@ -12,10 +12,12 @@ const CHUNK: usize = 256;
 
 /// A streaming PLAIN decoder of one page's values of physical type `T`.
 ///
-/// Fixed-width values reach the sink as slices of up to 256 values; BOOLEAN values are read
+/// Fixed-width and FIXED_LEN_BYTE_ARRAY values reach the sink as one call's bytes, shared in
+/// the page ([`Data`]: a sink may keep them rather than copy them); BOOLEAN values are read
 /// straight from the packed bits; BYTE_ARRAY values as one call's whole request
-/// ([`Sink::extend_from_prefixed`]: all appended or, on a bad length, none); skipping moves an
-/// offset (walking the lengths for BYTE_ARRAY) and never materialises a value.
+/// ([`Sink::extend_from_prefixed`]; on a bad length the values before it may be appended);
+/// skipping moves an offset (walking the lengths for BYTE_ARRAY) and never materialises a
+/// value.
 #[derive(Debug, Clone)]
 pub struct PlainDecoder<T: PlainType> {
     data: Bytes,
@@ -56,7 +58,7 @@ impl<T: PlainType> Decoder<T> for PlainDecoder<T> {
             return Ok(0);
         }
         out.reserve(n);
-        T::read_plain(&self.data, &mut self.pos, self.width, n, out)?;
+        T::read_plain(Data::from(&self.data), &mut self.pos, self.width, n, out)?;
         self.remaining -= n;
         Ok(n)
     }
@@ -83,32 +85,25 @@ pub(super) fn check_fixed(data_len: usize, num_values: usize, width: usize) -> R
 /// Takes the `n * width` bytes at `*pos` and moves `*pos` past them.
 #[inline]
 pub(super) fn take<'a>(
-    data: &'a [u8],
+    data: Data<'a>,
     pos: &mut usize,
     width: usize,
     n: usize,
-) -> Result<&'a [u8]> {
-    let rest = data.get(*pos..).unwrap_or_default();
-    let len = n.checked_mul(width).filter(|&len| len <= rest.len());
-    match len.and_then(|len| rest.get(..len)) {
-        Some(bytes) => {
-            *pos += bytes.len();
+) -> Result<Data<'a>> {
+    let rest = data.get(*pos..).unwrap_or_default().len();
+    match n.checked_mul(width).filter(|&len| len <= rest) {
+        Some(len) => {
+            let bytes = data.slice(*pos..*pos + len);
+            *pos += len;
             Ok(bytes)
         }
         None => Err(Error::truncated(
             Encoding::Plain,
             "values",
             n.saturating_mul(width),
-            rest.len(),
+            rest,
         )),
     }
-}
-
-/// Appends the little-endian values in `bytes` (a whole number of them) to `out` in one call,
-/// so that a sink storing little-endian values can copy them as they are.
-#[inline]
-pub(crate) fn read_natives<N: NativeType, S: Sink<N> + ?Sized>(bytes: &[u8], out: &mut S) {
-    out.extend_from_le_bytes(bytes);
 }
 
 /// Appends the `n` bits starting at bit `*pos` of `data` as booleans, LSB first.
@@ -199,17 +194,17 @@ fn truncated_byte_array(data: &[u8], at: usize) -> Error {
     }
 }
 
-/// Appends the `n` byte arrays from `*pos` and moves `*pos` past them; on error appends none.
+/// Appends the `n` byte arrays from `*pos` and moves `*pos` past them; on error `*pos` stays
+/// (the values before the bad one may be appended).
 pub(super) fn read_byte_arrays<S: Sink<[u8]> + ?Sized>(
-    data: &[u8],
+    data: Data<'_>,
     pos: &mut usize,
     n: usize,
     out: &mut S,
 ) -> Result<()> {
-    let rest = data.get(*pos..).unwrap_or_default();
-    let Some(used) = out.extend_from_prefixed(rest, n) else {
+    let Some(used) = out.extend_from_prefixed(data.slice(*pos..data.len()), n) else {
         // The sink found a value past the end: find it again, for the error.
-        walk_byte_arrays(data, &mut pos.clone(), n)?;
+        walk_byte_arrays(&data, &mut pos.clone(), n)?;
         return Err(Error::invalid(
             Encoding::Plain,
             "byte array",

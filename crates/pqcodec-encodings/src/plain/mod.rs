@@ -57,8 +57,8 @@ pub use encoder::PlainEncoder;
 pub(crate) use encoder::put_byte_arrays;
 
 use pqcodec_core::{
-    BooleanType, ByteArrayType, DoubleType, Encoding, Error, FixedLenByteArrayType, FloatType,
-    Int32Type, Int64Type, Int96Type, Lengths, Physical, Result, Sink,
+    BooleanType, ByteArrayType, Data, DoubleType, Encoding, Error, FixedLenByteArrayType,
+    FloatType, Int32Type, Int64Type, Int96Type, Lengths, Physical, Result, Sink,
 };
 
 /// The physical types PLAIN applies to: all eight markers.
@@ -74,10 +74,12 @@ pub trait PlainType: Physical {
 
     /// Appends the `n` values starting at `*pos` (a bit offset for BOOLEAN, a byte offset for
     /// the others) to `out` and moves `*pos` past them; `n` values are known to remain. On
-    /// error (a BYTE_ARRAY length past the end) none is appended and `*pos` is left alone.
+    /// error (a BYTE_ARRAY length past the end) `*pos` is left alone (the values before the
+    /// bad one may be appended). Values reach the sink as [`Data`] in `data`'s buffer, if it
+    /// has one.
     #[doc(hidden)]
     fn read_plain<S: Sink<Self::Value> + ?Sized>(
-        data: &[u8],
+        data: Data<'_>,
         pos: &mut usize,
         width: usize,
         n: usize,
@@ -148,7 +150,7 @@ pub fn decode_plain_page<T: PlainType>(
     let mut out = T::Buffer::default();
     if num_values > 0 {
         out.reserve(num_values);
-        T::read_plain(data, &mut 0, width, num_values, &mut out)?;
+        T::read_plain(data.into(), &mut 0, width, num_values, &mut out)?;
     }
     Ok(out)
 }
@@ -177,13 +179,13 @@ impl PlainType for BooleanType {
     }
 
     fn read_plain<S: Sink<bool> + ?Sized>(
-        data: &[u8],
+        data: Data<'_>,
         pos: &mut usize,
         _width: usize,
         n: usize,
         out: &mut S,
     ) -> Result<()> {
-        decoder::read_bits(data, pos, n, out)
+        decoder::read_bits(&data, pos, n, out)
     }
 
     fn skip_plain(_data: &[u8], pos: &mut usize, _width: usize, n: usize) -> Result<()> {
@@ -223,19 +225,18 @@ macro_rules! plain_fixed_width {
             }
 
             fn read_plain<S: Sink<Self::Value> + ?Sized>(
-                data: &[u8],
+                data: Data<'_>,
                 pos: &mut usize,
                 width: usize,
                 n: usize,
                 out: &mut S,
             ) -> Result<()> {
-                let bytes = decoder::take(data, pos, width, n)?;
-                decoder::read_natives(bytes, out);
+                out.extend_from_le_bytes(decoder::take(data, pos, width, n)?);
                 Ok(())
             }
 
             fn skip_plain(data: &[u8], pos: &mut usize, width: usize, n: usize) -> Result<()> {
-                decoder::take(data, pos, width, n).map(|_| ())
+                decoder::take(data.into(), pos, width, n).map(|_| ())
             }
 
             fn put_plain<'v, I>(
@@ -280,7 +281,7 @@ impl PlainType for ByteArrayType {
     }
 
     fn read_plain<S: Sink<[u8]> + ?Sized>(
-        data: &[u8],
+        data: Data<'_>,
         pos: &mut usize,
         _width: usize,
         n: usize,
@@ -320,19 +321,18 @@ impl PlainType for FixedLenByteArrayType {
     }
 
     fn read_plain<S: Sink<[u8]> + ?Sized>(
-        data: &[u8],
+        data: Data<'_>,
         pos: &mut usize,
         width: usize,
         n: usize,
         out: &mut S,
     ) -> Result<()> {
-        let bytes = decoder::take(data, pos, width, n)?;
-        out.extend_back_to_back(bytes, Lengths::All(width));
+        out.extend_back_to_back(decoder::take(data, pos, width, n)?, Lengths::All(width));
         Ok(())
     }
 
     fn skip_plain(data: &[u8], pos: &mut usize, width: usize, n: usize) -> Result<()> {
-        decoder::take(data, pos, width, n).map(|_| ())
+        decoder::take(data.into(), pos, width, n).map(|_| ())
     }
 
     fn put_plain<'v, I>(

@@ -368,21 +368,23 @@ fn byte_array_lengths_past_the_data() {
     );
 }
 
-/// Byte arrays reach the sink as spans of the page; a value cut short is an error naming it,
-/// after the values before it, and the page's position is kept.
+/// Byte arrays reach the sink as spans of the rest of the page, shared; a value cut short is
+/// an error naming it, after the values before it, and the page's position is kept.
 #[test]
 fn byte_arrays_come_as_spans_up_to_a_value_cut_short() {
     #[derive(Default)]
-    struct Spans(Vec<(usize, usize)>);
+    struct Spans(Vec<(usize, usize)>, Vec<Option<(usize, usize)>>);
     impl Sink<[u8]> for Spans {
         fn push(&mut self, _: &[u8]) {
             unreachable!("values come as spans");
         }
-        fn extend_from_spans<I>(&mut self, _: &[u8], spans: I)
+        fn extend_from_spans<I>(&mut self, data: Data<'_>, spans: I)
         where
             I: IntoIterator<Item = (usize, usize)>,
         {
             self.0.extend(spans);
+            self.1
+                .push(data.buffer().map(|(page, at)| (page.len(), at)));
         }
     }
     let mut bytes = Vec::new();
@@ -400,10 +402,16 @@ fn byte_arrays_come_as_spans_up_to_a_value_cut_short() {
     );
     assert_eq!(sink.0.len(), 300);
     assert_eq!(sink.0[299], (whole - 4, whole));
+    assert_eq!(sink.1, [Some((whole + 5, 0))]);
     assert_eq!(dec.remaining(), 301);
     let mut sink = Spans::default();
-    assert_eq!(dec.read(&mut sink, 300), Ok(300));
+    assert_eq!(dec.read(&mut sink, 10), Ok(10));
+    assert_eq!(dec.read(&mut sink, 290), Ok(290));
     assert_eq!(sink.0.iter().map(|(s, e)| e - s).sum::<usize>(), 600);
+    // The second read's spans start at the page's offset the first left.
+    let first: usize = (0..10).map(|i| 4 + i % 5).sum();
+    assert_eq!(sink.1, [Some((whole + 5, 0)), Some((whole + 5, first))]);
+    assert_eq!(sink.0[10], (4, 4));
 }
 
 /// A sink that refuses byte arrays the page holds gets an error, not a panic.
@@ -412,7 +420,7 @@ fn a_sink_refusing_sound_byte_arrays_is_an_error() {
     struct Refuses;
     impl Sink<[u8]> for Refuses {
         fn push(&mut self, _: &[u8]) {}
-        fn extend_from_prefixed(&mut self, _: &[u8], _: usize) -> Option<usize> {
+        fn extend_from_prefixed(&mut self, _: Data<'_>, _: usize) -> Option<usize> {
             None
         }
     }

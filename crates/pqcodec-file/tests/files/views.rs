@@ -158,29 +158,37 @@ fn plain_and_delta_pages_read_as_views() {
     }
 }
 
+/// PLAIN and DELTA_LENGTH_BYTE_ARRAY pages: long values' views point into the page.
 #[test]
 fn views_of_plain_pages_share_the_page() {
-    let props = props(WriterVersion::PARQUET_1_0)
-        .set_dictionary_enabled(false)
-        .build();
-    let data = write(props, 3000);
-    let batch = ReaderBuilder::try_new(data)
-        .unwrap()
-        .with_schema(view_schema())
-        .with_batch_size(500)
-        .build()
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap();
-    // Long values are not copied into buffers of their own: the one data buffer is the page.
-    let data = batch.column(0).to_data();
-    assert_eq!(data.buffers().len(), 2, "views and one page");
-    let long: usize = strings(3000)[..500]
-        .iter()
-        .flatten()
-        .filter(|v| v.len() > 12)
-        .map(String::len)
-        .sum();
-    assert!(data.buffers()[1].len() > long, "the whole page is held");
+    for encoding in [Encoding::PLAIN, Encoding::DELTA_LENGTH_BYTE_ARRAY] {
+        let props = props(WriterVersion::PARQUET_1_0)
+            .set_dictionary_enabled(false)
+            .set_encoding(encoding)
+            .build();
+        let data = write(props, 3000);
+        let batch = ReaderBuilder::try_new(data)
+            .unwrap()
+            .with_schema(view_schema())
+            .with_batch_size(500)
+            .build()
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        // Long values are not copied into buffers of their own: the one data buffer is the
+        // page.
+        let data = batch.column(0).to_data();
+        assert_eq!(data.buffers().len(), 2, "{encoding}: views and one page");
+        let long: usize = strings(3000)[..500]
+            .iter()
+            .flatten()
+            .filter(|v| v.len() > 12)
+            .map(String::len)
+            .sum();
+        assert!(
+            data.buffers()[1].len() > long,
+            "{encoding}: the whole page is held"
+        );
+    }
 }

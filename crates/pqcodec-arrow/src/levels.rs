@@ -10,7 +10,7 @@ use arrow_buffer::BooleanBufferBuilder;
 use bytes::Bytes;
 use pqcodec_core::{Encoding, Sink};
 use pqcodec_encodings::bit_packed::BitPackedDecoder;
-use pqcodec_encodings::kernels::bitpack::bit_width;
+use pqcodec_encodings::bits::bit_width;
 use pqcodec_encodings::rle::{RleDecoder, RunVisitor, split_length_prefix, unpack_packed};
 
 use crate::error::Fault;

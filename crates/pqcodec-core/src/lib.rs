@@ -32,10 +32,5 @@ pub use physical::{
     Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
     FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
 };
-/// The span of one PLAIN byte array, for pqcodec's own sinks and decoders: not part of the API
-/// (feature `unstable`).
-#[cfg(feature = "unstable")]
-#[doc(hidden)]
-pub use sink::prefixed_value;
 pub use sink::{ByteValue, GROWN_SLACK, LengthPrefixed, Lengths, Sink, ValueBuffer};
 pub use slice_sink::SliceSink;

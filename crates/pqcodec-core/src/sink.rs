@@ -75,6 +75,9 @@ pub const GROWN_SLACK: usize = 64;
 ///   4-byte length ([`Sink::extend_from_prefixed`]), back to back
 ///   ([`Sink::extend_back_to_back`]), or written in place ([`Sink::extend_in_place`]).
 ///
+/// The methods that take a decoder's bytes take them as [`Data`]: where those lie in the page
+/// the decoder owns, a sink may keep the page rather than copy them.
+///
 /// Every method but [`Sink::push`] has a default, so a sink needs only the ones its memory
 /// makes faster.
 pub trait Sink<V: ?Sized> {
@@ -224,7 +227,7 @@ pub trait Sink<V: ?Sized> {
 /// The span `(start, end)` in `data` of the byte array whose 4-byte little-endian length is at
 /// `at` (PLAIN's layout), or `None` if the length or the bytes it counts pass the end of `data`.
 #[inline(always)]
-pub fn prefixed_value(data: &[u8], at: usize) -> Option<(usize, usize)> {
+pub(crate) fn prefixed_value(data: &[u8], at: usize) -> Option<(usize, usize)> {
     let start = at.checked_add(4)?;
     let &[a, b, c, d] = data.get(at..start)? else {
         return None;

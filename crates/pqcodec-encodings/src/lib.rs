@@ -1,7 +1,8 @@
 //! Every Parquet encoding, decode and encode, generic over the physical types.
 //!
 //! One module per encoding, its decoder and encoder side by side; the kernels they share (bit
-//! packing, varints, a checked byte cursor, SIMD) in `kernels`, not part of the API. Each
+//! packing, varints, a checked byte cursor, SIMD) in a private `kernels` tree; [`bits`] and
+//! [`stats`] hold the few that code above the encodings uses. Each
 //! decoder implements [`Decoder<T>`](pqcodec_core::Decoder) for the physical types its encoding
 //! applies to and each encoder [`Encoder<T>`](pqcodec_core::Encoder); the bounds say which
 //! types those are. A decoder owns the page it reads, as [`Bytes`](bytes::Bytes): a page read
@@ -36,6 +37,7 @@
 
 pub mod alp;
 pub mod bit_packed;
+pub mod bits;
 pub mod byte_stream_split;
 pub mod delta_binary_packed;
 pub mod delta_byte_array;
@@ -43,15 +45,11 @@ pub mod delta_length_byte_array;
 pub mod dictionary;
 pub mod dynamic;
 pub mod group_var_int;
-// The shared kernels: public for pqcodec-arrow (which spreads values over validity with them)
-// under the `unstable` feature, not part of the API.
-#[cfg(feature = "unstable")]
-#[doc(hidden)]
-pub mod kernels;
-#[cfg(not(feature = "unstable"))]
-#[allow(dead_code, unused_imports)]
+// The shared kernels (bit packing, varints, SIMD), private: the few that code above the
+// encodings needs are in `bits` and `stats`.
 mod kernels;
 pub mod plain;
 pub mod rle;
+pub mod stats;
 
 pub use pqcodec_core::{Decoder, Encoder, Encoding, Error, Result, Sink};

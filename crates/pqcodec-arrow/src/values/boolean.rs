@@ -5,7 +5,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, BooleanArray};
 use arrow_buffer::{BooleanBufferBuilder, NullBuffer};
 use pqcodec_core::{BooleanType, Sink};
-use pqcodec_encodings::kernels::bitpack::pack_bools;
+use pqcodec_encodings::bits::pack_bools;
 
 use super::Builder;
 use super::spread::{check, spread_bits};

@@ -3,7 +3,7 @@
 
 use arrow_buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, bit_util};
 use pqcodec_core::Encoding;
-use pqcodec_encodings::kernels;
+use pqcodec_encodings::bits;
 
 use crate::error::Fault;
 
@@ -77,9 +77,9 @@ pub(crate) fn check(
 /// bits through the codec's SIMD kernels, the others value by value.
 pub(crate) trait Spread: Copy + Default {
     /// Spreads the first `dense` of `values` over its slots as
-    /// [`kernels::spread::spread`] does; false, changing nothing, if `validity` disagrees.
+    /// [`bits::spread`] does; false, changing nothing, if `validity` disagrees.
     fn spread(values: &mut [Self], dense: usize, validity: &[u64]) -> bool {
-        kernels::spread::spread(values, dense, validity)
+        bits::spread(values, dense, validity)
     }
 }
 
@@ -90,7 +90,7 @@ macro_rules! spread_lanes {
         impl Spread for $t {
             fn spread(values: &mut [Self], dense: usize, validity: &[u64]) -> bool {
                 let lanes: &mut [$lane] = bytemuck::cast_slice_mut(values);
-                kernels::spread::$kernel(lanes, dense, validity)
+                bits::$kernel(lanes, dense, validity)
             }
         }
     )*};
@@ -211,7 +211,7 @@ mod tests {
             spread_fixed(&mut lanes, &validity);
             let mut reference: Vec<T> = (1..=dense).map(&make).collect();
             reference.resize(bits.len(), T::default());
-            assert!(kernels::spread::spread(
+            assert!(bits::spread(
                 &mut reference,
                 dense,
                 &words(validity.inner())

@@ -14,7 +14,6 @@ use arrow_schema::DataType;
 use bytes::Bytes;
 use pqcodec_core::{
     ByteArrays, Data, Encoding, LengthPrefixed, Lengths, PhysicalType, Sink, ValueBuffer,
-    prefixed_value,
 };
 use pqcodec_encodings::dictionary::IndexDecoder;
 
@@ -127,22 +126,25 @@ fn plain_views(
         at = end;
         made += 1;
     }
-    for _ in made..n {
-        let Some((start, end)) = prefixed_value(data, at) else {
-            let held = out.len() - first;
-            out.truncate(first);
-            return Err(held);
-        };
-        let value = &data[start..end];
+    // The last values, fewer than 16 bytes from the end.
+    let tail = data.get(at..).unwrap_or_default();
+    let mut rest = LengthPrefixed::new(tail, n - made);
+    for (start, end) in rest.by_ref() {
+        let value = &tail[start..end];
         lengths |= value.len();
         out.push(if value.len() <= 12 {
             short_view(value)
         } else {
             long = true;
-            long_view(value.len() as u32, value, 0, (base + start) as u32)
+            long_view(value.len() as u32, value, 0, (base + at + start) as u32)
         });
-        at = end;
     }
+    if rest.left() > 0 {
+        let held = out.len() - first;
+        out.truncate(first);
+        return Err(held);
+    }
+    at += rest.position();
     Ok(PlainViews {
         bytes: at,
         long,
@@ -391,7 +393,7 @@ impl Sink<[u8]> for Views {
         let mut offset = base;
         for value in lengths.values(data.bytes()) {
             let view = match value.len() {
-                len @ 0..=12 => short_view(&value[..len]),
+                0..=12 => short_view(value),
                 len => {
                     let block = *block.get_or_insert_with(|| self.block_of_page(page));
                     // Within the page, which is at most 4 GiB.
@@ -437,15 +439,11 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         self.dictionary_views_block = 0;
         let at_once = || read.short_lengths && std::str::from_utf8(&data[..read.bytes]).is_ok();
         if self.utf8 && !at_once() {
-            let mut at = 0;
-            for index in 0..page.num_values {
-                let Some((start, end)) = prefixed_value(data, at) else {
-                    break;
-                };
+            let values = LengthPrefixed::new(data, page.num_values);
+            for (index, (start, end)) in values.enumerate() {
                 if let Err(e) = std::str::from_utf8(&data[start..end]) {
                     return Err(dictionary_utf8_error(index, e.valid_up_to()));
                 }
-                at = end;
             }
         }
         self.dictionary = Shared {
@@ -512,9 +510,10 @@ impl<T: pqcodec_core::Binary> Builder<T> for Views {
         // SAFETY: what `build` would check holds by construction: one view per slot (`check`
         // above; nulls spread in place), the null buffer `slots` long; every view of a value of
         // more than 12 bytes was made (`long_view`) from bytes lying at its offset in the data
-        // buffer its block index names: a page a decoder shared (`Data` holds the bytes at their
-        // offset in it, and the page was added as that block), the dictionary page (`take_dictionary_page` found them there;
-        // `gather` moves the block index to where the page was added) or a block copied into
+        // buffer its block index names: a page a decoder shared (a `Data`'s bytes lie at their
+        // offset in its buffer, which was added as that block), the dictionary page
+        // (`take_dictionary_page` found them there; `gather` moves the block index to where the
+        // page was added) or a block copied into
         // (`current`, added at the index its views name); its prefix is those bytes' first
         // four. For Utf8View every value was validated: dictionaries when taken, other pages
         // at each checkpoint, the last just before this.

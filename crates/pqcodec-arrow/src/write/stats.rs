@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 
 use arrow_buffer::i256;
 use half::f16;
-use pqcodec_encodings::kernels::min_max;
+use pqcodec_encodings::stats;
 
 /// How a column's values are ordered, from its logical type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,7 +190,7 @@ impl Bounds {
 
     pub(crate) fn update_i32(&mut self, values: &[i32]) {
         if let Bounds::Int32(acc, unsigned) = self
-            && let Some((lo, hi)) = min_max::min_max_i32(values, *unsigned)
+            && let Some((lo, hi)) = stats::min_max_i32(values, *unsigned)
         {
             let flip = if *unsigned { i32::MIN } else { 0 };
             widen(acc, lo, hi, |a, b| (a ^ flip) < (b ^ flip));
@@ -199,7 +199,7 @@ impl Bounds {
 
     pub(crate) fn update_i64(&mut self, values: &[i64]) {
         if let Bounds::Int64(acc, unsigned) = self
-            && let Some((lo, hi)) = min_max::min_max_i64(values, *unsigned)
+            && let Some((lo, hi)) = stats::min_max_i64(values, *unsigned)
         {
             let flip = if *unsigned { i64::MIN } else { 0 };
             widen(acc, lo, hi, |a, b| (a ^ flip) < (b ^ flip));
@@ -208,7 +208,7 @@ impl Bounds {
 
     pub(crate) fn update_f32(&mut self, values: &[f32]) {
         if let Bounds::Float(acc) = self
-            && let Some((lo, hi)) = min_max::min_max_f32(values)
+            && let Some((lo, hi)) = stats::min_max_f32(values)
         {
             widen(acc, lo, hi, float_less);
         }
@@ -216,7 +216,7 @@ impl Bounds {
 
     pub(crate) fn update_f64(&mut self, values: &[f64]) {
         if let Bounds::Double(acc) = self
-            && let Some((lo, hi)) = min_max::min_max_f64(values)
+            && let Some((lo, hi)) = stats::min_max_f64(values)
         {
             widen(acc, lo, hi, float_less);
         }

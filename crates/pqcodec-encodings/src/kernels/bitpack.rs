@@ -5,7 +5,9 @@
 //! that the page holds the bytes before calling, and report a typed error if not.
 
 use super::bits::check_unpack;
-pub use super::bits::{pack32, pack64, packed_len, unpack32_scalar, unpack64_scalar};
+pub use super::bits::packed_len;
+#[cfg(test)]
+pub use super::bits::{pack32, pack64};
 use super::simd::{self, Isa};
 
 /// Unpacks `out.len()` values of `width` (0 to 32) bits from the front of `packed`, with the

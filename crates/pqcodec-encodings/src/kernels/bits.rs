@@ -65,20 +65,8 @@ pub fn unpack32_scalar(packed: &[u8], width: u32, out: &mut [u32]) {
     }
 }
 
-/// The scalar reference of [`unpack64`](super::bitpack::unpack64): one value at a time.
-///
-/// # Panics
-/// As [`unpack64`](super::bitpack::unpack64).
-pub fn unpack64_scalar(packed: &[u8], width: u32, out: &mut [u64]) {
-    check_unpack(packed, out.len(), width, 64);
-    if width == 0 {
-        out.fill(0);
-        return;
-    }
-    unpack64_each(packed, width, out);
-}
-
-/// [`unpack64_scalar`] on checked arguments, `width` 1 to 64.
+/// The scalar reference of [`unpack64`](super::bitpack::unpack64), one value at a time, on
+/// checked arguments, `width` 1 to 64.
 pub(crate) fn unpack64_each(packed: &[u8], width: u32, out: &mut [u64]) {
     let mask = u64::MAX >> (64 - width.clamp(1, 64));
     let w = width as usize;
@@ -98,6 +86,7 @@ pub(crate) fn unpack64_each(packed: &[u8], width: u32, out: &mut [u64]) {
 ///
 /// # Panics
 /// If `width > 64`.
+#[cfg(test)]
 pub fn pack64(values: impl IntoIterator<Item = u64>, width: u32, out: &mut Vec<u8>) {
     assert!(width <= 64, "bit width {width} over 64");
     if width == 0 {
@@ -121,6 +110,7 @@ pub fn pack64(values: impl IntoIterator<Item = u64>, width: u32, out: &mut Vec<u
 }
 
 /// Appends `values` packed at `width` (0 to 32) bits; see [`pack64`].
+#[cfg(test)]
 pub fn pack32(values: &[u32], width: u32, out: &mut Vec<u8>) {
     assert!(width <= 32, "bit width {width} over 32");
     pack64(values.iter().map(|&v| u64::from(v)), width, out);

@@ -21,11 +21,6 @@ impl<'a> ByteReader<'a> {
         }
     }
 
-    /// The encoding errors are reported for.
-    pub fn encoding(&self) -> Encoding {
-        self.encoding
-    }
-
     /// Bytes read so far.
     pub fn position(&self) -> usize {
         self.pos
@@ -50,12 +45,6 @@ impl<'a> ByteReader<'a> {
         let out = &self.data[self.pos..self.pos + n];
         self.pos += n;
         Ok(out)
-    }
-
-    /// Takes the next byte.
-    #[inline]
-    pub fn u8(&mut self, field: &'static str) -> Result<u8> {
-        Ok(self.take(1, field)?[0])
     }
 
     /// Takes a 4-byte little-endian unsigned integer.

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use bytes::Bytes;
-use pqcodec_core::{Data, Decoder, Encoding, Error, Result, Sink, prefixed_value};
+use pqcodec_core::{Data, Decoder, Encoding, Error, LengthPrefixed, Result, Sink};
 
 use super::{PlainType, too_many};
 
@@ -168,14 +168,12 @@ pub(super) fn read_bits<S: Sink<bool> + ?Sized>(
 
 /// Walks the lengths of `n` byte arrays from `*pos`, moving `*pos` past them.
 pub(super) fn walk_byte_arrays(data: &[u8], pos: &mut usize, n: usize) -> Result<()> {
-    let mut at = *pos;
-    for _ in 0..n {
-        let Some((_, end)) = prefixed_value(data, at) else {
-            return Err(truncated_byte_array(data, at));
-        };
-        at = end;
+    let mut values = LengthPrefixed::new(data.get(*pos..).unwrap_or_default(), n);
+    values.by_ref().for_each(drop);
+    if values.left() > 0 {
+        return Err(truncated_byte_array(data, *pos + values.position()));
     }
-    *pos = at;
+    *pos += values.position();
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! Every SIMD intrinsic of the codec, and the runtime dispatch of the kernels that use them:
 //! bit unpacking, delta decoding, ALP, spreading over validity, DELTA_BYTE_ARRAY's prefix
-//! joining, BYTE_STREAM_SPLIT's transposition and a prefetch. One module per instruction set
+//! joining and BYTE_STREAM_SPLIT's transposition. One module per instruction set
 //! (`avx2`, `avx512`), a file per kernel family in each. The scalar references, which the
 //! dispatch falls back to, are in files of their own below this one (`bits`, `bitpack32`,
 //! `spread_scalar`, `prefix_values`; `byte_stream_split`'s beside its encoding), and the
@@ -19,7 +19,6 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-pub(crate) mod prefetch;
 #[cfg(target_arch = "x86_64")]
 mod spread_blocks;
 mod tables;

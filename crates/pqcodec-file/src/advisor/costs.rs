@@ -19,8 +19,9 @@ pub enum DecodeCosts {
 
 /// Nanoseconds to decode, per value by encoding and per byte of decoded page by codec.
 ///
-/// `REFERENCE` was fitted to the advisor's own measures of TPC-H SF1 `orders` and `lineitem`
-/// (pqcodec's reader, release build, AMD EPYC Zen 1): `benches/advisor.sh` prints them.
+/// `REFERENCE` was fitted by hand to the advisor's own measures of TPC-H SF1 `orders` and
+/// `lineitem` (pqcodec's reader, release build, AMD EPYC Zen 1): the decode time that
+/// `pqcodec advise` prints for each candidate, measured ([`DecodeCosts::Measured`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct CostTable {

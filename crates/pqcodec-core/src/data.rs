@@ -32,12 +32,11 @@ impl<'a> Data<'a> {
     /// The bytes `range` of `buffer`, which the sink may keep by cloning `buffer`. A range past
     /// the buffer's end is cut at it.
     pub fn in_buffer(buffer: &'a Bytes, range: Range<usize>) -> Self {
-        let end = range.end.min(buffer.len());
-        let start = range.start.min(end);
-        Data {
-            bytes: &buffer[start..end],
-            buffer: Some((buffer, start)),
-        }
+        let whole = Data {
+            bytes: buffer,
+            buffer: Some((buffer, 0)),
+        };
+        whole.slice(range)
     }
 
     /// The bytes `range` of these, in the same buffer. A range past the end is cut at it.

@@ -389,6 +389,9 @@ impl Sink<[u8]> for Views {
             }
             return;
         };
+        if let Lengths::Each(lengths) = lengths {
+            self.views.reserve(lengths.len());
+        }
         let mut block = None;
         let mut offset = base;
         for value in lengths.values(data.bytes()) {

@@ -12,6 +12,9 @@
 //! the file, its own physical type against its schema column's, and its page headers (sizes,
 //! counts, what the codec can decompress to, the rows the pages can hold) before its pages are
 //! read. To walk a file's pages, see [`ParquetFile`](crate::ParquetFile).
+//!
+//! Writing, pqcodec frames too: page headers ([`page_header_out`]), the page index and the
+//! footer ([`footer_out`]), in Thrift's compact protocol ([`thrift_out`]).
 
 pub(crate) use fetched::Fetched;
 pub use pages::ChunkPages;
@@ -20,9 +23,12 @@ pub(crate) use parquet_types::{codec_not_compiled, reason};
 
 pub(crate) mod checks;
 mod fetched;
+pub(crate) mod footer_out;
+pub(crate) mod page_header_out;
 mod pages;
 pub(crate) mod parquet_types;
 pub mod snappy;
+pub(crate) mod thrift_out;
 pub(crate) mod thrift_walk;
 
 /// How many levels below the root a schema may nest its fields. The parquet crate builds the

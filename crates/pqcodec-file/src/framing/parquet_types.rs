@@ -1,19 +1,26 @@
 //! The one door between pqcodec's types and the parquet crate's (parquet 59), both ways:
-//! physical types, leaf columns, codecs, encodings, sort orders, statistics and errors. What
-//! parquet 59 cannot say is named where it is lost: ALP, which its `Encoding` lacks, is
-//! [`ALP_IN_FOOTER`] in the footers the writer has it write (patched after), and read footers
-//! list ALP and GROUP_VAR_INT as PLAIN to it (`metadata.rs`), pqcodec framing their pages
-//! itself.
+//! physical types, leaf columns, codecs, encodings, sort orders, statistics, Thrift ids and
+//! errors. What parquet 59 cannot say is named where it is lost: its `Encoding` lacks ALP, so
+//! the metadata the writer gives back does not list ALP (the footer pqcodec writes does:
+//! [`footer_out`](super::footer_out)), and read footers list ALP and GROUP_VAR_INT as PLAIN
+//! to it (`metadata.rs`), pqcodec framing their pages itself.
 
-use parquet::basic::{Encoding as PqEncoding, SortOrder as PqSortOrder, Type as PqType};
+use parquet::basic::{
+    BoundaryOrder, Encoding as PqEncoding, PageType, SortOrder as PqSortOrder, Type as PqType,
+};
 use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::errors::ParquetError;
+use parquet::file::metadata::{ColumnIndexBuilder, OffsetIndexBuilder};
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
+use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
 use parquet::schema::types::ColumnDescriptor;
 use pqcodec_arrow::ColumnDesc;
 use pqcodec_arrow::write::{Bound, SortOrder, Statistics};
 use pqcodec_core::{Encoding, PhysicalType};
 
+use super::checks::{DATA_PAGE_V2, DICTIONARY_PAGE};
+use super::footer_out::{ColumnIndex, PageLocation};
 use crate::compression::Compression;
 
 /// Parquet's physical types by their Thrift id.
@@ -93,10 +100,9 @@ impl From<Compression> for parquet::basic::Compression {
     }
 }
 
-/// The parquet crate's name for an encoding, as the footer lists it; `None` for those not
-/// written to files (GROUP_VAR_INT, deprecated, and the level encodings' BIT_PACKED). Parquet
-/// 59 names no ALP: the writer's footer lists [`ALP_IN_FOOTER`] in its place, patched once
-/// written.
+/// The parquet crate's name for an encoding, as a footer lists it; `None` for ALP, which
+/// parquet 59 does not name, and for GROUP_VAR_INT (deprecated) and the level encodings'
+/// BIT_PACKED, which are not written to files.
 pub(crate) fn footer_encoding(e: Encoding) -> Option<PqEncoding> {
     #[allow(deprecated)]
     Some(match e {
@@ -108,15 +114,52 @@ pub(crate) fn footer_encoding(e: Encoding) -> Option<PqEncoding> {
         Encoding::DeltaByteArray => PqEncoding::DELTA_BYTE_ARRAY,
         Encoding::RleDictionary => PqEncoding::RLE_DICTIONARY,
         Encoding::ByteStreamSplit => PqEncoding::BYTE_STREAM_SPLIT,
-        Encoding::Alp => ALP_IN_FOOTER,
         _ => return None,
     })
 }
 
-/// What a footer written by the parquet crate lists for ALP: BIT_PACKED, which pqcodec never
-/// writes (levels are RLE), patched into ALP once written.
-#[allow(deprecated)]
-pub(crate) const ALP_IN_FOOTER: PqEncoding = PqEncoding::BIT_PACKED;
+/// Whether the writer writes pages in `e`: every encoding but GROUP_VAR_INT (deprecated) and
+/// BIT_PACKED (the levels' old encoding).
+pub(crate) fn written_to_files(e: Encoding) -> bool {
+    e == Encoding::Alp || footer_encoding(e).is_some()
+}
+
+/// The page type of Thrift id `id`, one of a data page's (v1 or v2) or a dictionary page's.
+pub(crate) fn parquet_page_type(id: i32) -> PageType {
+    match id {
+        DICTIONARY_PAGE => PageType::DICTIONARY_PAGE,
+        DATA_PAGE_V2 => PageType::DATA_PAGE_V2,
+        _ => PageType::DATA_PAGE,
+    }
+}
+
+/// A codec's Thrift id (`CompressionCodec`).
+pub(crate) fn codec_id(codec: parquet::basic::Compression) -> i32 {
+    use parquet::basic::Compression as C;
+    match codec {
+        C::UNCOMPRESSED => 0,
+        C::SNAPPY => 1,
+        C::GZIP(_) => 2,
+        C::LZO => 3,
+        C::BROTLI(_) => 4,
+        C::LZ4 => 5,
+        C::ZSTD(_) => 6,
+        C::LZ4_RAW => 7,
+    }
+}
+
+/// An edge interpolation algorithm's Thrift id.
+pub(crate) fn edge_interpolation_id(a: &parquet::basic::EdgeInterpolationAlgorithm) -> i32 {
+    use parquet::basic::EdgeInterpolationAlgorithm as A;
+    match *a {
+        A::SPHERICAL => 0,
+        A::VINCENTY => 1,
+        A::THOMAS => 2,
+        A::ANDOYER => 3,
+        A::KARNEY => 4,
+        A::_Unknown(id) => id,
+    }
+}
 
 /// Parquet's column order as pqcodec's statistics writer takes it.
 pub(crate) fn sort_order(order: PqSortOrder) -> SortOrder {
@@ -181,6 +224,39 @@ pub(crate) fn parquet_statistics(
             )
         }
     }
+}
+
+/// A column chunk's column index (`None`: it has none) as the parquet crate holds it.
+pub(crate) fn parquet_column_index(
+    physical: PqType,
+    index: Option<&ColumnIndex>,
+) -> Result<ColumnIndexMetaData, ParquetError> {
+    let Some(index) = index else {
+        return Ok(ColumnIndexMetaData::NONE);
+    };
+    let mut builder = ColumnIndexBuilder::new(physical);
+    let pages = index.min.iter().zip(&index.max).zip(&index.null_counts);
+    for (((min, max), &nulls), &null_page) in pages.zip(&index.null_pages) {
+        builder.append(null_page, min.clone(), max.clone(), nulls);
+    }
+    builder.set_boundary_order(match index.boundary_order {
+        1 => BoundaryOrder::ASCENDING,
+        2 => BoundaryOrder::DESCENDING,
+        _ => BoundaryOrder::UNORDERED,
+    });
+    builder.build()
+}
+
+/// A column chunk's offset index as the parquet crate holds it.
+pub(crate) fn parquet_offset_index(pages: &[PageLocation]) -> OffsetIndexMetaData {
+    // The builder counts first rows from 0 by each page's rows.
+    let mut builder = OffsetIndexBuilder::new();
+    for (i, p) in pages.iter().enumerate() {
+        builder.append_offset_and_size(p.offset, p.size);
+        let next = pages.get(i + 1).map_or(p.first_row, |n| n.first_row);
+        builder.append_row_count(next - p.first_row);
+    }
+    builder.build()
 }
 
 /// The parquet crate's error without the prefix its variant adds ("Parquet error: ", ...).

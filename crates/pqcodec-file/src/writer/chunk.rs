@@ -1,100 +1,33 @@
 //! A column chunk's pages compressed and framed (page headers by pqcodec), with the chunk's
 //! metadata, column index and offset index.
 
-use std::collections::VecDeque;
-use std::io::Read;
-
 use bytes::Bytes;
-use parquet::basic::{BoundaryOrder, Encoding as PqEncoding, PageType};
-use parquet::column::writer::ColumnCloseResult;
-use parquet::file::metadata::{
-    ColumnChunkMetaData, ColumnIndexBuilder, OffsetIndexBuilder, PageEncodingStats,
-};
-use parquet::file::reader::{ChunkReader, Length};
+use parquet::basic::BoundaryOrder;
+use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
 use parquet::schema::types::ColumnDescPtr;
 use pqcodec_arrow::Page;
 use pqcodec_arrow::write::{BoundaryOrder as PageOrder, EncodedChunk, EncodedPage};
 use pqcodec_core::Encoding;
 
 use super::compress::Compressor;
-use super::page_header::{PageKind, write_page_header};
 use super::truncate::Truncate;
 use crate::compression::Compression;
 use crate::error::{Error, Result};
-use crate::framing::parquet_types::{footer_encoding, parquet_statistics};
+use crate::framing::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
+use crate::framing::footer_out::{ChunkEncodings, ColumnIndex, PageLocation};
+use crate::framing::page_header_out::{PageKind, write_page_header};
+use crate::framing::parquet_types::{
+    footer_encoding, parquet_page_type, parquet_statistics, written_to_files,
+};
 
-/// A framed column chunk: its pages' bytes, from offset 0, and what the row group writer
-/// needs.
+/// A framed column chunk: its pages' bytes (each page its own buffer: the chunk is never
+/// copied into one), its metadata and page index, offsets counted from the chunk's start.
 pub(crate) struct Framed {
-    pub bytes: FramedPages,
-    pub close: ColumnCloseResult,
-}
-
-/// A column chunk's framed pages, each its own buffer, read as one stretch of bytes: the
-/// chunk is never copied into one buffer before it is written out.
-#[derive(Debug, Default)]
-pub(crate) struct FramedPages {
-    pages: Vec<Bytes>,
-    len: u64,
-}
-
-impl FramedPages {
-    fn push(&mut self, page: Vec<u8>) {
-        self.len += page.len() as u64;
-        self.pages.push(Bytes::from(page));
-    }
-}
-
-impl Length for FramedPages {
-    fn len(&self) -> u64 {
-        self.len
-    }
-}
-
-/// Reads [`FramedPages`] from some offset on.
-pub(crate) struct PagesRead(VecDeque<Bytes>);
-
-impl Read for PagesRead {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        while let Some(front) = self.0.front_mut() {
-            if front.is_empty() {
-                self.0.pop_front();
-                continue;
-            }
-            let n = front.len().min(buf.len());
-            buf[..n].copy_from_slice(&front[..n]);
-            bytes::Buf::advance(front, n);
-            return Ok(n);
-        }
-        Ok(0)
-    }
-}
-
-impl ChunkReader for FramedPages {
-    type T = PagesRead;
-
-    fn get_read(&self, start: u64) -> parquet::errors::Result<PagesRead> {
-        let mut skip = start;
-        let mut out = VecDeque::with_capacity(self.pages.len());
-        for page in &self.pages {
-            let len = page.len() as u64;
-            if skip >= len {
-                skip -= len;
-                continue;
-            }
-            out.push_back(page.slice(skip as usize..));
-            skip = 0;
-        }
-        Ok(PagesRead(out))
-    }
-
-    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
-        let mut out = Vec::with_capacity(length);
-        self.get_read(start)?
-            .take(length as u64)
-            .read_to_end(&mut out)?;
-        Ok(Bytes::from(out))
-    }
+    pub pages: Vec<Bytes>,
+    pub metadata: ColumnChunkMetaData,
+    pub encodings: ChunkEncodings,
+    pub column_index: Option<ColumnIndex>,
+    pub locations: Vec<PageLocation>,
 }
 
 /// One leaf column's chunk being framed: data pages compressed and framed as they come (so a
@@ -104,15 +37,18 @@ pub(crate) struct ChunkWriter {
     path: String,
     codec: Compression,
     compressor: Compressor,
-    /// The framed data pages.
-    data: FramedPages,
+    /// The framed data pages, and their bytes in all.
+    data: Vec<Bytes>,
+    data_len: u64,
     uncompressed: i64,
     num_values: i64,
-    encodings: Vec<PqEncoding>,
-    encoding_stats: Vec<PageEncodingStats>,
-    /// Each data page's offset in `data`, framed size and rows.
-    locations: Vec<(i64, i32, i64)>,
-    index: Option<ColumnIndexBuilder>,
+    encodings: ChunkEncodings,
+    /// Each data page's offset in `data`, framed size and first row.
+    locations: Vec<PageLocation>,
+    rows: i64,
+    /// The column index, once a page has bounds; `None` inside once a page has values
+    /// without bounds (only NaNs, or a type without order): then the chunk has none.
+    index: Option<Option<ColumnIndex>>,
     /// How long bounds are cut, if they are.
     truncate: Option<Truncate>,
 }
@@ -125,18 +61,15 @@ impl ChunkWriter {
             descr,
             codec,
             compressor: Compressor::new(codec),
-            data: FramedPages::default(),
+            data: Vec::new(),
+            data_len: 0,
             uncompressed: 0,
             num_values: 0,
-            encodings: vec![PqEncoding::RLE],
-            encoding_stats: Vec::new(),
+            encodings: levels_listed(),
             locations: Vec::new(),
+            rows: 0,
             index: None,
         }
-    }
-
-    fn pq(&self, e: parquet::errors::ParquetError) -> Error {
-        frame_error(&self.path, e)
     }
 
     /// The page's header and `body`: the framed page, and its size uncompressed (header
@@ -155,24 +88,6 @@ impl ChunkWriter {
         let header = framed.len();
         framed.extend_from_slice(body);
         Ok((framed, (header + uncompressed) as i64))
-    }
-
-    fn count(&mut self, page_type: PageType, encoding: PqEncoding) {
-        match self
-            .encoding_stats
-            .iter_mut()
-            .find(|s| s.page_type == page_type && s.encoding == encoding)
-        {
-            Some(s) => s.count += 1,
-            None => self.encoding_stats.push(PageEncodingStats {
-                page_type,
-                encoding,
-                count: 1,
-            }),
-        }
-        if !self.encodings.contains(&encoding) {
-            self.encodings.push(encoding);
-        }
     }
 
     /// Compresses and frames a data page.
@@ -217,37 +132,47 @@ impl ChunkWriter {
             self.frame(kind, data, data.len())?
         };
         let page_type = match kind {
-            PageKind::DataV2 { .. } => PageType::DATA_PAGE_V2,
-            _ => PageType::DATA_PAGE,
+            PageKind::DataV2 { .. } => DATA_PAGE_V2,
+            _ => DATA_PAGE,
         };
-        let offset = self.data.len;
-        let framed_len = framed.len();
+        let offset = self.data_len as i64;
+        let size = i32_of(path, framed.len())?;
+        self.data_len += framed.len() as u64;
         self.uncompressed += uncompressed;
-        self.data.push(framed);
+        self.data.push(Bytes::from(framed));
         self.num_values += page.page.num_values() as i64;
-        let (listed, framed_len) = (listed_encoding(path, encoding)?, i32_of(path, framed_len)?);
-        self.count(page_type, listed);
-        self.locations
-            .push((offset as i64, framed_len, page.num_rows as i64));
+        self.encodings.count(page_type, encoding);
+        self.locations.push(PageLocation {
+            offset,
+            size,
+            first_row: self.rows,
+        });
+        self.rows += page.num_rows as i64;
         if let Some(stats) = &page.statistics {
-            let builder = self
-                .index
-                .get_or_insert_with(|| ColumnIndexBuilder::new(self.descr.physical_type()));
             let values = page.page.num_values() - page.num_nulls;
-            match (&stats.min, &stats.max) {
+            let bounds = match (&stats.min, &stats.max) {
                 (Some(min), Some(max)) => {
                     let (min, max) = (min.to_plain_bytes(), max.to_plain_bytes());
-                    let (min, max) = match &self.truncate {
+                    Some(match &self.truncate {
                         Some(t) => (t.min(&min).unwrap_or(min), t.max(&max).unwrap_or(max)),
                         None => (min, max),
-                    };
-                    builder.append(false, min, max, page.num_nulls as i64)
+                    })
                 }
-                _ if values == 0 => {
-                    builder.append(true, Vec::new(), Vec::new(), page.num_nulls as i64)
-                }
+                _ if values == 0 => Some((Vec::new(), Vec::new())),
                 // Values without bounds (only NaNs, or an order-less type): no index.
-                _ => builder.to_invalid(),
+                _ => None,
+            };
+            let index = self
+                .index
+                .get_or_insert_with(|| Some(ColumnIndex::default()));
+            match (index.as_mut(), bounds) {
+                (Some(index), Some((min, max))) => {
+                    index.null_pages.push(values == 0);
+                    index.min.push(min);
+                    index.max.push(max);
+                    index.null_counts.push(page.num_nulls as i64);
+                }
+                _ => *index = None,
             }
         }
         Ok(())
@@ -255,9 +180,9 @@ impl ChunkWriter {
 
     /// Ends the chunk, whose data pages were pushed: the dictionary page framed in front of
     /// them, the chunk's metadata and indexes; the writer starts empty for the next chunk.
-    pub(crate) fn finish(&mut self, chunk: &EncodedChunk, rows: u64) -> Result<Framed> {
+    pub(crate) fn finish(&mut self, chunk: &EncodedChunk) -> Result<Framed> {
         let (dictionary, statistics) = (chunk.dictionary.as_ref(), chunk.statistics.as_ref());
-        let mut bytes = FramedPages::default();
+        let mut pages = Vec::with_capacity(self.data.len() + 1);
         let mut dictionary_offset = None;
         if let Some(dictionary) = dictionary {
             let mut buf = Vec::new();
@@ -268,32 +193,40 @@ impl ChunkWriter {
                 num_values: i32_of(&self.path, dictionary.num_values)?,
             };
             let (framed, uncompressed) = self.frame(kind, &buf, dictionary.data.len())?;
-            bytes.push(framed);
+            pages.push(Bytes::from(framed));
             dictionary_offset = Some(0);
             self.uncompressed += uncompressed;
-            self.count(PageType::DICTIONARY_PAGE, PqEncoding::PLAIN);
+            self.encodings.count(DICTIONARY_PAGE, Encoding::Plain);
         }
-        let shift = bytes.len as i64;
-        let data = std::mem::take(&mut self.data);
-        bytes.len += data.len;
-        bytes.pages.extend(data.pages);
-
-        let mut offsets = OffsetIndexBuilder::new();
-        for &(offset, size, rows) in &self.locations {
-            offsets.append_offset_and_size(offset + shift, size);
-            offsets.append_row_count(rows);
+        let shift = pages.first().map_or(0, |p| p.len() as i64);
+        pages.append(&mut self.data);
+        let len = std::mem::take(&mut self.data_len) + shift as u64;
+        let mut locations = std::mem::take(&mut self.locations);
+        for l in &mut locations {
+            l.offset += shift;
         }
+        self.rows = 0;
+        let encodings = std::mem::replace(&mut self.encodings, levels_listed());
+        // The parquet crate's view: ALP, which it cannot name, left out.
+        let named = |e: &Encoding| footer_encoding(*e);
+        let listed: Vec<_> = encodings.listed.iter().filter_map(named).collect();
+        let page_stats = (encodings.pages.iter())
+            .filter_map(|(page_type, e, count)| {
+                Some(PageEncodingStats {
+                    page_type: parquet_page_type(*page_type),
+                    encoding: named(e)?,
+                    count: *count,
+                })
+            })
+            .collect();
         let mut builder = ColumnChunkMetaData::builder(self.descr.clone())
             .set_compression(self.codec.into())
-            .set_encodings(std::mem::replace(
-                &mut self.encodings,
-                vec![PqEncoding::RLE],
-            ))
-            .set_page_encoding_stats(std::mem::take(&mut self.encoding_stats))
-            .set_total_compressed_size(bytes.len as i64)
+            .set_encodings(listed)
+            .set_page_encoding_stats(page_stats)
+            .set_total_compressed_size(len as i64)
             .set_total_uncompressed_size(std::mem::take(&mut self.uncompressed))
             .set_num_values(std::mem::take(&mut self.num_values))
-            .set_data_page_offset(self.locations.first().map_or(shift, |l| l.0 + shift))
+            .set_data_page_offset(locations.first().map_or(shift, |l| l.offset))
             .set_dictionary_page_offset(dictionary_offset);
         if let Some(stats) = statistics {
             let truncate = self.truncate.as_ref();
@@ -304,38 +237,41 @@ impl ChunkWriter {
                 |v| truncate.and_then(|t| t.max(v)),
             ));
         }
-        let metadata = builder.build().map_err(|e| self.pq(e))?;
-        let column_index = match self.index.take() {
-            Some(mut builder) if builder.valid() => {
-                builder.set_boundary_order(match chunk.boundary_order {
-                    PageOrder::Unordered => BoundaryOrder::UNORDERED,
-                    PageOrder::Ascending => BoundaryOrder::ASCENDING,
-                    PageOrder::Descending => BoundaryOrder::DESCENDING,
-                });
-                Some(builder.build().map_err(|e| self.pq(e))?)
-            }
-            _ => None,
-        };
-        self.locations.clear();
+        let metadata = builder.build().map_err(|e| frame_error(&self.path, e))?;
+        let column_index = self.index.take().flatten().map(|mut index| {
+            index.boundary_order = match chunk.boundary_order {
+                PageOrder::Unordered => BoundaryOrder::UNORDERED,
+                PageOrder::Ascending => BoundaryOrder::ASCENDING,
+                PageOrder::Descending => BoundaryOrder::DESCENDING,
+            } as i32;
+            index
+        });
         Ok(Framed {
-            close: ColumnCloseResult {
-                bytes_written: bytes.len,
-                rows_written: rows,
-                metadata,
-                bloom_filter: None,
-                column_index,
-                offset_index: Some(offsets.build()),
-            },
-            bytes,
+            pages,
+            metadata,
+            encodings,
+            column_index,
+            locations,
         })
     }
 }
 
-/// The parquet crate's name for `e`, which column `column`'s pages are written in, as the
-/// footer lists it.
-pub(crate) fn listed_encoding(column: &str, e: Encoding) -> Result<parquet::basic::Encoding> {
-    footer_encoding(e)
-        .ok_or_else(|| Error::Request(format!("column {column:?}: {e} is not written to files")))
+/// A chunk's encodings before its pages: RLE, the levels'.
+fn levels_listed() -> ChunkEncodings {
+    ChunkEncodings {
+        listed: vec![Encoding::Rle],
+        pages: Vec::new(),
+    }
+}
+
+/// Fails if the writer does not write pages in `e`.
+pub(crate) fn check_written(column: &str, e: Encoding) -> Result<()> {
+    match written_to_files(e) {
+        true => Ok(()),
+        false => Err(Error::Request(format!(
+            "column {column:?}: {e} is not written to files"
+        ))),
+    }
 }
 
 fn i32_of(path: &str, n: usize) -> Result<i32> {

@@ -1,6 +1,6 @@
 //! Writing Parquet files: RecordBatches in, a file out, every level and value encoded by
-//! pqcodec ([`pqcodec_arrow::write`]); page headers written by pqcodec, the footer by the
-//! parquet crate.
+//! pqcodec ([`pqcodec_arrow::write`]), and framed by pqcodec too: page headers, the page
+//! index and the footer.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -24,9 +24,7 @@
 
 mod chunk;
 mod compress;
-mod footer;
 mod options;
-mod page_header;
 mod truncate;
 #[cfg(feature = "object_store")]
 mod upload;
@@ -37,9 +35,10 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::{ArrowSchemaConverter, encode_arrow_schema};
-use parquet::file::metadata::{KeyValue, ParquetMetaData};
-use parquet::file::properties::WriterProperties;
-use parquet::file::writer::SerializedFileWriter;
+use parquet::basic::ColumnOrder;
+use parquet::file::metadata::{
+    FileMetaData, KeyValue, ParquetMetaData, ParquetMetaDataBuilder, RowGroupMetaData,
+};
 use parquet::schema::types::{ColumnDescriptor, SchemaDescPtr, SchemaDescriptor};
 use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, Prepared};
 use pqcodec_core::{Encoding, PhysicalType};
@@ -52,8 +51,15 @@ pub use pqcodec_arrow::write::PageVersion;
 pub use upload::AsyncFileWriter;
 
 use crate::error::{Error, Result};
-use crate::framing::parquet_types::{column_desc, sort_order};
-use footer::Output;
+use crate::framing::footer_out::{
+    ChunkEncodings, ColumnIndex, Footer, PageLocation, write_offset_index,
+};
+use crate::framing::parquet_types::{
+    column_desc, parquet_column_index, parquet_offset_index, sort_order,
+};
+
+/// What the footer says of the writer: `created_by`.
+const CREATED_BY: &str = concat!("pqcodec version ", env!("CARGO_PKG_VERSION"));
 
 /// Writes RecordBatches as a Parquet file to any [`Write`], shaped like arrow-rs's
 /// `ArrowWriter`: [`FileWriter::write`] batches, [`FileWriter::flush`] to end a row group
@@ -66,9 +72,14 @@ use footer::Output;
 /// list offset past its child) is refused before any of it is encoded; after an I/O error the
 /// writer refuses every call.
 pub struct FileWriter<W: Write + Send> {
-    inner: SerializedFileWriter<Output<W>>,
-    /// Whether a column may be ALP: the footer is then patched.
-    alp: bool,
+    out: W,
+    /// Bytes written to `out`.
+    written: u64,
+    /// The row groups written, and of each column chunk what the footer and the page index
+    /// say beyond the parquet crate's metadata.
+    row_groups: Vec<RowGroupMetaData>,
+    chunks_written: Vec<Vec<ChunkWritten>>,
+    key_value_metadata: Vec<KeyValue>,
     schema: SchemaRef,
     descr: SchemaDescPtr,
     fields: Vec<FieldEncoder>,
@@ -81,6 +92,13 @@ pub struct FileWriter<W: Write + Send> {
     first_group: Option<FirstGroup>,
     /// Why the writer refuses further calls.
     failed: Option<String>,
+}
+
+/// A column chunk written: its encodings, column index and page locations.
+struct ChunkWritten {
+    encodings: ChunkEncodings,
+    column_index: Option<ColumnIndex>,
+    locations: Vec<PageLocation>,
 }
 
 /// The first row group of a writer whose columns the advisor chooses, before it is chosen.
@@ -130,22 +148,16 @@ impl<W: Write + Send> FileWriter<W> {
                  (WriterOptions::with_auto)"
             )));
         }
-        let (fields, chunks, alp) = encoders(&schema, &descr, &options)?;
-        let properties = WriterProperties::builder()
-            .set_created_by(concat!("pqcodec version ", env!("CARGO_PKG_VERSION")).into())
-            .build();
-        let out = Output::new(out);
-        let mut inner =
-            SerializedFileWriter::new(out, descr.root_schema_ptr(), Arc::new(properties))
-                .map_err(|e| chunk::frame_error("(file)", e))?;
+        let (fields, chunks) = encoders(&schema, &descr, &options)?;
+        let mut key_value_metadata = Vec::new();
         if options.arrow_schema {
-            inner.append_key_value_metadata(KeyValue::new(
+            key_value_metadata.push(KeyValue::new(
                 "ARROW:schema".into(),
                 encode_arrow_schema(&schema),
             ));
         }
         for (k, v) in &options.key_value_metadata {
-            inner.append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
+            key_value_metadata.push(KeyValue::new(k.clone(), v.clone()));
         }
         let max_group_rows = options.row_group_rows;
         let first_group = options.any_auto().then(|| FirstGroup {
@@ -154,9 +166,12 @@ impl<W: Write + Send> FileWriter<W> {
             prepared: Vec::new(),
             rows: 0,
         });
-        Ok(FileWriter {
-            inner,
-            alp,
+        let mut writer = FileWriter {
+            out,
+            written: 0,
+            row_groups: Vec::new(),
+            chunks_written: Vec::new(),
+            key_value_metadata,
             schema,
             descr,
             fields,
@@ -165,7 +180,9 @@ impl<W: Write + Send> FileWriter<W> {
             max_group_rows,
             first_group,
             failed: None,
-        })
+        };
+        writer.write_out(b"PAR1")?;
+        Ok(writer)
     }
 
     /// The Arrow schema batches must have.
@@ -185,12 +202,18 @@ impl<W: Write + Send> FileWriter<W> {
 
     /// Bytes written to the output so far.
     pub fn bytes_written(&self) -> usize {
-        self.inner.bytes_written()
+        self.written as usize
     }
 
     /// The output.
     pub fn inner(&self) -> &W {
-        self.inner.inner().get_ref()
+        &self.out
+    }
+
+    fn write_out(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes).map_err(Error::Io)?;
+        self.written += bytes.len() as u64;
+        Ok(())
     }
 
     fn usable(&self) -> Result<()> {
@@ -269,10 +292,9 @@ impl<W: Write + Send> FileWriter<W> {
                 options.choose_column(path.clone(), settings);
             }
         }
-        let (fields, chunks, alp) = encoders(&self.schema, &self.descr, &options)?;
+        let (fields, chunks) = encoders(&self.schema, &self.descr, &options)?;
         self.fields = fields;
         self.chunks = chunks;
-        self.alp = alp;
         for prepared in first.prepared {
             self.write_prepared(prepared)?;
         }
@@ -310,79 +332,202 @@ impl<W: Write + Send> FileWriter<W> {
     }
 
     fn write_row_group(&mut self) -> Result<()> {
-        let rows = self.rows_in_group as u64;
-        let mut group = self
-            .inner
-            .next_row_group()
-            .map_err(|e| chunk::frame_error("(row group)", e))?;
+        let rows = self.rows_in_group as i64;
+        let ordinal = i16::try_from(self.row_groups.len())
+            .map_err(|_| Error::Request("a file holds at most 32767 row groups".into()))?;
+        let start = self.written as i64;
+        let mut columns = Vec::with_capacity(self.chunks.len());
+        let mut written = Vec::with_capacity(self.chunks.len());
+        let mut total_uncompressed = 0;
         let mut leaf = 0;
-        for field in &mut self.fields {
-            let chunks = field.finish_chunks().map_err(Error::Encode)?;
+        for field in 0..self.fields.len() {
+            let chunks = self.fields[field].finish_chunks().map_err(Error::Encode)?;
             for encoded in chunks {
                 let writer = &mut self.chunks[leaf];
                 for page in &encoded.pages {
                     writer.push(page)?;
                 }
-                let framed = writer.finish(&encoded, rows)?;
-                group
-                    .append_column(&framed.bytes, framed.close)
+                let framed = writer.finish(&encoded)?;
+                // Offsets so far count from the chunk's start.
+                let at = self.written as i64;
+                let metadata = framed.metadata;
+                let metadata = (metadata.clone().into_builder())
+                    .set_data_page_offset(metadata.data_page_offset() + at)
+                    .set_dictionary_page_offset(metadata.dictionary_page_offset().map(|o| o + at))
+                    .build()
                     .map_err(|e| chunk::frame_error("(row group)", e))?;
+                for page in &framed.pages {
+                    self.write_out(page)?;
+                }
+                total_uncompressed += metadata.uncompressed_size();
+                columns.push(metadata);
+                let mut locations = framed.locations;
+                for l in &mut locations {
+                    l.offset += at;
+                }
+                written.push(ChunkWritten {
+                    encodings: framed.encodings,
+                    column_index: framed.column_index,
+                    locations,
+                });
                 leaf += 1;
             }
         }
-        group
-            .close()
+        let group = RowGroupMetaData::builder(self.descr.clone())
+            .set_column_metadata(columns)
+            .set_total_byte_size(total_uncompressed)
+            .set_num_rows(rows)
+            .set_ordinal(ordinal)
+            .set_file_offset(start)
+            .build()
             .map_err(|e| chunk::frame_error("(row group)", e))?;
+        self.row_groups.push(group);
+        self.chunks_written.push(written);
         self.rows_in_group = 0;
         Ok(())
     }
 
-    /// Ends the last row group and writes the footer; returns the file's metadata (as the
-    /// parquet crate of this build knows it: an ALP column chunk's encodings list BIT_PACKED
-    /// in ALP's place there, ALP in the file).
+    /// Ends the last row group and writes the page index and the footer; returns the file's
+    /// metadata, page index included, as the parquet crate of this build knows it (it has no
+    /// name for ALP: a chunk's encodings list ALP in the file, not there).
     pub fn close(mut self) -> Result<ParquetMetaData> {
-        self.flush()?;
-        if self.alp {
-            self.inner.inner_mut().hold();
-        }
-        let metadata = self
-            .inner
-            .finish()
-            .map_err(|e| chunk::frame_error("(footer)", e))?;
-        self.inner
-            .inner_mut()
-            .release_patched()
-            .map_err(Error::Io)?;
-        Ok(metadata)
+        self.finish()
     }
 
     /// Closes the file and gives back the output.
     pub fn into_inner(mut self) -> Result<W> {
+        self.finish()?;
+        Ok(self.out)
+    }
+
+    fn finish(&mut self) -> Result<ParquetMetaData> {
         self.flush()?;
-        if self.alp {
-            self.inner.inner_mut().hold();
+        let finished = self.write_index_and_footer();
+        self.guard(finished)
+    }
+
+    /// Writes the column indexes, then the offset indexes (each chunk's after the last row
+    /// group, as arrow-rs places them), then the footer.
+    fn write_index_and_footer(&mut self) -> Result<ParquetMetaData> {
+        let physical: Vec<_> = (self.descr.columns().iter())
+            .map(|c| c.physical_type())
+            .collect();
+        let mut groups = std::mem::take(&mut self.row_groups);
+        let mut buf = Vec::new();
+        let mut column_indexes = Vec::with_capacity(groups.len());
+        let mut offset_indexes = Vec::with_capacity(groups.len());
+        for written in &self.chunks_written {
+            let mut row = Vec::with_capacity(written.len());
+            for chunk in written {
+                row.push(chunk.column_index.as_ref().map(|index| {
+                    let at = self.written as usize + buf.len();
+                    index.write(&mut buf);
+                    (at, buf.len() + self.written as usize - at)
+                }));
+            }
+            column_indexes.push(row);
         }
-        let mut out = self
-            .inner
-            .into_inner()
-            .map_err(|e| chunk::frame_error("(footer)", e))?;
-        out.release_patched().map_err(Error::Io)?;
-        Ok(out.into_inner())
+        for written in &self.chunks_written {
+            let mut row = Vec::with_capacity(written.len());
+            for chunk in written {
+                let at = self.written as usize + buf.len();
+                write_offset_index(&chunk.locations, &mut buf);
+                row.push((at, buf.len() + self.written as usize - at));
+            }
+            offset_indexes.push(row);
+        }
+        let too_far = |_| Error::Request("the page index lies past 2 GiB of its start".into());
+        for (g, group) in groups.iter_mut().enumerate() {
+            let mut columns = Vec::with_capacity(group.num_columns());
+            for (c, chunk) in group.columns().iter().enumerate() {
+                let column = column_indexes[g][c];
+                let (offset_at, offset_len) = offset_indexes[g][c];
+                let mut builder = (chunk.clone().into_builder())
+                    .set_offset_index_offset(Some(offset_at as i64))
+                    .set_offset_index_length(Some(i32::try_from(offset_len).map_err(too_far)?));
+                if let Some((at, len)) = column {
+                    builder = builder
+                        .set_column_index_offset(Some(at as i64))
+                        .set_column_index_length(Some(i32::try_from(len).map_err(too_far)?));
+                }
+                columns.push(
+                    builder
+                        .build()
+                        .map_err(|e| chunk::frame_error("(footer)", e))?,
+                );
+            }
+            *group = (group.clone().into_builder())
+                .set_column_metadata(columns)
+                .build()
+                .map_err(|e| chunk::frame_error("(footer)", e))?;
+        }
+        let encodings: Vec<Vec<ChunkEncodings>> = (self.chunks_written.iter())
+            .map(|w| w.iter().map(|c| c.encodings.clone()).collect())
+            .collect();
+        let footer_at = buf.len();
+        Footer {
+            schema: &self.descr,
+            row_groups: &groups,
+            encodings: &encodings,
+            key_value_metadata: &self.key_value_metadata,
+            created_by: CREATED_BY,
+        }
+        .write(&mut buf);
+        let footer_len = u32::try_from(buf.len() - footer_at)
+            .map_err(|_| Error::Request("the footer is over 4 GiB".into()))?;
+        buf.extend_from_slice(&footer_len.to_le_bytes());
+        buf.extend_from_slice(b"PAR1");
+        self.write_out(&buf)?;
+        self.out.flush().map_err(Error::Io)?;
+
+        let num_rows = groups.iter().map(|g| g.num_rows()).sum();
+        let column_orders = (self.descr.columns().iter())
+            .map(|c| ColumnOrder::TYPE_DEFINED_ORDER(c.sort_order()))
+            .collect();
+        let kv = (!self.key_value_metadata.is_empty()).then(|| self.key_value_metadata.clone());
+        let file = FileMetaData::new(
+            1,
+            num_rows,
+            Some(CREATED_BY.into()),
+            kv,
+            self.descr.clone(),
+            Some(column_orders),
+        );
+        let mut column_index = Vec::with_capacity(groups.len());
+        let mut offset_index = Vec::with_capacity(groups.len());
+        for written in &self.chunks_written {
+            let mut columns = Vec::with_capacity(written.len());
+            let mut offsets = Vec::with_capacity(written.len());
+            for (chunk, &physical) in written.iter().zip(&physical) {
+                let index = parquet_column_index(physical, chunk.column_index.as_ref());
+                columns.push(index.map_err(|e| chunk::frame_error("(page index)", e))?);
+                offsets.push(parquet_offset_index(&chunk.locations));
+            }
+            column_index.push(columns);
+            offset_index.push(offsets);
+        }
+        let any_column_index =
+            (self.chunks_written.iter()).any(|w| w.iter().any(|c| c.column_index.is_some()));
+        let mut builder = ParquetMetaDataBuilder::new(file).set_row_groups(groups);
+        if any_column_index {
+            builder = builder.set_column_index(Some(column_index));
+        }
+        if !offset_index.is_empty() {
+            builder = builder.set_offset_index(Some(offset_index));
+        }
+        Ok(builder.build())
     }
 }
 
-/// The encoders of each field and the framing of each leaf column, as `options` say; whether
-/// a column may be ALP.
-#[allow(clippy::type_complexity)]
+/// The encoders of each field and the framing of each leaf column, as `options` say.
 fn encoders(
     schema: &SchemaRef,
     descr: &SchemaDescPtr,
     options: &WriterOptions,
-) -> Result<(Vec<FieldEncoder>, Vec<chunk::ChunkWriter>, bool)> {
+) -> Result<(Vec<FieldEncoder>, Vec<chunk::ChunkWriter>)> {
     let mut fields = Vec::with_capacity(schema.fields().len());
     let mut chunks = Vec::with_capacity(descr.num_columns());
     let mut next = 0;
-    let mut alp = false;
     for field in schema.fields() {
         let n = pqcodec_arrow::leaf_count(field);
         let leaves = descr.columns().get(next..next + n).ok_or_else(|| {
@@ -408,8 +553,7 @@ fn encoders(
                 codec,
                 options.truncate_bounds,
             ));
-            chunk::listed_encoding(&desc.path, column_options.encoding)?;
-            alp |= column_options.encoding == Encoding::Alp;
+            chunk::check_written(&desc.path, column_options.encoding)?;
             columns.push((desc, column_options));
         }
         fields.push(FieldEncoder::try_new(field.clone(), columns).map_err(Error::Encode)?);
@@ -420,7 +564,7 @@ fn encoders(
             descr.num_columns()
         )));
     }
-    Ok((fields, chunks, alp))
+    Ok((fields, chunks))
 }
 
 /// Options and codec of the leaf column `leaf` at `path`.

@@ -969,3 +969,52 @@ fn a_dictionary_that_does_not_pay_is_dropped() {
     assert!(group.column(1).dictionary_page_offset().is_some());
     assert_same(&read_arrow_rs(file), &input, "dropped dictionary");
 }
+
+/// The page index and the footer pqcodec writes are, byte for byte, what arrow-rs's
+/// `ParquetMetaDataWriter` writes from the metadata `close` gives back: every type, nested
+/// fields, dictionaries, both page versions, several row groups, key-value metadata.
+#[test]
+fn page_index_and_footer_are_those_arrow_rs_writes() {
+    use parquet::file::metadata::ParquetMetaDataWriter;
+    use parquet::file::writer::TrackedWrite;
+    use std::io::Write;
+
+    for columns in [flat_columns as fn() -> _, nested_columns] {
+        for version in [PageVersion::V1, PageVersion::V2] {
+            let input = batches(columns);
+            let options = WriterOptions::new()
+                .with_data_page_version(version)
+                .with_compression(Compression::Zstd(1))
+                .with_data_page_row_count_limit(700)
+                .with_max_row_group_row_count(1100)
+                .with_key_value("origin", "test");
+            let mut file = Vec::new();
+            let mut writer = FileWriter::try_new(&mut file, input[0].schema(), options).unwrap();
+            for batch in &input {
+                writer.write(batch).unwrap();
+            }
+            let metadata = writer.close().unwrap();
+            assert_eq!(metadata.num_row_groups(), 3);
+            assert!(metadata.column_index().is_some() && metadata.offset_index().is_some());
+            // The page index starts where the last column chunk ends.
+            let last = metadata
+                .row_groups()
+                .last()
+                .unwrap()
+                .columns()
+                .last()
+                .unwrap();
+            let (start, len) = last.byte_range();
+            let index_at = (start + len) as usize;
+
+            let mut theirs = Vec::new();
+            let mut out = TrackedWrite::new(&mut theirs);
+            out.write_all(&file[..index_at]).unwrap();
+            ParquetMetaDataWriter::new_with_tracked(out, &metadata)
+                .finish()
+                .unwrap();
+            assert_eq!(theirs.len(), file.len(), "{version:?}");
+            assert!(theirs == file, "{version:?}: the bytes differ");
+        }
+    }
+}

@@ -4,7 +4,8 @@
 
 use pqcodec_core::Encoding;
 
-use crate::framing::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
+use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
+use super::thrift_out::ThriftOut;
 
 /// What kind of page a header frames, with its counts.
 #[derive(Debug, Clone, Copy)]
@@ -25,56 +26,6 @@ pub(crate) enum PageKind {
     Dictionary { num_values: i32 },
 }
 
-/// Compact-protocol type ids.
-const TRUE: u8 = 1;
-const FALSE: u8 = 2;
-const I32: u8 = 5;
-const STRUCT: u8 = 12;
-
-/// Thrift compact-protocol struct writing, fields in increasing order below 16 apart.
-struct Out<'a> {
-    out: &'a mut Vec<u8>,
-    last: Vec<i16>,
-}
-
-impl Out<'_> {
-    fn header(&mut self, id: i16, ty: u8) {
-        let last = self.last.last_mut().expect("inside a struct");
-        let delta = id - *last;
-        debug_assert!((1..16).contains(&delta), "fields in order");
-        self.out.push((delta as u8) << 4 | ty);
-        *last = id;
-    }
-
-    fn i32(&mut self, id: i16, v: i32) -> &mut Self {
-        self.header(id, I32);
-        let mut zigzag = ((v << 1) ^ (v >> 31)) as u32;
-        while zigzag >= 0x80 {
-            self.out.push(zigzag as u8 | 0x80);
-            zigzag >>= 7;
-        }
-        self.out.push(zigzag as u8);
-        self
-    }
-
-    fn bool(&mut self, id: i16, v: bool) -> &mut Self {
-        self.header(id, if v { TRUE } else { FALSE });
-        self
-    }
-
-    fn begin(&mut self, id: i16) -> &mut Self {
-        self.header(id, STRUCT);
-        self.last.push(0);
-        self
-    }
-
-    fn end(&mut self) -> &mut Self {
-        self.out.push(0);
-        self.last.pop();
-        self
-    }
-}
-
 /// Appends the header of a page of `kind` whose body is `compressed` bytes, `uncompressed`
 /// before compression (a v2 page's levels counted in both).
 pub(crate) fn write_page_header(
@@ -83,7 +34,7 @@ pub(crate) fn write_page_header(
     compressed: i32,
     out: &mut Vec<u8>,
 ) {
-    let mut w = Out { out, last: vec![0] };
+    let mut w = ThriftOut::new(out);
     let page_type = match kind {
         PageKind::DataV1 { .. } => DATA_PAGE,
         PageKind::DataV2 { .. } => DATA_PAGE_V2,

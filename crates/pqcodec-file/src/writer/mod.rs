@@ -436,7 +436,7 @@ impl<W: Write + Send> FileWriter<W> {
             }
             offset_indexes.push(row);
         }
-        let too_far = |_| Error::Request("the page index lies past 2 GiB of its start".into());
+        let too_far = |_| Error::Request("a column chunk's page index is over 2 GiB".into());
         for (g, group) in groups.iter_mut().enumerate() {
             let mut columns = Vec::with_capacity(group.num_columns());
             for (c, chunk) in group.columns().iter().enumerate() {

@@ -65,8 +65,8 @@ pub enum Error {
     /// write).
     #[error(transparent)]
     Encode(pqcodec_arrow::Error),
-    /// The parquet crate, which frames what the writer wrote (the Parquet schema, the pages'
-    /// places, the footer), refused it.
+    /// The parquet crate, in whose types the writer holds the file's metadata (the Parquet
+    /// schema, each column chunk's and row group's metadata, returned by `close`), refused it.
     #[error("{context}: {source}")]
     Format {
         /// What was being written: a column, the schema.

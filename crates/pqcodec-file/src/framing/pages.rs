@@ -268,6 +268,13 @@ impl ChunkPages {
                         out.len()
                     )));
                 }
+                // A dictionary lives as long as any batch whose views point into it, and
+                // Arrow sizes it by its capacity: the decompressor's slack would make a small
+                // one look mostly unused, and DataFusion's coalescers then copy every batch's
+                // strings out of it, into blocks of up to 1 MiB each.
+                if h.page_type == Some(DICTIONARY_PAGE) {
+                    out.shrink_to_fit();
+                }
                 Buffer::from(out)
             }
             _ => Buffer::from(body),

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BinaryArray, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use bytes::Bytes;
@@ -190,5 +191,46 @@ fn views_of_plain_pages_share_the_page() {
             data.buffers()[1].len() > long,
             "{encoding}: the whole page is held"
         );
+    }
+}
+
+/// A compressed dictionary page is decompressed into a buffer of its own size: Arrow measures
+/// a view array's data buffers by their capacity, and arrow-select's `BatchCoalescer` (which
+/// DataFusion's filters and repartitions run batches through) copies the strings out of buffers
+/// over twice the bytes the views use, into blocks of up to 1 MiB for each batch it gives.
+#[test]
+fn dictionary_buffers_are_no_larger_than_the_dictionary() {
+    use parquet::basic::{Compression, ZstdLevel};
+    for codec in [Compression::SNAPPY, Compression::ZSTD(ZstdLevel::default())] {
+        // Five values, one long: a dictionary of a few dozen bytes.
+        let values = ["1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW"];
+        let s = StringArray::from_iter_values((0..ROWS).map(|i| values[i * 7 % 5]));
+        let batch = RecordBatch::try_from_iter([("s", Arc::new(s) as ArrayRef)]).unwrap();
+        let mut out = Vec::new();
+        let props = WriterProperties::builder().set_compression(codec).build();
+        let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "s",
+            DataType::Utf8View,
+            false,
+        )]));
+        let read = ReaderBuilder::try_new(Bytes::from(out))
+            .unwrap()
+            .with_schema(schema)
+            .build()
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        let views = read.column(0).as_string_view();
+        assert_eq!(
+            views.data_buffers().len(),
+            1,
+            "{codec}: views into the dictionary"
+        );
+        let dictionary = &views.data_buffers()[0];
+        assert_eq!(dictionary.capacity(), dictionary.len(), "{codec}");
     }
 }

@@ -129,7 +129,10 @@ fn schema_elements(w: &mut ThriftOut, t: &Type) {
     if info.has_id() {
         w.i32(9, info.id());
     }
-    if let Some(logical) = info.logical_type_ref() {
+    // A variant this build does not know is written back by its id, if that is one.
+    let written =
+        |l: &&LogicalType| !matches!(l, LogicalType::_Unknown { field_id } if *field_id <= 0);
+    if let Some(logical) = info.logical_type_ref().filter(written) {
         w.begin(10);
         logical_type(w, logical);
         w.end();

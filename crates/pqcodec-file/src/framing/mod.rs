@@ -13,8 +13,8 @@
 //! counts, what the codec can decompress to, the rows the pages can hold) before its pages are
 //! read. To walk a file's pages, see [`ParquetFile`](crate::ParquetFile).
 //!
-//! Writing, pqcodec frames too: page headers ([`page_header_out`]), the page index and the
-//! footer ([`footer_out`]), in Thrift's compact protocol ([`thrift_out`]).
+//! Writing, pqcodec frames too: page headers, the page index and the footer, in Thrift's
+//! compact protocol (`page_header_out`, `footer_out`, `thrift_out`).
 
 pub(crate) use fetched::Fetched;
 pub use pages::ChunkPages;

@@ -14,15 +14,14 @@ use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use parquet::basic::Type as PqType;
 use parquet::file::metadata::{
     ColumnChunkMetaData, PageIndexPolicy, ParquetMetaData, ParquetMetaDataPushDecoder,
-    ParquetMetaDataReader,
 };
 use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::ColumnDesc;
 
 use crate::error::{Error, Result};
-use crate::framing::checks::{check_schema_tree, chunk_range, footer_len};
+use crate::framing::checks::{chunk_range, footer_len};
+use crate::framing::footer_in;
 use crate::framing::parquet_types::{PHYSICAL_TYPES, column_desc};
-use crate::framing::thrift_walk::{self, EncodingAt};
 use crate::framing::{ChunkPages, Fetched, FramingError, reason};
 
 /// Bytes read from the end of a file in the first request: most footers fit, so most files
@@ -350,63 +349,14 @@ impl MetadataLoader {
         }
     }
 
-    /// Decodes the footer's Thrift bytes. Walked first, without recursion, to refuse what the
-    /// parquet crate cannot survive reading (a schema nested deeper than
-    /// [`MAX_SCHEMA_DEPTH`](crate::framing::MAX_SCHEMA_DEPTH)), and to find the encodings
-    /// that pqcodec decodes but the parquet crate does not know (ALP): those a column chunk's
-    /// metadata lists are given to the parquet crate as PLAIN (its pages, read by pqcodec, say
-    /// what they are).
+    /// Decodes the footer's Thrift bytes (pqcodec's decoder: [`footer_in`]).
     fn decode(&self, footer: &[u8]) -> Result<FileMetadata, FramingError> {
-        let walk = thrift_walk::walk_footer(footer);
-        match walk.schema {
-            Ok(Some(schema)) => check_schema_tree(&schema)?,
-            Ok(None) => {}
-            // The parquet crate stops there too, or may build a schema the walk did not see.
-            Err(e) => return Err(FramingError::Footer(format!("malformed Thrift: {e}"))),
-        }
-        // GROUP_VAR_INT and ALP.
-        let unknown: Vec<usize> = (walk.encodings.iter())
-            .filter(|e| matches!(e.id, 1 | 10))
-            .map(|e| e.at)
-            .collect();
-        let patched;
-        let footer = match unknown.is_empty() {
-            true => footer,
-            false => {
-                let mut bytes = footer.to_vec();
-                for at in unknown {
-                    bytes[at] = EncodingAt::byte(0);
-                }
-                patched = bytes;
-                &patched[..]
-            }
-        };
-        let metadata = ParquetMetaDataReader::decode_metadata(footer)
-            .map_err(|e| FramingError::Footer(reason(e)))?;
-        let chunk_type_mismatches = walk
-            .chunk_types
-            .filter(|types| types.len() == metadata.num_row_groups())
-            .into_iter()
-            .flatten()
-            .zip(metadata.row_groups())
-            .enumerate()
-            .filter(|(_, (types, group))| types.len() == group.num_columns())
-            .flat_map(|(g, (types, group))| {
-                types
-                    .into_iter()
-                    .zip(group.columns())
-                    .enumerate()
-                    .filter_map(move |(c, (own, chunk))| {
-                        let schema = chunk.column_descr().physical_type() as i32;
-                        own.filter(|&id| id != schema).map(|id| (g, c, id))
-                    })
-            })
-            .collect();
+        let decoded = footer_in::decode_footer(footer)?;
         FileMetadata::new(
-            Arc::new(metadata),
+            Arc::new(decoded.metadata),
             self.file_size,
             self.page_index,
-            chunk_type_mismatches,
+            decoded.chunk_type_mismatches,
         )
     }
 

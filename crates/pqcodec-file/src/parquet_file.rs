@@ -131,7 +131,7 @@ impl Iterator for FilePages {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::framing::thrift_walk;
+    use crate::framing::footer_in;
 
     #[test]
     fn negative_chunk_offset_is_an_error_not_a_panic() {
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn a_file_of_a_schema_nested_100000_deep_is_an_error_not_an_abort() {
-        let footer = thrift_walk::tests::nested_footer(100_000);
+        let footer = footer_in::tests::nested_footer(100_000);
         let mut file = b"PAR1".to_vec();
         file.extend_from_slice(&footer);
         file.extend_from_slice(&(footer.len() as u32).to_le_bytes());

@@ -5,7 +5,8 @@
 use parquet::basic::Compression;
 use parquet::file::metadata::ColumnChunkMetaData;
 
-use super::thrift_walk::{self, PageHeader, SchemaElement};
+use super::footer_in::SchemaElement;
+use super::page_header_in::{self, PageHeader};
 use super::{FramingError, MAX_SCHEMA_DEPTH};
 
 /// The footer's Thrift bytes, found as the parquet crate finds them: the file ends with their
@@ -152,7 +153,7 @@ impl PageChecks {
                 page,
                 reason,
             };
-            let header = thrift_walk::page_header(&bytes[at..])
+            let header = page_header_in::page_header(&bytes[at..])
                 .map_err(|e| page_error(format!("page header: {e}")))?;
             let body = page_body(&header, &bytes[at + header.len..]).map_err(page_error)?;
             at += header.len + body.len();

@@ -1,20 +1,20 @@
-//! Framing, the bottom of the files layer: the footer's and page headers' Thrift walked by
-//! pqcodec ([`ChunkPages`] frames a column chunk's pages and decompresses them: SNAPPY by
-//! pqcodec's [`snappy`], the other codecs by the parquet crate's), over byte ranges already
-//! read. Only framing: every value and level is decoded by pqcodec. Of the rest of the crate
-//! it uses only the read metrics it adds to; the footer's metadata, the readers and the writer
-//! stand on it.
+//! Framing, the bottom of the files layer: Thrift's compact protocol read and written by
+//! pqcodec, over byte ranges already read. Reading, the footer is decoded into the parquet
+//! crate's metadata (`footer_in`, which says what that view leaves out: encodings it cannot name,
+//! such as ALP) and page headers are read (`page_header_in`); [`ChunkPages`] frames a column
+//! chunk's pages and decompresses them (SNAPPY by pqcodec's [`snappy`], the other codecs by the
+//! parquet crate's). Writing, pqcodec frames page headers, the page index and the footer
+//! (`page_header_out`, `footer_out`, `thrift_out`). Only framing: every value and level is
+//! decoded by pqcodec. Of the rest of the crate it uses only the read metrics it adds to; the
+//! footer's metadata, the readers and the writer stand on it.
 //!
-//! The parquet crate aborts or allocates what a malformed file claims in a few places, so
-//! what it reads is checked first, with [`FramingError`]s naming what is wrong: the footer's
-//! Thrift is walked without recursion and a schema nested deeper than [`MAX_SCHEMA_DEPTH`]
-//! refused (the crate builds it recursively); each column chunk's byte range is checked against
-//! the file, its own physical type against its schema column's, and its page headers (sizes,
-//! counts, what the codec can decompress to, the rows the pages can hold) before its pages are
-//! read. To walk a file's pages, see [`ParquetFile`](crate::ParquetFile).
-//!
-//! Writing, pqcodec frames too: page headers, the page index and the footer, in Thrift's
-//! compact protocol (`page_header_out`, `footer_out`, `thrift_out`).
+//! Nothing a malformed file claims is trusted: the Thrift is read without recursion (unknown
+//! fields skipped with an explicit stack), a schema nested deeper than [`MAX_SCHEMA_DEPTH`] is
+//! refused before it is built (the parquet crate's types are built recursively), each column
+//! chunk's byte range is checked against the file, its own physical type against its schema
+//! column's, and its page headers (sizes, counts, what the codec can decompress to, the rows
+//! the pages can hold) before its pages are read. [`FramingError`]s name what is wrong. To walk
+//! a file's pages, see [`ParquetFile`](crate::ParquetFile).
 
 pub(crate) use fetched::Fetched;
 pub use pages::ChunkPages;
@@ -23,18 +23,20 @@ pub(crate) use parquet_types::{codec_not_compiled, reason};
 
 pub(crate) mod checks;
 mod fetched;
+pub(crate) mod footer_in;
 pub(crate) mod footer_out;
+pub(crate) mod page_header_in;
 pub(crate) mod page_header_out;
 mod pages;
 pub(crate) mod parquet_types;
 pub mod snappy;
+pub(crate) mod thrift_in;
 pub(crate) mod thrift_out;
-pub(crate) mod thrift_walk;
 
-/// How many levels below the root a schema may nest its fields. The parquet crate builds the
-/// schema recursively and would overflow the stack on a schema of thousands of nested groups,
-/// so deeper schemas are refused before it reads them (arrow-rs and Arrow C++ cap nesting
-/// similarly).
+/// How many levels below the root a schema may nest its fields. The parquet crate's schema
+/// types are built and walked recursively, which would overflow the stack on a schema of
+/// thousands of nested groups, so deeper schemas are refused before they are built (arrow-rs
+/// and Arrow C++ cap nesting similarly).
 pub const MAX_SCHEMA_DEPTH: usize = 256;
 
 /// Why a file could not be framed. Errors of a column's chunk or pages do not name the column:
@@ -83,7 +85,7 @@ mod tests {
     use parquet::basic::Compression;
 
     use super::checks::{check_decompressed_size, check_schema_tree, footer_bytes};
-    use super::thrift_walk::SchemaElement;
+    use super::footer_in::SchemaElement;
     use super::*;
 
     /// A schema of a root, `groups` nested groups of one child and a leaf.
@@ -91,10 +93,11 @@ mod tests {
         let group = SchemaElement {
             name: b"g",
             num_children: Some(1),
+            ..Default::default()
         };
         let leaf = SchemaElement {
             name: b"a",
-            num_children: None,
+            ..Default::default()
         };
         let mut schema = vec![group; groups + 1];
         schema.push(leaf);
@@ -119,7 +122,7 @@ mod tests {
         let e = check_schema_tree(&schema).unwrap_err().to_string();
         assert!(e.contains("num_children -1"), "{e}");
         // Several roots are the parquet crate's to refuse; an empty schema is one element.
-        assert!(check_schema_tree(&[nested(0)[1], nested(0)[1]]).is_ok());
+        assert!(check_schema_tree(&[nested(0)[1].clone(), nested(0)[1].clone()]).is_ok());
     }
 
     #[test]

@@ -86,7 +86,7 @@ pub(crate) fn write_page_header(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::framing::thrift_walk;
+    use crate::framing::page_header_in;
 
     #[test]
     fn headers_read_back_as_written() {
@@ -111,7 +111,7 @@ mod tests {
             write_page_header(kind, 1 << 20, -5, &mut out);
             let n = out.len();
             out.extend([0xEE; 4]);
-            let h = thrift_walk::page_header(&out).unwrap();
+            let h = page_header_in::page_header(&out).unwrap();
             assert_eq!(h.len, n);
             assert_eq!(
                 (h.uncompressed_size, h.compressed_size),

@@ -1,5 +1,5 @@
 //! [`ChunkPages`]: the pages of one column chunk, framed by pqcodec. Each header is read by
-//! [`thrift_walk::page_header`] (so that every encoding pqcodec decodes, ALP included, is
+//! [`page_header_in::page_header`] (so that every encoding pqcodec decodes, ALP included, is
 //! named, whatever the parquet crate's `Encoding` knows), each body decompressed: SNAPPY by
 //! [`snappy`], the other codecs by the parquet crate's.
 
@@ -17,8 +17,8 @@ use pqcodec_arrow::{
 use pqcodec_core::Encoding;
 
 use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE, PageChecks, page_body};
+use super::page_header_in::{self, PageHeader};
 use super::snappy;
-use super::thrift_walk::{self, PageHeader};
 use super::{Fetched, FramingError, reason};
 use crate::metrics::{ReadMetrics, decompressing};
 
@@ -178,7 +178,7 @@ impl ChunkPages {
     /// its own size; parsing one again costs a fraction of a microsecond a page.
     fn frame(&self, at: u64, end: u64) -> Result<Framed, FramingError> {
         let bytes = self.bytes(&(at..end))?;
-        let header = thrift_walk::page_header(&bytes)
+        let header = page_header_in::page_header(&bytes)
             .map_err(|e| self.error(format!("page header: {e}")))?;
         let body = page_body(&header, &bytes[header.len..]).map_err(|e| self.error(e))?;
         let start = at + header.len as u64;

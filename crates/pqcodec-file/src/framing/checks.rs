@@ -53,15 +53,26 @@ pub(crate) fn footer_len(tail: &[u8], file_size: u64) -> Result<u64, FramingErro
 }
 
 /// Checks the schema's tree (flattened depth-first: each group followed by its
-/// `num_children` children) without recursion, before the parquet crate builds it recursively:
-/// fields nest at most [`MAX_SCHEMA_DEPTH`] levels below the root, and every group's children
-/// are there.
-pub(crate) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), FramingError> {
+/// `num_children` children) without recursion, before the parquet crate's types are built from
+/// it: fields nest at most [`MAX_SCHEMA_DEPTH`] levels below the root, every group's children
+/// are there, and the leaves' paths are not out of proportion to the `footer_len` bytes they
+/// come from (the parquet crate gives each leaf a copy of its ancestors' names: a long name
+/// above many leaves would take terabytes).
+pub(crate) fn check_schema_tree(
+    schema: &[SchemaElement<'_>],
+    footer_len: usize,
+) -> Result<(), FramingError> {
     let name = |i: usize| String::from_utf8_lossy(schema[i].name).into_owned();
-    // The groups whose children are being read: (element, num_children, children still to come).
-    let mut open: Vec<(usize, i32, i32)> = Vec::new();
+    // What one part of a leaf's path takes: a `String` and its bytes.
+    let part = |i: usize| 24 + schema[i].name.len() as u64;
+    let most_path_bytes = PATH_BYTES_PER_FOOTER_BYTE * footer_len as u64 + PATH_BYTES_FREE;
+    let mut path_bytes = 0u64;
+    // The groups whose children are being read: (element, num_children, children still to
+    // come, the bytes of the path to the group's children).
+    let mut open: Vec<(usize, i32, i32, u64)> = Vec::new();
     for (i, element) in schema.iter().enumerate() {
-        if let Some((_, _, left)) = open.last_mut() {
+        let parent = open.last().map_or(0, |&(.., path)| path);
+        if let Some((_, _, left, _)) = open.last_mut() {
             *left -= 1;
         }
         match element.num_children {
@@ -72,7 +83,9 @@ pub(crate) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), Fram
                 )));
             }
             Some(n) if n > 0 => {
-                open.push((i, n, n));
+                // The root's name is in no path.
+                let path = if open.is_empty() { 0 } else { parent + part(i) };
+                open.push((i, n, n, path));
                 if open.len() > MAX_SCHEMA_DEPTH {
                     return Err(FramingError::Footer(format!(
                         "the schema nests too deep: the children of group {:?} (element {i}) \
@@ -83,14 +96,24 @@ pub(crate) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), Fram
                     )));
                 }
             }
-            _ => {}
+            _ => {
+                path_bytes += 24 + parent + part(i);
+                if path_bytes > most_path_bytes {
+                    return Err(FramingError::Footer(format!(
+                        "schema: the leaves' paths (ancestors' names repeated for each leaf) \
+                         reach {path_bytes} bytes at element {i} ({:?}), out of proportion to \
+                         a footer of {footer_len} bytes",
+                        name(i)
+                    )));
+                }
+            }
         }
-        while open.last().is_some_and(|&(_, _, left)| left == 0) {
+        while open.last().is_some_and(|&(_, _, left, _)| left == 0) {
             open.pop();
         }
     }
     match open.last() {
-        Some(&(g, n, left)) => Err(FramingError::Footer(format!(
+        Some(&(g, n, left, _)) => Err(FramingError::Footer(format!(
             "schema: group {:?} (element {g}) has num_children {n}, but the schema ends {left} \
              short of them",
             name(g)
@@ -98,6 +121,13 @@ pub(crate) fn check_schema_tree(schema: &[SchemaElement<'_>]) -> Result<(), Fram
         None => Ok(()),
     }
 }
+
+/// The most bytes the leaves' paths may take, per byte of the footer, beyond
+/// [`PATH_BYTES_FREE`]: a schema of short names nested 16 deep takes about 40 per footer byte.
+const PATH_BYTES_PER_FOOTER_BYTE: u64 = 64;
+
+/// The bytes the leaves' paths may take whatever the footer's length.
+const PATH_BYTES_FREE: u64 = 64 << 20;
 
 /// The byte range of a column chunk's pages, checked against the file's length (the parquet
 /// crate asserts its offset and size are not negative, and reads past the end as an I/O

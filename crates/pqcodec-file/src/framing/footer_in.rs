@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use parquet::basic::{
     ColumnOrder, CompressionCodec, ConvertedType, EdgeInterpolationAlgorithm, EncodingMask,
-    LogicalType, Repetition, SortOrder, TimeUnit, Type as PqType,
+    IntType, LogicalType, Repetition, SortOrder, TimeUnit, Type as PqType,
 };
 use parquet::data_type::{ByteArray, FixedLenByteArray, Int96};
 use parquet::errors::ParquetError;
@@ -242,7 +242,7 @@ pub(crate) struct SchemaElement<'a> {
 
 fn read_schema(c: &mut Cursor<'_>) -> Result<SchemaDescriptor> {
     let elements = list_of(c, schema_element)?;
-    check_schema_tree(&elements).map_err(|e| match e {
+    check_schema_tree(&elements, c.len()).map_err(|e| match e {
         FramingError::Footer(why) => ThriftError::Value(why),
         e => ThriftError::Value(e.to_string()),
     })?;
@@ -364,13 +364,7 @@ fn logical_type(c: &mut Cursor<'_>) -> Result<LogicalType> {
                     }
                     Ok(())
                 })?;
-                let width = missing(width, "bit_width")?;
-                if !matches!(width, 8 | 16 | 32 | 64) {
-                    return value(format!(
-                        "an Integer logical type of {width} bits (8, 16, 32 or 64)"
-                    ));
-                }
-                LogicalType::integer(width, missing(signed, "is_signed")?)
+                LogicalType::integer(missing(width, "bit_width")?, missing(signed, "is_signed")?)
             }
             11 => unit(c, LogicalType::Unknown)?,
             12 => unit(c, LogicalType::Json)?,
@@ -484,6 +478,15 @@ fn build<'a>(
     is_root: bool,
 ) -> Result<TypePtr> {
     let name = name(&e)?;
+    // Checked before any builder sees it, as the parquet crate checks it (its conversion to a
+    // converted type panics on other widths).
+    if let Some(LogicalType::Integer(IntType { bit_width, .. })) = &e.logical
+        && !matches!(bit_width, 8 | 16 | 32 | 64)
+    {
+        return value(format!(
+            "schema element {name:?}: an Integer logical type of {bit_width} bits (8, 16, 32 or 64)"
+        ));
+    }
     let converted = e.converted.unwrap_or(ConvertedType::NONE);
     let built = match e.num_children {
         None | Some(0) => {
@@ -507,9 +510,10 @@ fn build<'a>(
                         .with_converted_type(converted)
                         .with_logical_type(e.logical)
                         .with_id(e.field_id);
-                    match is_root {
-                        true => group.build(),
-                        false => group.with_repetition(repetition).build(),
+                    if is_root {
+                        group.build()
+                    } else {
+                        group.with_repetition(repetition).build()
                     }
                 }
             }
@@ -540,15 +544,12 @@ fn build<'a>(
 }
 
 fn name<'a>(e: &SchemaElement<'a>) -> Result<&'a str> {
-    std::str::from_utf8(e.name).map_or_else(
-        |_| {
-            value(format!(
-                "a schema element's name is not UTF-8: {:?}",
-                e.name
-            ))
-        },
-        Ok,
-    )
+    std::str::from_utf8(e.name).or_else(|_| {
+        value(format!(
+            "a schema element's name is not UTF-8: {:?}",
+            String::from_utf8_lossy(e.name)
+        ))
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -843,10 +844,9 @@ const CODECS: [CompressionCodec; 8] = [
     CompressionCodec::LZ4_RAW,
 ];
 
-/// Encoding ids the parquet crate's mask holds: 0 and 2 to 9 (not GROUP_VAR_INT's 1, not ALP's
-/// 10, none to come).
+/// Whether the parquet crate's mask holds encoding `id` (59 has no GROUP_VAR_INT nor ALP).
 fn in_mask(id: i32) -> bool {
-    matches!(id, 0 | 2..=9)
+    (0..31).contains(&id) && EncodingMask::try_new(1 << id).is_ok()
 }
 
 /// A list of encodings, as the set the parquet crate names.
@@ -918,9 +918,10 @@ fn statistics(c: &mut Cursor<'_>, physical: PqType) -> Result<Statistics> {
     };
     let distinct_count = distinct_count.map(|n| n as u64);
     let deprecated = min_value.is_none() && max_value.is_none();
-    let (min, max) = match deprecated {
-        true => (min, max),
-        false => (min_value, max_value),
+    let (min, max) = if deprecated {
+        (min, max)
+    } else {
+        (min_value, max_value)
     };
     let width = match physical {
         PqType::BOOLEAN => 1,

@@ -106,23 +106,50 @@ mod tests {
 
     #[test]
     fn schemas_nested_past_the_limit_are_refused() {
-        assert!(check_schema_tree(&nested(MAX_SCHEMA_DEPTH - 1)).is_ok());
-        let e = check_schema_tree(&nested(MAX_SCHEMA_DEPTH)).unwrap_err();
+        assert!(check_schema_tree(&nested(MAX_SCHEMA_DEPTH - 1), 1 << 20).is_ok());
+        let e = check_schema_tree(&nested(MAX_SCHEMA_DEPTH), 1 << 20).unwrap_err();
         assert!(e.to_string().contains("the schema nests too deep"), "{e}");
-        assert!(check_schema_tree(&nested(100_000)).is_err());
+        assert!(check_schema_tree(&nested(100_000), 1 << 20).is_err());
     }
 
     #[test]
     fn schemas_short_of_their_children_are_refused() {
         let mut schema = nested(2);
         schema[0].num_children = Some(5);
-        let e = check_schema_tree(&schema).unwrap_err().to_string();
+        let e = check_schema_tree(&schema, 1 << 20).unwrap_err().to_string();
         assert!(e.contains("element 0") && e.contains("4 short"), "{e}");
         schema[0].num_children = Some(-1);
-        let e = check_schema_tree(&schema).unwrap_err().to_string();
+        let e = check_schema_tree(&schema, 1 << 20).unwrap_err().to_string();
         assert!(e.contains("num_children -1"), "{e}");
         // Several roots are the parquet crate's to refuse; an empty schema is one element.
-        assert!(check_schema_tree(&[nested(0)[1].clone(), nested(0)[1].clone()]).is_ok());
+        assert!(check_schema_tree(&[nested(0)[1].clone(), nested(0)[1].clone()], 1 << 20).is_ok());
+    }
+
+    #[test]
+    fn schemas_whose_leaves_would_copy_long_names_many_times_are_refused() {
+        // A group of a 1 MiB name above 10,000 leaves: 10 GiB of paths, from 1.05 MiB.
+        let long = vec![b'g'; 1 << 20];
+        let mut schema = vec![
+            SchemaElement {
+                name: b"root",
+                num_children: Some(1),
+                ..Default::default()
+            },
+            SchemaElement {
+                name: &long,
+                num_children: Some(10_000),
+                ..Default::default()
+            },
+        ];
+        schema.extend((0..10_000).map(|_| SchemaElement {
+            name: b"a",
+            ..Default::default()
+        }));
+        let e = check_schema_tree(&schema, (1 << 20) + 50_000).unwrap_err();
+        assert!(e.to_string().contains("out of proportion"), "{e}");
+        // With a name of 100 bytes, 3 MB of paths: fine.
+        schema[1].name = &long[..100];
+        assert!(check_schema_tree(&schema, 50_100).is_ok());
     }
 
     #[test]

@@ -100,6 +100,11 @@ impl<'a> Cursor<'a> {
         self.pos
     }
 
+    /// The buffer's length.
+    pub(super) fn len(&self) -> usize {
+        self.buf.len()
+    }
+
     pub(super) fn invalid<T>(&self, what: &'static str) -> Result<T> {
         Err(ThriftError::Invalid { at: self.pos, what })
     }
@@ -123,7 +128,8 @@ impl<'a> Cursor<'a> {
         Ok(&rest[..n])
     }
 
-    /// An unsigned LEB128 varint; bits past 64 are dropped, as the parquet crate does.
+    /// An unsigned LEB128 varint; bits past 64 wrap around into the low bits, as the parquet
+    /// crate reads them.
     pub(super) fn varint(&mut self) -> Result<u64> {
         let mut value = 0u64;
         let mut shift = 0u32;

@@ -612,7 +612,8 @@ fn row_group(
                         schema.num_columns()
                     ));
                 }
-                let mut chunks = Vec::new();
+                // As many as the schema has columns, whose elements the footer's bytes hold.
+                let mut chunks = Vec::with_capacity(schema.num_columns());
                 for (i, descr) in schema.columns().iter().enumerate() {
                     let (chunk, physical) = column_chunk(c, descr)?;
                     if let Some(own) = physical.filter(|&p| p != descr.physical_type()) {
@@ -701,11 +702,17 @@ fn column_chunk(
             "required field {field} of a column chunk's metadata is missing"
         ));
     }
-    let mut builder = ColumnChunkMetaData::builder(Arc::clone(descr))
-        .set_offset_index_offset(offset_index)
-        .set_offset_index_length(offset_index_len)
-        .set_column_index_offset(column_index)
-        .set_column_index_length(column_index_len);
+    let mut builder = ColumnChunkMetaData::builder(Arc::clone(descr));
+    if offset_index.is_some() || offset_index_len.is_some() {
+        builder = builder
+            .set_offset_index_offset(offset_index)
+            .set_offset_index_length(offset_index_len);
+    }
+    if column_index.is_some() || column_index_len.is_some() {
+        builder = builder
+            .set_column_index_offset(column_index)
+            .set_column_index_length(column_index_len);
+    }
     if let Some(path) = file_path {
         builder = builder.set_file_path(path);
     }
@@ -737,29 +744,44 @@ struct ColumnMeta {
 }
 
 impl ColumnMeta {
+    /// Sets what was read on `builder`. Each setter moves the whole metadata, so fields the
+    /// chunk does not have are left at the builder's defaults rather than set to `None`.
     fn apply(self, builder: ColumnChunkMetaDataBuilder) -> ColumnChunkMetaDataBuilder {
-        let levels = |h: Option<Vec<i64>>| h.map(LevelHistogram::from);
         let mut builder = builder
             .set_encodings_mask(self.encodings)
             .set_num_values(self.num_values)
             .set_total_uncompressed_size(self.total_uncompressed_size)
             .set_total_compressed_size(self.total_compressed_size)
-            .set_data_page_offset(self.data_page_offset)
-            .set_index_page_offset(self.index_page_offset)
-            .set_dictionary_page_offset(self.dictionary_page_offset)
-            .set_bloom_filter_offset(self.bloom_filter_offset)
-            .set_bloom_filter_length(self.bloom_filter_length)
-            .set_unencoded_byte_array_data_bytes(self.unencoded_byte_array_data_bytes)
-            .set_repetition_level_histogram(levels(self.repetition_level_histogram))
-            .set_definition_level_histogram(levels(self.definition_level_histogram));
+            .set_data_page_offset(self.data_page_offset);
         if let Some(codec) = self.codec {
             builder = builder.set_compression_codec(codec);
+        }
+        if self.index_page_offset.is_some() {
+            builder = builder.set_index_page_offset(self.index_page_offset);
+        }
+        if self.dictionary_page_offset.is_some() {
+            builder = builder.set_dictionary_page_offset(self.dictionary_page_offset);
         }
         if let Some(statistics) = self.statistics {
             builder = builder.set_statistics(statistics);
         }
         if let Some(mask) = self.data_page_encodings {
             builder = builder.set_page_encoding_stats_mask(mask);
+        }
+        if self.bloom_filter_offset.is_some() || self.bloom_filter_length.is_some() {
+            builder = builder
+                .set_bloom_filter_offset(self.bloom_filter_offset)
+                .set_bloom_filter_length(self.bloom_filter_length);
+        }
+        if self.unencoded_byte_array_data_bytes.is_some() {
+            builder =
+                builder.set_unencoded_byte_array_data_bytes(self.unencoded_byte_array_data_bytes);
+        }
+        if let Some(levels) = self.repetition_level_histogram {
+            builder = builder.set_repetition_level_histogram(Some(LevelHistogram::from(levels)));
+        }
+        if let Some(levels) = self.definition_level_histogram {
+            builder = builder.set_definition_level_histogram(Some(LevelHistogram::from(levels)));
         }
         if let Some(geo) = self.geo_statistics {
             builder = builder.set_geo_statistics(Box::new(geo));
@@ -846,7 +868,13 @@ const CODECS: [CompressionCodec; 8] = [
 
 /// Whether the parquet crate's mask holds encoding `id` (59 has no GROUP_VAR_INT nor ALP).
 fn in_mask(id: i32) -> bool {
-    (0..31).contains(&id) && EncodingMask::try_new(1 << id).is_ok()
+    static NAMED: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+    let named = NAMED.get_or_init(|| {
+        (0..31)
+            .filter(|id| EncodingMask::try_new(1 << id).is_ok())
+            .fold(0, |mask, id| mask | 1 << id)
+    });
+    (0..31).contains(&id) && named & 1 << id != 0
 }
 
 /// A list of encodings, as the set the parquet crate names.

@@ -131,16 +131,18 @@ impl<'a> Cursor<'a> {
     /// An unsigned LEB128 varint; bits past 64 wrap around into the low bits, as the parquet
     /// crate reads them.
     pub(super) fn varint(&mut self) -> Result<u64> {
+        let rest = &self.buf[self.pos..];
         let mut value = 0u64;
         let mut shift = 0u32;
-        loop {
-            let b = self.byte()?;
+        for (i, &b) in rest.iter().enumerate() {
             value |= u64::from(b & 0x7F).wrapping_shl(shift);
             if b & 0x80 == 0 {
+                self.pos += i + 1;
                 return Ok(value);
             }
             shift = shift.wrapping_add(7);
         }
+        Err(ThriftError::Truncated(self.buf.len()))
     }
 
     /// A zigzag varint: i16, i32, i64 and enums.

@@ -13,6 +13,7 @@ use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::WriterProperties;
 use pqcodec::file::FileMetadata;
 
@@ -59,7 +60,7 @@ fn footer(c: &mut Criterion) {
         b.iter(|| black_box(FileMetadata::load(&data, false).unwrap()))
     });
     group.bench_function("arrow-rs", |b| {
-        let options = ArrowReaderOptions::new().with_page_index(false);
+        let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Skip);
         b.iter(|| black_box(ArrowReaderMetadata::load(&data, options.clone()).unwrap()))
     });
     group.finish();

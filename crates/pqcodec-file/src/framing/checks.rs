@@ -123,7 +123,8 @@ pub(crate) fn check_schema_tree(
 }
 
 /// The most bytes the leaves' paths may take, per byte of the footer, beyond
-/// [`PATH_BYTES_FREE`]: a schema of short names nested 16 deep takes about 40 per footer byte.
+/// [`PATH_BYTES_FREE`]: leaves of one-letter names 12 levels deep take about 40 per byte of
+/// their own schema elements (and each row group adds bytes to the footer, none to the paths).
 const PATH_BYTES_PER_FOOTER_BYTE: u64 = 64;
 
 /// The bytes the leaves' paths may take whatever the footer's length.

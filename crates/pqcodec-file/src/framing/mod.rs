@@ -9,12 +9,13 @@
 //! footer's metadata, the readers and the writer stand on it.
 //!
 //! Nothing a malformed file claims is trusted: the Thrift is read without recursion (unknown
-//! fields skipped with an explicit stack), a schema nested deeper than [`MAX_SCHEMA_DEPTH`] is
-//! refused before it is built (the parquet crate's types are built recursively), each column
-//! chunk's byte range is checked against the file, its own physical type against its schema
-//! column's, and its page headers (sizes, counts, what the codec can decompress to, the rows
-//! the pages can hold) before its pages are read. [`FramingError`]s name what is wrong. To walk
-//! a file's pages, see [`ParquetFile`](crate::ParquetFile).
+//! fields skipped with an explicit stack), a schema nested deeper than [`MAX_SCHEMA_DEPTH`] or
+//! whose leaves' paths would be out of proportion to the footer is refused before it is built
+//! (the parquet crate's types are built recursively, each leaf given a copy of its ancestors'
+//! names), each column chunk's byte range is checked against the file, its own physical type
+//! against its schema column's, and its page headers (sizes, counts, what the codec can
+//! decompress to, the rows the pages can hold) before its pages are read. [`FramingError`]s
+//! name what is wrong. To walk a file's pages, see [`ParquetFile`](crate::ParquetFile).
 
 pub(crate) use fetched::Fetched;
 pub use pages::ChunkPages;

@@ -231,8 +231,9 @@ pub(crate) struct SchemaElement<'a> {
     pub num_children: Option<i32>,
     /// Field 6.
     pub converted: Option<ConvertedType>,
-    /// Fields 7 and 8.
+    /// Field 7.
     pub scale: Option<i32>,
+    /// Field 8.
     pub precision: Option<i32>,
     /// Field 9.
     pub field_id: Option<i32>,

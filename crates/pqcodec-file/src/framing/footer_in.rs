@@ -20,8 +20,8 @@
 use std::sync::Arc;
 
 use parquet::basic::{
-    ColumnOrder, CompressionCodec, ConvertedType, EdgeInterpolationAlgorithm, EncodingMask,
-    IntType, LogicalType, Repetition, SortOrder, TimeUnit, Type as PqType,
+    ColumnOrder, CompressionCodec, ConvertedType, EncodingMask, IntType, LogicalType, Repetition,
+    SortOrder, TimeUnit, Type as PqType,
 };
 use parquet::data_type::{ByteArray, FixedLenByteArray, Int96};
 use parquet::errors::ParquetError;
@@ -35,8 +35,11 @@ use parquet::geospatial::statistics::GeospatialStatistics;
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type, TypePtr};
 
 use super::FramingError;
-use super::checks::check_schema_tree;
-use super::parquet_types::{PHYSICAL_TYPES, reason};
+use super::checks::{DATA_PAGE, DATA_PAGE_V2, check_schema_tree};
+use super::parquet_types::{
+    codec_of, converted_type_of, edge_interpolation_of, encoding_named, physical_type_of, reason,
+    repetition_of,
+};
 use super::thrift_in::{
     Cursor, Result, ThriftError, bool_field, read_list, read_struct, read_union,
 };
@@ -79,11 +82,7 @@ fn enum_value<T>(c: &mut Cursor<'_>, name: &str, known: impl Fn(i32) -> Option<T
 }
 
 fn physical_type(c: &mut Cursor<'_>) -> Result<PqType> {
-    enum_value(c, "physical type", |v| {
-        usize::try_from(v)
-            .ok()
-            .and_then(|i| PHYSICAL_TYPES.get(i).copied())
-    })
+    enum_value(c, "physical type", physical_type_of)
 }
 
 fn string<'a>(c: &mut Cursor<'a>) -> Result<&'a str> {
@@ -217,7 +216,7 @@ fn sort_orders(mut orders: Vec<ColumnOrder>, schema: &SchemaDescriptor) -> Vec<C
 // The schema.
 
 /// One element of the schema's flat list.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct SchemaElement<'a> {
     /// Field 1.
     pub physical: Option<PqType>,
@@ -265,14 +264,7 @@ fn schema_element<'a>(c: &mut Cursor<'a>) -> Result<SchemaElement<'a>> {
         match field {
             1 => e.physical = Some(physical_type(c)?),
             2 => e.type_length = Some(c.i32()?),
-            3 => {
-                e.repetition = Some(enum_value(c, "repetition", |v| match v {
-                    0 => Some(Repetition::REQUIRED),
-                    1 => Some(Repetition::OPTIONAL),
-                    2 => Some(Repetition::REPEATED),
-                    _ => None,
-                })?)
-            }
+            3 => e.repetition = Some(enum_value(c, "repetition", repetition_of)?),
             4 => {
                 e.name = c.binary()?;
                 named = true;
@@ -294,36 +286,7 @@ fn schema_element<'a>(c: &mut Cursor<'a>) -> Result<SchemaElement<'a>> {
 }
 
 fn converted_type(c: &mut Cursor<'_>) -> Result<ConvertedType> {
-    use ConvertedType::*;
-    #[allow(deprecated)]
-    const BY_ID: [ConvertedType; 22] = [
-        UTF8,
-        MAP,
-        MAP_KEY_VALUE,
-        LIST,
-        ENUM,
-        DECIMAL,
-        DATE,
-        TIME_MILLIS,
-        TIME_MICROS,
-        TIMESTAMP_MILLIS,
-        TIMESTAMP_MICROS,
-        UINT_8,
-        UINT_16,
-        UINT_32,
-        UINT_64,
-        INT_8,
-        INT_16,
-        INT_32,
-        INT_64,
-        JSON,
-        BSON,
-        INTERVAL,
-    ];
-    enum_value(c, "converted type", |v| match v {
-        -1 => Some(NONE),
-        v => usize::try_from(v).ok().and_then(|i| BY_ID.get(i).copied()),
-    })
+    enum_value(c, "converted type", converted_type_of)
 }
 
 /// A LogicalType union.
@@ -388,7 +351,7 @@ fn logical_type(c: &mut Cursor<'_>) -> Result<LogicalType> {
                 read_struct(c, |c, field, ty| {
                     match (variant, field) {
                         (_, 1) => crs = Some(string(c)?.to_owned()),
-                        (18, 2) => algorithm = Some(edge_interpolation(c.i32()?)),
+                        (18, 2) => algorithm = Some(edge_interpolation_of(c.i32()?)),
                         _ => c.skip(ty)?,
                     }
                     Ok(())
@@ -441,17 +404,6 @@ fn time_type(c: &mut Cursor<'_>) -> Result<(bool, TimeUnit)> {
         missing(utc, "is_adjusted_to_u_t_c")?,
         missing(unit, "unit")?,
     ))
-}
-
-fn edge_interpolation(v: i32) -> EdgeInterpolationAlgorithm {
-    match v {
-        0 => EdgeInterpolationAlgorithm::SPHERICAL,
-        1 => EdgeInterpolationAlgorithm::VINCENTY,
-        2 => EdgeInterpolationAlgorithm::THOMAS,
-        3 => EdgeInterpolationAlgorithm::ANDOYER,
-        4 => EdgeInterpolationAlgorithm::KARNEY,
-        v => EdgeInterpolationAlgorithm::_Unknown(v),
-    }
 }
 
 /// The root and, below it, the elements that follow in `rest` (depth-first), as the parquet
@@ -811,11 +763,7 @@ fn column_metadata(
         match field {
             1 => meta.physical = Some(physical_type(c)?),
             2 => meta.encodings = encoding_list(c)?,
-            4 => {
-                meta.codec = Some(enum_value(c, "compression codec", |v| {
-                    usize::try_from(v).ok().and_then(|i| CODECS.get(i).copied())
-                })?)
-            }
+            4 => meta.codec = Some(enum_value(c, "compression codec", codec_of)?),
             5 => meta.num_values = c.int()?,
             6 => meta.total_uncompressed_size = c.int()?,
             7 => meta.total_compressed_size = c.int()?,
@@ -855,35 +803,12 @@ fn column_metadata(
         .find_map(|(&(_, name), seen)| (!seen).then_some(name)))
 }
 
-/// Compression codecs by their Thrift id.
-const CODECS: [CompressionCodec; 8] = [
-    CompressionCodec::UNCOMPRESSED,
-    CompressionCodec::SNAPPY,
-    CompressionCodec::GZIP,
-    CompressionCodec::LZO,
-    CompressionCodec::BROTLI,
-    CompressionCodec::LZ4,
-    CompressionCodec::ZSTD,
-    CompressionCodec::LZ4_RAW,
-];
-
-/// Whether the parquet crate's mask holds encoding `id` (59 has no GROUP_VAR_INT nor ALP).
-fn in_mask(id: i32) -> bool {
-    static NAMED: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
-    let named = NAMED.get_or_init(|| {
-        (0..31)
-            .filter(|id| EncodingMask::try_new(1 << id).is_ok())
-            .fold(0, |mask, id| mask | 1 << id)
-    });
-    (0..31).contains(&id) && named & 1 << id != 0
-}
-
 /// A list of encodings, as the set the parquet crate names.
 fn encoding_list(c: &mut Cursor<'_>) -> Result<EncodingMask> {
     let mut mask = 0;
     read_list(c, |c| {
         let id = c.i32()?;
-        if in_mask(id) {
+        if encoding_named(id) {
             mask |= 1 << id;
         }
         Ok(())
@@ -909,11 +834,10 @@ fn data_page_encodings(c: &mut Cursor<'_>) -> Result<EncodingMask> {
         let page_type = missing(page_type, "page_type")?;
         let encoding = missing(encoding, "encoding")?;
         missing(count, "count")?;
-        if !(0..=3).contains(&page_type) {
+        if !(DATA_PAGE..=DATA_PAGE_V2).contains(&page_type) {
             return value(format!("unknown page type {page_type}"));
         }
-        // DATA_PAGE and DATA_PAGE_V2.
-        if matches!(page_type, 0 | 3) && in_mask(encoding) {
+        if matches!(page_type, DATA_PAGE | DATA_PAGE_V2) && encoding_named(encoding) {
             mask |= 1 << encoding;
         }
         Ok(())

@@ -2,11 +2,12 @@
 //! physical types, leaf columns, codecs, encodings, sort orders, statistics, Thrift ids and
 //! errors. What parquet 59 cannot say is named where it is lost: its `Encoding` lacks ALP, so
 //! the metadata the writer gives back does not list ALP (the footer pqcodec writes does:
-//! [`footer_out`](super::footer_out)), and read footers list ALP and GROUP_VAR_INT as PLAIN
-//! to it (`metadata.rs`), pqcodec framing their pages itself.
+//! [`footer_out`](super::footer_out)), and the metadata read from a footer leaves out ALP and
+//! GROUP_VAR_INT (`footer_in`), pqcodec framing their pages itself.
 
 use parquet::basic::{
-    BoundaryOrder, Encoding as PqEncoding, PageType, SortOrder as PqSortOrder, Type as PqType,
+    BoundaryOrder, CompressionCodec, ConvertedType, Encoding as PqEncoding, PageType, Repetition,
+    SortOrder as PqSortOrder, Type as PqType,
 };
 use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::errors::ParquetError;
@@ -146,6 +147,47 @@ pub(crate) fn codec_id(codec: parquet::basic::Compression) -> i32 {
         C::ZSTD(_) => 6,
         C::LZ4_RAW => 7,
     }
+}
+
+/// The variant of `variants` whose Thrift id is `id`, if the parquet crate names one.
+fn by_id<T: Copy>(variants: &[T], id: i32, id_of: impl Fn(T) -> i32) -> Option<T> {
+    variants.iter().copied().find(|&v| id_of(v) == id)
+}
+
+/// The physical type of Thrift id `id`.
+pub(crate) fn physical_type_of(id: i32) -> Option<PqType> {
+    by_id(&PHYSICAL_TYPES, id, |t| t as i32)
+}
+
+/// The repetition of Thrift id `id`.
+pub(crate) fn repetition_of(id: i32) -> Option<Repetition> {
+    by_id(Repetition::VARIANTS, id, |r| r as i32)
+}
+
+/// The converted type of Thrift id `id` (-1 is `NONE`, as the parquet crate reads it).
+pub(crate) fn converted_type_of(id: i32) -> Option<ConvertedType> {
+    by_id(ConvertedType::VARIANTS, id, |t| t as i32)
+}
+
+/// The compression codec of Thrift id `id`.
+pub(crate) fn codec_of(id: i32) -> Option<CompressionCodec> {
+    by_id(CompressionCodec::VARIANTS, id, |c| c as i32)
+}
+
+/// Whether the parquet crate names encoding `id`, so that its encoding masks can hold it (59
+/// names neither GROUP_VAR_INT nor ALP).
+pub(crate) fn encoding_named(id: i32) -> bool {
+    by_id(PqEncoding::VARIANTS, id, |e| e as i32).is_some()
+}
+
+/// The edge interpolation algorithm of Thrift id `id` (unknown ids kept, as the parquet crate
+/// keeps them).
+pub(crate) fn edge_interpolation_of(id: i32) -> parquet::basic::EdgeInterpolationAlgorithm {
+    use parquet::basic::EdgeInterpolationAlgorithm as A;
+    [A::SPHERICAL, A::VINCENTY, A::THOMAS, A::ANDOYER, A::KARNEY]
+        .into_iter()
+        .find(|a| edge_interpolation_id(a) == id)
+        .unwrap_or(A::_Unknown(id))
 }
 
 /// An edge interpolation algorithm's Thrift id.

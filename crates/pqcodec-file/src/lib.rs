@@ -51,6 +51,7 @@ mod selection;
 mod source;
 #[cfg(feature = "object_store")]
 mod stream;
+mod view_buffers;
 pub mod writer;
 
 pub use advisor::{Advice, Advisor, Objective};

@@ -15,6 +15,7 @@ use pqcodec_arrow::leaf_count;
 
 use crate::error::{Error, Result};
 use crate::selection::RowSelection;
+use crate::view_buffers;
 
 /// The predicate cache's default bound on the arrays one row group keeps: 100 MiB, as
 /// arrow-rs's.
@@ -180,8 +181,7 @@ impl Cache {
             kept.rows = read.clone();
         }
         if kept.arrays.len() != 1 {
-            let parts: Vec<&dyn Array> = kept.arrays.iter().map(|a| a.as_ref()).collect();
-            kept.arrays = vec![arrow_select::concat::concat(&parts).map_err(request)?];
+            kept.arrays = vec![view_buffers::concat(&kept.arrays)?];
         }
         let array = kept.arrays[0].clone();
         self.records.1 += array.len();
@@ -229,7 +229,7 @@ fn gather(held: &BooleanBuffer, wanted: &BooleanBuffer) -> Result<BooleanBuffer>
 mod tests {
     use std::sync::Arc;
 
-    use arrow_array::{Int32Array, StringArray};
+    use arrow_array::{Int32Array, StringArray, StringViewArray};
     use arrow_schema::{DataType, Field, Schema};
 
     use super::*;
@@ -314,6 +314,23 @@ mod tests {
             &Int32Array::from(vec![11, 13, 15]) as &dyn Array
         );
         assert_eq!(cache.records(), (5, 8));
+    }
+
+    #[test]
+    fn batches_viewing_one_page_are_taken_as_one_array_over_it() {
+        let page = StringViewArray::from_iter_values((0..30).map(|i| format!("{i:020}")));
+        let rows = BooleanBuffer::from_iter([true; 30]);
+        let mut cache = Cache::new(1, 1 << 20);
+        cache.start(0, rows.clone());
+        for at in [0, 10, 20] {
+            cache.keep(0, &(Arc::new(page.slice(at, 10)) as ArrayRef));
+        }
+        let taken = cache.take(0, &rows).unwrap().unwrap();
+        assert_eq!(taken.as_string_view(), &page);
+        assert_eq!(
+            taken.as_string_view().data_buffers().len(),
+            page.data_buffers().len()
+        );
     }
 
     #[test]

@@ -6,19 +6,17 @@
 //! already (the predicate cache) put in place.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::ByteViewType;
-use arrow_array::{ArrayRef, BooleanArray, GenericByteViewArray, RecordBatch, RecordBatchOptions};
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_buffer::BooleanBuffer;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::SchemaRef;
 use arrow_select::coalesce::BatchCoalescer;
 use arrow_select::filter::filter_record_batch;
 use pqcodec_arrow::RecordBatchDecoder;
 
 use crate::error::{Error, Result};
 use crate::selection::{RowSelection, RowSelector};
+use crate::view_buffers::with_dense_views;
 
 /// The batches of one row group.
 pub(crate) struct RowGroupReader {
@@ -34,33 +32,6 @@ pub(crate) struct RowGroupReader {
     /// values for every row given; the rows given so far.
     taken: Option<(SchemaRef, Vec<(usize, ArrayRef)>)>,
     given: usize,
-}
-
-/// `batch` with each view column whose buffers are over twice the bytes its views use copied
-/// into a buffer of its own size. A taken field's rows, few of a batch, view strings in a
-/// buffer the whole row group shares (a dictionary page's): `gather` would copy them itself,
-/// into blocks it grows to 1 MiB and gives away part empty, a block a batch (q16 at SF 10 held
-/// 78 MB in its join's build side, against 21 MB with DataFusion's reader).
-fn with_dense_views(batch: RecordBatch) -> Result<RecordBatch> {
-    fn sparse<T: ByteViewType + ?Sized>(views: &GenericByteViewArray<T>) -> bool {
-        let held: usize = views.data_buffers().iter().map(|b| b.capacity()).sum();
-        held > 2 * views.total_buffer_bytes_used()
-    }
-    let dense = |column: &ArrayRef| -> ArrayRef {
-        match column.data_type() {
-            DataType::Utf8View if sparse(column.as_string_view()) => {
-                Arc::new(column.as_string_view().gc())
-            }
-            DataType::BinaryView if sparse(column.as_binary_view()) => {
-                Arc::new(column.as_binary_view().gc())
-            }
-            _ => column.clone(),
-        }
-    };
-    let columns = batch.columns().iter().map(dense).collect();
-    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-    RecordBatch::try_new_with_options(batch.schema(), columns, &options)
-        .map_err(|e| Error::Request(e.to_string()))
 }
 
 impl RowGroupReader {
@@ -270,52 +241,4 @@ pub(crate) fn last_gathered(gather: &mut BatchCoalescer) -> Result<Option<Record
         .finish_buffered_batch()
         .map_err(|e| Error::Request(e.to_string()))?;
     Ok(gather.next_completed_batch())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use arrow_array::{Array, Int32Array, StringViewArray};
-    use arrow_schema::{Field, Schema};
-
-    fn batch(strings: StringViewArray) -> RecordBatch {
-        let n = strings.len() as i32;
-        let schema = Schema::new(vec![
-            Field::new("n", DataType::Int32, false),
-            Field::new("s", DataType::Utf8View, false),
-        ]);
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(Int32Array::from_iter_values(0..n)),
-            Arc::new(strings),
-        ];
-        RecordBatch::try_new(Arc::new(schema), columns).unwrap()
-    }
-
-    fn buffers(batch: &RecordBatch) -> Vec<(*const u8, usize)> {
-        let views = batch.column(1).as_string_view();
-        views
-            .data_buffers()
-            .iter()
-            .map(|b| (b.as_ptr(), b.capacity()))
-            .collect()
-    }
-
-    #[test]
-    fn a_few_rows_viewing_a_shared_buffer_get_a_buffer_of_their_own() {
-        let long = |i: usize| format!("a string longer than twelve bytes, {i:05}");
-        let shared = StringViewArray::from_iter_values((0..1000).map(long));
-        // Three rows of the thousand, as a taken field's rows of a batch are.
-        let few = batch(shared.slice(10, 3));
-        let dense = with_dense_views(few.clone()).unwrap();
-        assert_eq!(dense, few);
-        let held: usize = buffers(&dense).iter().map(|(_, capacity)| capacity).sum();
-        assert!(held <= 2 * dense.column(1).as_string_view().total_buffer_bytes_used());
-        assert!(held < buffers(&few).iter().map(|(_, capacity)| capacity).sum());
-        // Rows that use their buffer are given as they are.
-        let all = batch(shared);
-        assert_eq!(
-            buffers(&with_dense_views(all.clone()).unwrap()),
-            buffers(&all)
-        );
-    }
 }

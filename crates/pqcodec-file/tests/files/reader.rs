@@ -23,6 +23,7 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
+use pqcodec_file::framing::FramingError;
 use pqcodec_file::{
     Error, FileMetadata, ObjectStoreSource, Projection, RangeRead, ReaderBuilder, ReaderOptions,
     RowSelector,
@@ -322,7 +323,14 @@ fn the_corpus_reads_as_arrow_rs_reads_it() {
             let Ok(expected) = try_arrow_rs(&data, r) else {
                 continue;
             };
-            let actual = pqcodec(data.clone(), r).unwrap();
+            let actual = match pqcodec(data.clone(), r) {
+                // A codec this build leaves out (`cargo test -p pqcodec-file` alone).
+                Err(Error::Chunk {
+                    source: FramingError::CodecNotCompiled { .. },
+                    ..
+                }) => continue,
+                result => result.unwrap(),
+            };
             if let Err(e) = same(&expected, &actual) {
                 panic!("{}: {r:?}: {e}", path.display());
             }

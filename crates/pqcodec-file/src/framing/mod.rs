@@ -23,6 +23,7 @@ pub use parquet_types::physical;
 pub(crate) use parquet_types::{codec_not_compiled, reason};
 
 pub(crate) mod checks;
+mod decompress;
 mod fetched;
 pub(crate) mod footer_in;
 pub(crate) mod footer_out;

@@ -1,7 +1,7 @@
 //! [`ChunkPages`]: the pages of one column chunk, framed by pqcodec. Each header is read by
 //! [`page_header_in::page_header`] (so that every encoding pqcodec decodes, ALP included, is
-//! named, whatever the parquet crate's `Encoding` knows), each body decompressed: SNAPPY by
-//! [`snappy`], the other codecs by the parquet crate's.
+//! named, whatever the parquet crate's `Encoding` knows), each body decompressed by
+//! [`Decompressor`].
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use arrow_buffer::Buffer;
 use parquet::basic::Compression;
-use parquet::compression::{Codec, CodecOptionsBuilder, create_codec};
 use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::{
     DataPageV1, DataPageV2, DictionaryPage, Page, PageHint, PageSource, SourceError,
@@ -17,9 +16,10 @@ use pqcodec_arrow::{
 use pqcodec_core::Encoding;
 
 use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE, PageChecks, page_body};
+use super::decompress::Decompressor;
 use super::page_header_in::{self, PageHeader};
 use super::snappy;
-use super::{Fetched, FramingError, reason};
+use super::{Fetched, FramingError};
 use crate::metrics::{ReadMetrics, decompressing};
 
 /// The pages of one column chunk, decompressed, from bytes already read: the whole chunk, or,
@@ -39,13 +39,6 @@ pub struct ChunkPages {
     peeked: Option<Framed>,
     /// Where the time spent decompressing is added.
     metrics: Option<ReadMetrics>,
-}
-
-/// How a chunk's pages are decompressed: SNAPPY by pqcodec, the other codecs by the parquet
-/// crate.
-enum Decompressor {
-    Snappy,
-    Codec(Box<dyn Codec>),
 }
 
 /// In what order the pages come.
@@ -128,15 +121,7 @@ impl ChunkPages {
                 feature,
             });
         }
-        let codec = match codec {
-            Compression::SNAPPY => Some(Decompressor::Snappy),
-            other => {
-                let options = CodecOptionsBuilder::default().build();
-                create_codec(other, &options)
-                    .map_err(|e| chunk_error(reason(e)))?
-                    .map(Decompressor::Codec)
-            }
-        };
+        let codec = Decompressor::new(codec).map_err(chunk_error)?;
         Ok(ChunkPages {
             data,
             row_group,
@@ -252,14 +237,7 @@ impl ChunkPages {
                 if uncompressed > levels {
                     let values = uncompressed - levels;
                     let input = &body[split..];
-                    let decompress = || match codec {
-                        Decompressor::Snappy => snappy::decompress_into(input, values, &mut out)
-                            .map_err(|e| e.to_string()),
-                        Decompressor::Codec(codec) => codec
-                            .decompress(input, &mut out, Some(values))
-                            .map(drop)
-                            .map_err(reason),
-                    };
+                    let decompress = || codec.decompress(input, values, &mut out);
                     decompressing(self.metrics.as_ref(), decompress).map_err(|e| self.error(e))?;
                 }
                 if out.len() != uncompressed {

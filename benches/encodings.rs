@@ -101,7 +101,7 @@ struct Case<'a, T: DynamicType, A: DataType> {
     ours: Encoding,
     /// arrow-rs's encoding, if arrow-rs implements it (it has no GROUP_VAR_INT).
     arrow: Option<ArrowEncoding>,
-    type_length: usize,
+    ty: T,
     values: &'a T::Buffer,
     arrow_values: &'a [A::T],
 }
@@ -116,17 +116,17 @@ fn bench_case<T: Output, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
         name,
         ours,
         arrow,
-        type_length,
+        ty,
         values,
         arrow_values,
     } = case;
     let physical = A::get_physical_type();
-    let column = descr(physical, type_length);
+    let column = descr(physical, ty.value_width().unwrap_or(0));
     let n = values.len();
 
     // The page both sides decode: pqcodec's encoding of the values (the oracle tests check that
     // both libraries write and read the same bytes).
-    let mut e = T::encoder(ours, type_length).expect("pqcodec has this encoder");
+    let mut e = T::encoder(ours, ty).expect("pqcodec has this encoder");
     e.put(values.values()).expect("pqcodec encodes");
     let mut page = Vec::new();
     e.flush_into(&mut page).expect("pqcodec flushes");
@@ -137,7 +137,7 @@ fn bench_case<T: Output, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
     let mut out = T::Buffer::default();
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            let mut d = T::decoder(ours, black_box(page_bytes.clone()), n, type_length, None)
+            let mut d = T::decoder(ours, black_box(page_bytes.clone()), n, ty, None)
                 .expect("pqcodec takes the page");
             assert_eq!(T::decode(&mut d, &mut out, n), n);
             black_box(out.len())
@@ -162,7 +162,7 @@ fn bench_case<T: Output, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            let mut e = T::encoder(ours, type_length).expect("pqcodec has this encoder");
+            let mut e = T::encoder(ours, ty).expect("pqcodec has this encoder");
             T::put_buffer(&mut e, black_box(values)).expect("pqcodec encodes");
             black_box(e.flush().expect("pqcodec flushes").len())
         })
@@ -182,11 +182,13 @@ fn bench_case<T: Output, A: DataType>(c: &mut Criterion, case: Case<'_, T, A>) {
 /// Decode and encode benchmarks of RLE_DICTIONARY.
 fn bench_dictionary<T: Output, A: DataType>(
     c: &mut Criterion,
-    type_length: usize,
+    ty: T,
     values: &T::Buffer,
     arrow_values: &[A::T],
 ) {
     let physical = A::get_physical_type();
+    // arrow-rs reads its type length for FIXED_LEN_BYTE_ARRAY only.
+    let type_length = ty.value_width().unwrap_or(0);
     let column = descr(physical, type_length);
     let n = values.len();
 
@@ -202,13 +204,13 @@ fn bench_dictionary<T: Output, A: DataType>(
     let mut out = T::Buffer::default();
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            let dict = decode_plain_page::<T>(black_box(&dict_page), entries, type_length)
+            let dict = decode_plain_page(black_box(&dict_page), entries, ty)
                 .expect("pqcodec decodes the dictionary");
             let mut d = T::decoder(
                 Encoding::RleDictionary,
                 black_box(data_page.clone()),
                 n,
-                type_length,
+                ty,
                 Some(Arc::new(dict)),
             )
             .expect("pqcodec takes the page");
@@ -237,8 +239,7 @@ fn bench_dictionary<T: Output, A: DataType>(
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("pqcodec", |b| {
         b.iter(|| {
-            let mut e =
-                T::encoder(Encoding::RleDictionary, type_length).expect("pqcodec has this encoder");
+            let mut e = T::encoder(Encoding::RleDictionary, ty).expect("pqcodec has this encoder");
             T::put_buffer(&mut e, black_box(values)).expect("pqcodec encodes");
             let indices = e.flush().expect("pqcodec flushes");
             let dict = T::dictionary_page(&e)
@@ -285,7 +286,7 @@ fn booleans(c: &mut Criterion) {
                 name,
                 ours,
                 arrow,
-                type_length: 0,
+                ty: BooleanType,
                 values: &values,
                 arrow_values: &values,
             },
@@ -326,7 +327,7 @@ macro_rules! integers {
                         name,
                         ours,
                         arrow,
-                        type_length: 0,
+                        ty: <$ours>::default(),
                         values: &values,
                         arrow_values: &values,
                     },
@@ -337,7 +338,7 @@ macro_rules! integers {
             let values: Vec<$native> = (0..N)
                 .map(|_| pool[(rng.next_u64() % 1000) as usize])
                 .collect();
-            bench_dictionary::<$ours, $arrow>(c, 0, &values, &values);
+            bench_dictionary::<$ours, $arrow>(c, <$ours>::default(), &values, &values);
         }
     };
 }
@@ -367,7 +368,7 @@ macro_rules! floats {
                         name,
                         ours,
                         arrow,
-                        type_length: 0,
+                        ty: <$ours>::default(),
                         values: &values,
                         arrow_values: &values,
                     },
@@ -377,7 +378,7 @@ macro_rules! floats {
             let values: Vec<$native> = (0..N)
                 .map(|_| pool[(rng.next_u64() % 1000) as usize])
                 .collect();
-            bench_dictionary::<$ours, $arrow>(c, 0, &values, &values);
+            bench_dictionary::<$ours, $arrow>(c, <$ours>::default(), &values, &values);
         }
     };
 }
@@ -483,7 +484,7 @@ fn int96(c: &mut Criterion) {
             name: "PLAIN",
             ours: Encoding::Plain,
             arrow: Some(ArrowEncoding::PLAIN),
-            type_length: 0,
+            ty: Int96Type,
             values: &values,
             arrow_values: &arrow_values,
         },
@@ -493,7 +494,7 @@ fn int96(c: &mut Criterion) {
         .map(|_| pool[(rng.next_u64() % 1000) as usize])
         .collect();
     let arrow_values: Vec<pt::Int96> = values.iter().map(to_arrow).collect();
-    bench_dictionary::<Int96Type, pt::Int96Type>(c, 0, &values, &arrow_values);
+    bench_dictionary::<Int96Type, pt::Int96Type>(c, Int96Type, &values, &arrow_values);
 }
 
 /// Strings of 4..=36 bytes sharing prefixes, as sorted keys do.
@@ -544,7 +545,7 @@ fn byte_array(c: &mut Criterion) {
                 name,
                 ours,
                 arrow,
-                type_length: 0,
+                ty: ByteArrayType,
                 values: &values,
                 arrow_values: &arrow_values,
             },
@@ -557,7 +558,7 @@ fn byte_array(c: &mut Criterion) {
     let values = to_buffer(&raw);
     let arrow_values: Vec<pt::ByteArray> =
         raw.iter().map(|v| pt::ByteArray::from(v.clone())).collect();
-    bench_dictionary::<ByteArrayType, pt::ByteArrayType>(c, 0, &values, &arrow_values);
+    bench_dictionary::<ByteArrayType, pt::ByteArrayType>(c, ByteArrayType, &values, &arrow_values);
 }
 
 fn fixed_len_byte_array(c: &mut Criterion) {
@@ -597,7 +598,7 @@ fn fixed_len_byte_array(c: &mut Criterion) {
                 name,
                 ours,
                 arrow,
-                type_length: FLBA_LEN,
+                ty: FixedLenByteArrayType::new(FLBA_LEN).expect("a width above 0"),
                 values: &values,
                 arrow_values: &arrow_values,
             },
@@ -610,7 +611,7 @@ fn fixed_len_byte_array(c: &mut Criterion) {
     let (values, arrow_values) = fixed(&raw);
     bench_dictionary::<FixedLenByteArrayType, pt::FixedLenByteArrayType>(
         c,
-        FLBA_LEN,
+        FixedLenByteArrayType::new(FLBA_LEN).expect("a width above 0"),
         &values,
         &arrow_values,
     );

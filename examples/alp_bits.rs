@@ -7,7 +7,7 @@
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::compression::{CodecOptionsBuilder, create_codec};
 use parquet60::encoding::{AlpEncoder as ArrowAlpEncoder, Encoder as _};
-use pqcodec::core::{DoubleType, Encoder, Encoding};
+use pqcodec::core::{ColumnType, DoubleType, Encoder, Encoding};
 use pqcodec::encodings::alp::AlpEncoder;
 use pqcodec::encodings::dynamic::{Values, encode};
 use pqcodec_testkit::Rng;
@@ -78,8 +78,9 @@ fn main() {
             theirs.put(page).expect("arrow-rs encodes");
             let arrow_alp = theirs.flush_buffer().expect("arrow-rs flushes");
             let page_values = Values::Double(page.to_vec());
-            let split = encode(Encoding::ByteStreamSplit, &page_values, 0).expect("encodes");
-            let plain = encode(Encoding::Plain, &page_values, 0).expect("encodes");
+            let split = encode(Encoding::ByteStreamSplit, &page_values, ColumnType::Double)
+                .expect("encodes");
+            let plain = encode(Encoding::Plain, &page_values, ColumnType::Double).expect("encodes");
             sizes[0] += alp.len();
             sizes[1] += arrow_alp.len();
             sizes[2] += zstd(&alp);

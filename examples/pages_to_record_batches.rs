@@ -27,7 +27,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     for desc in file.columns() {
         println!(
             "  column {}: {}, max definition level {}, max repetition level {}",
-            desc.path, desc.physical, desc.max_def_level, desc.max_rep_level
+            desc.path,
+            desc.physical(),
+            desc.max_def_level,
+            desc.max_rep_level
         );
     }
     for field in file.schema().fields() {

@@ -20,7 +20,7 @@ use arrow_schema::{DataType, Field};
 use pqcodec::arrow::{
     ArrayDecoder, Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page,
 };
-use pqcodec::core::{Decoder, Encoding, PhysicalType, with_physical};
+use pqcodec::core::{ColumnType, Decoder, Encoding, PhysicalType, with_physical};
 use pqcodec::encodings::dynamic::{self, DynamicType, plain_value_count};
 use pqcodec::encodings::plain::decode_plain_page;
 
@@ -130,8 +130,7 @@ fn packed_run_huge() -> Vec<u8> {
 struct Hostile {
     name: String,
     encoding: Encoding,
-    physical: PhysicalType,
-    type_length: usize,
+    column_type: ColumnType,
     bytes: Vec<u8>,
     dictionary: Option<Vec<u8>>,
 }
@@ -155,12 +154,8 @@ fn hostile_pages() -> Vec<Hostile> {
         out.push(Hostile {
             name,
             encoding,
-            physical,
-            type_length: if physical == P::FixedLenByteArray {
-                4
-            } else {
-                0
-            },
+            // FIXED_LEN_BYTE_ARRAY values 4 bytes wide.
+            column_type: ColumnType::new(physical, 4).unwrap(),
             bytes,
             dictionary,
         });
@@ -214,14 +209,14 @@ fn hostile_pages() -> Vec<Hostile> {
 }
 
 /// One read asking for every one of the 2^31 values claimed.
-fn read_everything<T: DynamicType>(h: &Hostile) {
+fn read_everything<T: DynamicType>(h: &Hostile, ty: T) {
     let dictionary = h.dictionary.as_ref().map(|bytes| {
-        let count = plain_value_count(T::TYPE, bytes, h.type_length).unwrap();
-        Arc::new(decode_plain_page::<T>(bytes, count, h.type_length).unwrap())
+        let count = plain_value_count(h.column_type, bytes).unwrap();
+        Arc::new(decode_plain_page(bytes, count, ty).unwrap())
     });
     let page = Bytes::copy_from_slice(&h.bytes);
     let (_, peak) = peak_of(move || {
-        let decoder = T::decoder(h.encoding, page, HUGE, h.type_length, dictionary.clone());
+        let decoder = T::decoder(h.encoding, page, HUGE, ty, dictionary.clone());
         if let Ok(mut decoder) = decoder {
             let mut out = T::Buffer::default();
             let _ = decoder.read(&mut out, HUGE);
@@ -261,8 +256,11 @@ fn hostile_pages_cover_every_encoding_and_type() {
     let pages = hostile_pages();
     for e in Encoding::ALL {
         for p in PhysicalType::ALL {
-            let applies = dynamic::encode(e, &empty_values(p), 4).is_ok();
-            let covered = pages.iter().any(|h| h.encoding == e && h.physical == p);
+            let column_type = ColumnType::new(p, 4).unwrap();
+            let applies = dynamic::encode(e, &empty_values(p), column_type).is_ok();
+            let covered = pages
+                .iter()
+                .any(|h| h.encoding == e && h.column_type.physical() == p);
             assert_eq!(applies, covered, "{e} x {p}");
         }
     }
@@ -289,7 +287,7 @@ fn one_read_of_2_pow_31_values_allocates_by_the_bytes() {
         if h.bytes.len() < 90 {
             continue;
         }
-        with_physical!(h.physical, T => read_everything::<T>(&h));
+        with_physical!(h.column_type, ty: T => read_everything::<T>(&h, ty));
     }
 }
 
@@ -304,10 +302,9 @@ fn one_shot_decode_of_2_pow_31_values_allocates_by_the_bytes() {
         let (result, peak) = peak_of(move || {
             dynamic::decode(
                 h.encoding,
-                h.physical,
+                h.column_type,
                 page,
                 HUGE,
-                h.type_length,
                 h.dictionary.as_deref(),
             )
             .map(|v| v.len())
@@ -330,7 +327,7 @@ fn arrow_batches_of_hostile_pages_allocate_by_the_batch() {
             input += d.len();
             pages.push(Page::Dictionary(DictionaryPage {
                 data: Buffer::from_vec(d.clone()),
-                num_values: plain_value_count(h.physical, d, h.type_length).unwrap(),
+                num_values: plain_value_count(h.column_type, d).unwrap(),
                 encoding: Encoding::Plain,
             }));
         }
@@ -341,8 +338,8 @@ fn arrow_batches_of_hostile_pages_allocate_by_the_batch() {
             def_level_encoding: Encoding::Rle,
             rep_level_encoding: Encoding::Rle,
         }));
-        let desc = ColumnDesc::flat("c", h.physical, h.type_length, false);
-        let field = Field::new("c", arrow_type(h.physical, h.type_length), false);
+        let desc = ColumnDesc::flat("c", h.column_type, false);
+        let field = Field::new("c", arrow_type(h.column_type), false);
         // Sixteen batches at most: the legitimate runs would go on for 2^31 rows.
         let (result, peak) = peak_of(|| arrow_batches(desc, field, pages, 16));
         assert!(
@@ -372,11 +369,10 @@ fn arrow_levels_claiming_2_pow_31_allocate_by_the_batch() {
     let mut garbage = vec![96, 0, 0, 0];
     garbage.extend(packed_run_huge());
     let garbage = page100(&garbage);
-    let optional = || ColumnDesc::flat("c", PhysicalType::Int64, 0, true);
+    let optional = || ColumnDesc::flat("c", ColumnType::Int64, true);
     let list = || ColumnDesc {
         path: "l.list.item".into(),
-        physical: PhysicalType::Int64,
-        type_length: 0,
+        column_type: ColumnType::Int64,
         max_def_level: 3,
         max_rep_level: 1,
     };

@@ -107,7 +107,7 @@ mod seeds {
     use parquet::basic::{Compression, Encoding as PqEncoding};
     use parquet::file::properties::{WriterProperties, WriterVersion};
     use pqcodec_arrow::Page;
-    use pqcodec_core::{ByteArrays, Encoding, Int96, PhysicalType};
+    use pqcodec_core::{ByteArrays, ColumnType, Encoding, Int96, PhysicalType};
     use pqcodec_encodings::bit_packed::BitPackedEncoder;
     use pqcodec_encodings::dynamic::{Values, encode};
     use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
@@ -152,23 +152,25 @@ mod seeds {
         types.iter().position(|&t| t == p).map(|i| i as u8)
     }
 
-    /// A typed decode target's input: type, type length, count, schedule seed, page.
-    fn typed(selector: u8, type_length: usize, n: usize, seed: u16, page: &[u8]) -> Vec<u8> {
-        let mut out = vec![selector, type_length as u8];
+    /// A typed decode target's input: type, type length byte (FIXED_LEN_BYTE_ARRAY's width),
+    /// count, schedule seed, page.
+    fn typed(selector: u8, type_length_byte: u8, n: usize, seed: u16, page: &[u8]) -> Vec<u8> {
+        let mut out = vec![selector, type_length_byte];
         out.extend(count(n));
         out.extend(seed.to_le_bytes());
         out.extend_from_slice(page);
         out
     }
 
-    /// `n` sample values of `p`: repeats, runs, extremes, a NaN.
-    fn sample(p: PhysicalType, type_length: usize, n: usize) -> Values {
+    /// `n` sample values of type `column_type`: repeats, runs, extremes, a NaN.
+    fn sample(column_type: ColumnType, n: usize) -> Values {
         let i32s = (0..n).map(|i| match i % 11 {
             0 => i32::MIN,
             1 => i32::MAX,
             _ => ((i * i * 7) % 1000) as i32 - 300 + (i / 40) as i32,
         });
-        match p {
+        let type_length = column_type.value_width().unwrap_or(0);
+        match column_type.physical() {
             PhysicalType::Boolean => {
                 Values::Boolean((0..n).map(|i| i % 3 == 0 || i > n / 2).collect())
             }
@@ -269,11 +271,12 @@ mod seeds {
                 } else {
                     0
                 };
+                let column_type = ColumnType::new(p, tl).unwrap();
                 for (k, &n) in COUNTS.iter().enumerate() {
-                    let page = encode(encoding, &sample(p, tl, n), tl).unwrap();
+                    let page = encode(encoding, &sample(column_type, n), column_type).unwrap();
                     seeds.add(
                         target,
-                        &typed(selector as u8, tl, n, k as u16 * 977, &page.data),
+                        &typed(selector as u8, tl as u8, n, k as u16 * 977, &page.data),
                     );
                 }
             }
@@ -285,12 +288,13 @@ mod seeds {
             } else {
                 0
             };
+            let column_type = ColumnType::new(p, tl).unwrap();
             for (k, &n) in COUNTS.iter().enumerate() {
                 for (flag, encoding) in [
                     (0u8, Encoding::RleDictionary),
                     (0x80, Encoding::PlainDictionary),
                 ] {
-                    let page = encode(encoding, &sample(p, tl, n), tl).unwrap();
+                    let page = encode(encoding, &sample(column_type, n), column_type).unwrap();
                     let dictionary = page.dictionary.unwrap();
                     let mut input = vec![selector as u8 | flag, tl as u8];
                     input.extend(count(n));
@@ -374,7 +378,12 @@ mod seeds {
             }
         }
         for (k, &n) in COUNTS.iter().enumerate() {
-            let page = encode(Encoding::Rle, &sample(PhysicalType::Boolean, 0, n), 0).unwrap();
+            let page = encode(
+                Encoding::Rle,
+                &sample(ColumnType::Boolean, n),
+                ColumnType::Boolean,
+            )
+            .unwrap();
             let mut input = vec![1, 0];
             input.extend(count(n));
             input.extend((k as u16).to_le_bytes());
@@ -485,13 +494,17 @@ mod seeds {
                     continue;
                 }
                 let pages: Vec<Page> = file.pages(c).take(3).collect::<Result<_, _>>().unwrap();
-                let p = desc.physical;
-                let tl = desc.type_length;
+                let p = desc.physical();
+                // The input's type length byte: FIXED_LEN_BYTE_ARRAY's width, else 0.
+                let tl = match desc.column_type {
+                    ColumnType::FixedLenByteArray(ty) => ty.width(),
+                    _ => 0,
+                };
                 let selector = PhysicalType::ALL.iter().position(|&t| t == p).unwrap() as u8;
                 if flat {
                     let data_type = schema.field(c).data_type();
                     let choice = (0..16u8)
-                        .find(|&b| leaf_type(p, tl, b) == *data_type)
+                        .find(|&b| leaf_type(desc.column_type, b) == *data_type)
                         .unwrap_or(0);
                     let mut input =
                         vec![selector, tl as u8, desc.max_def_level as u8, choice, 1, 2];
@@ -519,7 +532,7 @@ mod seeds {
                     let tl8 = tl as u8;
                     let mut add_typed = |target: &str, types: &[PhysicalType]| {
                         if let Some(s) = index(types, p) {
-                            seeds.add(target, &typed(s, tl, n, seed, &values));
+                            seeds.add(target, &typed(s, tl8, n, seed, &values));
                         }
                     };
                     match page.encoding() {

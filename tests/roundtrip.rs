@@ -7,8 +7,8 @@ use bytes::Bytes;
 use std::sync::Arc;
 
 use pqcodec::core::{
-    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
-    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, NativeType,
+    BooleanType, ByteArrayType, ByteArrays, ColumnType, Decoder, DoubleType, Encoder, Encoding,
+    Error, FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, NativeType,
     PhysicalType, ValueBuffer,
 };
 use pqcodec::encodings::dynamic::{self, DynamicType, Values};
@@ -17,6 +17,8 @@ use proptest::prelude::*;
 /// A test's view of a physical type: its encodings, a value strategy, and value bytes.
 trait Case: DynamicType {
     const ENCODINGS: &'static [Encoding];
+    /// The marker of the column written (FIXED_LEN_BYTE_ARRAY: [`FLBA_LENGTH`] wide).
+    fn ty() -> Self;
     fn value() -> BoxedStrategy<Vec<u8>>;
     fn buffer(raw: &[Vec<u8>]) -> Self::Buffer;
     fn bytes(buffer: &Self::Buffer) -> Vec<Vec<u8>>;
@@ -74,6 +76,9 @@ fn float_value(size: usize, specials: Vec<Vec<u8>>) -> BoxedStrategy<Vec<u8>> {
 
 impl Case for BooleanType {
     const ENCODINGS: &'static [Encoding] = &[Encoding::Plain, Encoding::Rle, DICT[0], DICT[1]];
+    fn ty() -> Self {
+        BooleanType
+    }
     fn value() -> BoxedStrategy<Vec<u8>> {
         prop_oneof![3 => Just(vec![1u8]), 1 => Just(vec![0u8])].boxed()
     }
@@ -96,6 +101,9 @@ macro_rules! fixed_case {
     ($t:ty, $n:ty, $encodings:expr, $value:expr) => {
         impl Case for $t {
             const ENCODINGS: &'static [Encoding] = $encodings;
+            fn ty() -> Self {
+                <$t>::default()
+            }
             fn value() -> BoxedStrategy<Vec<u8>> {
                 $value
             }
@@ -198,6 +206,9 @@ fn byte_string(len: std::ops::Range<usize>) -> BoxedStrategy<Vec<u8>> {
 }
 
 impl Case for ByteArrayType {
+    fn ty() -> Self {
+        ByteArrayType
+    }
     const ENCODINGS: &'static [Encoding] = &[
         Encoding::Plain,
         DICT[0],
@@ -220,6 +231,9 @@ impl Case for ByteArrayType {
 const FLBA_LENGTH: usize = 5;
 
 impl Case for FixedLenByteArrayType {
+    fn ty() -> Self {
+        FixedLenByteArrayType::new(FLBA_LENGTH).unwrap()
+    }
     const ENCODINGS: &'static [Encoding] = &[
         Encoding::Plain,
         DICT[0],
@@ -259,14 +273,9 @@ fn round_trip<T: Case>(
     raw: &[Vec<u8>],
     ops: &[Op],
 ) -> Result<(), TestCaseError> {
-    let type_length = if T::TYPE == PhysicalType::FixedLenByteArray {
-        FLBA_LENGTH
-    } else {
-        0
-    };
+    let ty = T::ty();
     let values = T::buffer(raw);
-    let mut encoder =
-        T::encoder(encoding, type_length).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut encoder = T::encoder(encoding, ty).map_err(|e| TestCaseError::fail(e.to_string()))?;
     encoder
         .put(values.values())
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -277,16 +286,15 @@ fn round_trip<T: Case>(
     let dictionary = match T::dictionary_page(&encoder) {
         Some(bytes) => {
             let bytes = bytes.map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let count = dynamic::plain_value_count(T::TYPE, &bytes, type_length).unwrap();
+            let count = dynamic::plain_value_count(ty.column_type(), &bytes).unwrap();
             Some(Arc::new(
-                pqcodec::encodings::plain::decode_plain_page::<T>(&bytes, count, type_length)
-                    .unwrap(),
+                pqcodec::encodings::plain::decode_plain_page(&bytes, count, ty).unwrap(),
             ))
         }
         None => None,
     };
 
-    let mut decoder = T::decoder(encoding, page.into(), raw.len(), type_length, dictionary)
+    let mut decoder = T::decoder(encoding, page.into(), raw.len(), ty, dictionary)
         .map_err(|e| TestCaseError::fail(format!("{encoding}: {e}")))?;
     let mut expected = Vec::new();
     let mut out = T::Buffer::default();
@@ -434,13 +442,18 @@ fn encodings_that_do_not_apply_are_refused() {
         (Encoding::Alp, PhysicalType::FixedLenByteArray),
     ];
     for (encoding, physical) in unsupported {
-        let err = dynamic::decode(encoding, physical, Bytes::new(), 0, 4, None).unwrap_err();
+        let column_type = ColumnType::new(physical, 4).unwrap();
+        let err = dynamic::decode(encoding, column_type, Bytes::new(), 0, None).unwrap_err();
         assert!(
             matches!(err, Error::Unsupported { .. }),
             "{encoding} {physical}: {err}"
         );
     }
-    let err =
-        dynamic::encode(Encoding::DeltaBinaryPacked, &Values::Float(vec![1.0]), 0).unwrap_err();
+    let err = dynamic::encode(
+        Encoding::DeltaBinaryPacked,
+        &Values::Float(vec![1.0]),
+        ColumnType::Float,
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }));
 }

@@ -1,21 +1,20 @@
 //! The spec's examples, byte-exact, in both directions.
 
 use bytes::Bytes;
-use pqcodec::core::{ByteArrays, Encoding, PhysicalType};
+use pqcodec::core::{ByteArrays, ColumnType, Encoding, PhysicalType};
 use pqcodec::encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
 use pqcodec::encodings::dynamic::{self, Values};
 use pqcodec::encodings::rle::{RleDecoder, RleEncoder};
 
 /// Encodes `values` in `encoding`, checks the bytes, and decodes them back.
-fn both_ways(encoding: Encoding, values: Values, type_length: usize, expected: &[u8]) {
-    let page = dynamic::encode(encoding, &values, type_length).expect("encodes");
+fn both_ways(encoding: Encoding, values: Values, column_type: ColumnType, expected: &[u8]) {
+    let page = dynamic::encode(encoding, &values, column_type).expect("encodes");
     assert_eq!(page.data, expected, "{encoding} bytes");
     let back = dynamic::decode(
         encoding,
-        values.physical_type(),
+        column_type,
         Bytes::copy_from_slice(expected),
         values.len(),
-        type_length,
         None,
     )
     .expect("decodes");
@@ -76,7 +75,12 @@ fn group_var_int_leading_byte_example() {
         0x34,
         0x12,
     ];
-    both_ways(Encoding::GroupVarInt, Values::Int32(values), 0, &expected);
+    both_ways(
+        Encoding::GroupVarInt,
+        Values::Int32(values),
+        ColumnType::Int32,
+        &expected,
+    );
 }
 
 #[test]
@@ -86,7 +90,7 @@ fn group_var_int_pads_the_last_group() {
     both_ways(
         Encoding::GroupVarInt,
         Values::Int32(vec![1, 2, 3, 4, 5]),
-        0,
+        ColumnType::Int32,
         &expected,
     );
 }
@@ -102,14 +106,18 @@ fn byte_stream_split_three_floats() {
     let expected = [
         0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6,
     ];
-    let page = dynamic::encode(Encoding::ByteStreamSplit, &Values::Float(floats), 0).unwrap();
+    let page = dynamic::encode(
+        Encoding::ByteStreamSplit,
+        &Values::Float(floats),
+        ColumnType::Float,
+    )
+    .unwrap();
     assert_eq!(page.data, expected);
     let back = dynamic::decode(
         Encoding::ByteStreamSplit,
-        PhysicalType::Float,
+        ColumnType::Float,
         Bytes::copy_from_slice(&expected),
         3,
-        0,
         None,
     )
     .unwrap();
@@ -136,7 +144,7 @@ fn delta_length_byte_array_example() {
     both_ways(
         Encoding::DeltaLengthByteArray,
         Values::ByteArray(values),
-        0,
+        ColumnType::ByteArray,
         &expected,
     );
 }
@@ -157,21 +165,21 @@ fn delta_byte_array_example() {
     both_ways(
         Encoding::DeltaByteArray,
         Values::ByteArray(values.clone()),
-        0,
+        ColumnType::ByteArray,
         &expected,
     );
     let fixed = strings(&["axis", "axle", "babb", "baby"]);
+    let flba4 = ColumnType::new(PhysicalType::FixedLenByteArray, 4).unwrap();
     let page = dynamic::encode(
         Encoding::DeltaByteArray,
         &Values::FixedLenByteArray(fixed.clone()),
-        4,
+        flba4,
     )
     .unwrap();
     let back = dynamic::decode(
         Encoding::DeltaByteArray,
-        PhysicalType::FixedLenByteArray,
+        flba4,
         Bytes::copy_from_slice(&page.data),
-        4,
         4,
         None,
     );

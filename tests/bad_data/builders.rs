@@ -53,8 +53,8 @@ pub(super) fn plain_values(physical: PhysicalType, type_length: usize, count: us
 }
 
 /// How many values a PLAIN dictionary page of `bytes` holds (as [`dynamic::decode`] counts).
-pub(super) fn dictionary_len(physical: PhysicalType, bytes: &[u8], type_length: usize) -> usize {
-    plain_value_count(physical, bytes, type_length).unwrap()
+pub(super) fn dictionary_len(column_type: ColumnType, bytes: &[u8]) -> usize {
+    plain_value_count(column_type, bytes).unwrap()
 }
 
 pub(super) const ALL_TYPES: [PhysicalType; 8] = [

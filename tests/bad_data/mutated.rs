@@ -116,7 +116,7 @@ proptest::proptest! {
         let pairs = pairs();
         let (encoding, physical) = pairs[pair % pairs.len()];
         let values = values_from(physical, &raw);
-        let page = dynamic::encode(encoding, &values, 4).unwrap();
+        let page = dynamic::encode(encoding, &values, ColumnType::new(physical, 4).unwrap()).unwrap();
         let mut bytes = page.data.clone();
         let mut dictionary = page.dictionary.clone();
         for m in &mutations {
@@ -136,12 +136,13 @@ proptest::proptest! {
         let outcome = {
             let c = c.clone();
             guarded(&c.name.clone(), move || {
-                with_physical!(c.physical, T => {
-                    let _ = drain::<T>(&c, false);
-                    let _ = drain::<T>(&c, true);
+                let column_type = c.column_type().map_err(|e| e.to_string())?;
+                with_physical!(column_type, ty: T => {
+                    let _ = drain(&c, ty, false);
+                    let _ = drain(&c, ty, true);
                 });
                 if c.num_values < HUGE {
-                    let _ = dynamic::decode(c.encoding, c.physical, Bytes::copy_from_slice(&c.bytes), c.num_values, c.type_length, c.dictionary.as_deref());
+                    let _ = dynamic::decode(c.encoding, column_type, Bytes::copy_from_slice(&c.bytes), c.num_values, c.dictionary.as_deref());
                 }
                 Ok(())
             })
@@ -150,10 +151,11 @@ proptest::proptest! {
         let outcome = {
             let c = c.clone();
             guarded(&c.name.clone(), move || {
+                let column_type = c.column_type().map_err(|e| e.to_string())?;
                 // The dictionary page's count as the page header would give it.
                 let mut pages = Vec::new();
                 if let Some(d) = &c.dictionary {
-                    let count = plain_value_count(c.physical, d, c.type_length).unwrap_or(0);
+                    let count = plain_value_count(column_type, d).unwrap_or(0);
                     pages.push(Page::Dictionary(DictionaryPage {
                         data: Buffer::from_vec(d.clone()),
                         num_values: count,
@@ -167,8 +169,8 @@ proptest::proptest! {
                     def_level_encoding: Rle,
                     rep_level_encoding: Rle,
                 }));
-                let desc = ColumnDesc::flat("c", c.physical, c.type_length, false);
-                let data_type = arrow_type(c.physical, c.type_length);
+                let desc = ColumnDesc::flat("c", column_type, false);
+                let data_type = arrow_type(column_type);
                 let skip_pages = pages.iter().cloned().map(Ok::<_, std::convert::Infallible>).collect();
                 let field = Field::new("c", data_type.clone(), false);
                 check_arrow_skip("mutated", "c", arrow_skip_read(desc.clone(), field, skip_pages))?;

@@ -33,28 +33,27 @@ pub(super) fn guarded(
 }
 
 /// The decoded dictionary of a case, as [`dynamic::decode`] decodes it.
-pub(super) fn dictionary_of<T: DynamicType>(case: &Case) -> Result<Option<T::Buffer>, Error> {
+pub(super) fn dictionary_of<T: DynamicType>(
+    case: &Case,
+    ty: T,
+) -> Result<Option<T::Buffer>, Error> {
     match &case.dictionary {
         Some(bytes) => {
-            let count = plain_value_count(T::TYPE, bytes, case.type_length)?;
-            Ok(Some(decode_plain_page::<T>(
-                bytes,
-                count,
-                case.type_length,
-            )?))
+            let count = plain_value_count(ty.column_type(), bytes)?;
+            Ok(Some(decode_plain_page(bytes, count, ty)?))
         }
         None => Ok(None),
     }
 }
 
 /// Reads (or skips) every value of the case's page in batches; `Ok` means no error came.
-pub(super) fn drain<T: DynamicType>(case: &Case, skip: bool) -> Result<usize, Error> {
-    let dictionary = dictionary_of::<T>(case)?;
+pub(super) fn drain<T: DynamicType>(case: &Case, ty: T, skip: bool) -> Result<usize, Error> {
+    let dictionary = dictionary_of(case, ty)?;
     let mut decoder = T::decoder(
         case.encoding,
         Bytes::copy_from_slice(&case.bytes),
         case.num_values,
-        case.type_length,
+        ty,
         dictionary.map(Arc::new),
     )?;
     let mut out = T::Buffer::default();
@@ -79,8 +78,8 @@ pub(super) fn drain<T: DynamicType>(case: &Case, skip: bool) -> Result<usize, Er
 }
 
 /// The codec paths of a values case: reads, skips, and [`dynamic::decode`].
-pub(super) fn run_values<T: DynamicType>(case: &Case) -> Result<(), String> {
-    let read = drain::<T>(case, false);
+pub(super) fn run_values<T: DynamicType>(case: &Case, ty: T) -> Result<(), String> {
+    let read = drain(case, ty, false);
     let expect_read = |r: Result<usize, Error>, path: &str| match r {
         Ok(n) => Err(format!(
             "{path}: no error ({n} of {} values decoded)",
@@ -89,7 +88,7 @@ pub(super) fn run_values<T: DynamicType>(case: &Case) -> Result<(), String> {
         Err(e) => case.expect.check(&e).map_err(|m| format!("{path}: {m}")),
     };
     expect_read(read, "read")?;
-    let skipped = drain::<T>(case, true);
+    let skipped = drain(case, ty, true);
     match &case.skip {
         SkipExpect::Same => expect_read(skipped, "skip")?,
         SkipExpect::Undetected => {
@@ -101,10 +100,9 @@ pub(super) fn run_values<T: DynamicType>(case: &Case) -> Result<(), String> {
     // The one-shot decode allocates for `num_values` only as the bytes allow.
     let whole = dynamic::decode(
         case.encoding,
-        case.physical,
+        ty.column_type(),
         Bytes::copy_from_slice(&case.bytes),
         case.num_values,
-        case.type_length,
         case.dictionary.as_deref(),
     );
     match whole {
@@ -245,11 +243,14 @@ pub(super) fn check_arrow_skip(
 /// column, after its dictionary page; read as the plain Arrow type and, for dictionary
 /// encodings, as an Arrow dictionary too.
 pub(super) fn run_arrow(case: &Case) -> Result<(), String> {
+    let column_type = case
+        .column_type()
+        .map_err(|e| format!("column type: {e}"))?;
     let mut pages = Vec::new();
     if let Some(dict) = &case.dictionary {
         pages.push(Page::Dictionary(DictionaryPage {
             data: Buffer::from_vec(dict.clone()),
-            num_values: dictionary_len(case.physical, dict, case.type_length),
+            num_values: dictionary_len(column_type, dict),
             encoding: Plain,
         }));
     }
@@ -261,7 +262,7 @@ pub(super) fn run_arrow(case: &Case) -> Result<(), String> {
         def_level_encoding: Rle,
         rep_level_encoding: Rle,
     }));
-    let value_type = arrow_type(case.physical, case.type_length);
+    let value_type = arrow_type(column_type);
     let mut types = vec![value_type.clone()];
     if case.encoding.is_dictionary() {
         types.push(DataType::Dictionary(
@@ -270,7 +271,7 @@ pub(super) fn run_arrow(case: &Case) -> Result<(), String> {
         ));
     }
     for data_type in types {
-        let desc = ColumnDesc::flat("c", case.physical, case.type_length, false);
+        let desc = ColumnDesc::flat("c", column_type, false);
         let what = format!("arrow ({data_type})");
         let skip_pages = pages
             .iter()
@@ -310,7 +311,11 @@ pub(super) fn run_arrow(case: &Case) -> Result<(), String> {
 pub(super) fn run_case(case: &Case) -> Result<(), String> {
     let c = case.clone();
     guarded(&case.name, move || match c.target {
-        Target::Values => with_physical!(c.physical, T => run_values::<T>(&c)),
+        // A type length no column can have is refused before any decoder is made.
+        Target::Values => match c.column_type() {
+            Ok(column_type) => with_physical!(column_type, ty: T => run_values(&c, ty)),
+            Err(e) => c.expect.check(&e).map_err(|m| format!("column type: {m}")),
+        },
         _ => run_levels(&c),
     })?;
     if case.arrow {

@@ -18,6 +18,7 @@ where
     P::O: ByteStreamSplitType,
 {
     let n = values.len();
+    let ty = pqcodec_testkit::marker::<P::O>(type_length);
     let theirs: Vec<_> = values.values().map(P::to_arrow).collect();
     let keys = P::keys_ours(values);
     let enc = PqEncoding::BYTE_STREAM_SPLIT;
@@ -25,28 +26,23 @@ where
     // arrow-rs encodes, pqcodec decodes: whole, in batches, after a skip, and a prefix.
     let arrow_bytes = arrow_encode::<P::A>(enc, type_length, &theirs);
     let mut dec =
-        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length)
-            .unwrap();
+        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, ty).unwrap();
     let mut got = <P::O as Physical>::Buffer::default();
     dec.read(&mut got, 3).unwrap();
     dec.read(&mut got, 300).unwrap();
     dec.read(&mut got, usize::MAX).unwrap();
     assert_eq!(P::keys_ours(&got), keys);
     let mut dec =
-        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length)
-            .unwrap();
+        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, ty).unwrap();
     let skipped = dec.skip(n / 2 + 1).unwrap();
     assert_eq!(P::keys_ours(&dec.read_all().unwrap()), keys[skipped..]);
-    let mut dec = ByteStreamSplitDecoder::<P::O>::new(
-        Bytes::copy_from_slice(&arrow_bytes),
-        n / 2,
-        type_length,
-    )
-    .unwrap();
+    let mut dec =
+        ByteStreamSplitDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n / 2, ty)
+            .unwrap();
     assert_eq!(P::keys_ours(&dec.read_all().unwrap()), keys[..n / 2]);
 
     // pqcodec encodes the same bytes, which arrow-rs decodes.
-    let mut ours_enc = ByteStreamSplitEncoder::<P::O>::new(type_length);
+    let mut ours_enc = ByteStreamSplitEncoder::<P::O>::new(ty);
     ours_enc.put(values.values()).unwrap();
     let ours = ours_enc.flush().unwrap();
     assert_eq!(

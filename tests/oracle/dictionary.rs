@@ -25,7 +25,7 @@ use crate::common::descr;
 
 /// PLAIN bytes: how values are compared (floats by their bits).
 fn plain<T: PlainType>(values: &T::Buffer, type_length: usize) -> Vec<u8> {
-    let mut e = PlainEncoder::<T>::new(type_length);
+    let mut e = PlainEncoder::new(pqcodec_testkit::marker::<T>(type_length));
     e.put(values.values()).unwrap();
     e.flush().unwrap()
 }
@@ -39,6 +39,7 @@ fn check<T: DictionaryValue, A: DataType>(
     from_arrow: impl Fn(&[A::T]) -> T::Buffer,
 ) -> Result<(), TestCaseError> {
     let n = ours.len();
+    let ty = pqcodec_testkit::marker::<T>(type_length);
     let column = descr(physical, type_length as i32);
     let expected = plain::<T>(ours, type_length);
 
@@ -48,7 +49,7 @@ fn check<T: DictionaryValue, A: DataType>(
     let dict_page = e.write_dict().unwrap();
     let entries = e.num_entries();
     let data_page = e.write_indices().unwrap();
-    let dict = decode_plain_page::<T>(&dict_page, entries, type_length).unwrap();
+    let dict = decode_plain_page(&dict_page, entries, ty).unwrap();
     let got = DictionaryDecoder::<T>::new(
         Bytes::copy_from_slice(&data_page),
         n,
@@ -60,7 +61,7 @@ fn check<T: DictionaryValue, A: DataType>(
     prop_assert_eq!(plain::<T>(&got, type_length), expected.clone());
 
     // pqcodec encodes, arrow-rs decodes.
-    let mut e = DictionaryEncoder::<T>::new(type_length, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::<T>::new(ty, DictionaryLimits::default());
     e.put(ours.values()).unwrap();
     prop_assert!(!e.has_fallen_back());
     let data_page = e.flush().unwrap();

@@ -125,25 +125,24 @@ impl Pair for Flba {
 /// Both directions of PLAIN for `values`.
 fn check<P: Pair>(values: &<P::O as Physical>::Buffer, type_length: usize) {
     let n = values.len();
+    let ty = pqcodec_testkit::marker::<P::O>(type_length);
     let theirs: Vec<_> = values.values().map(P::to_arrow).collect();
     let keys = P::keys_ours(values);
 
     // arrow-rs encodes, pqcodec decodes: whole, in batches, and after a skip.
     let arrow_bytes = arrow_encode::<P::A>(PqEncoding::PLAIN, type_length, &theirs);
-    let mut dec =
-        PlainDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length).unwrap();
+    let mut dec = PlainDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, ty).unwrap();
     let mut got = <P::O as Physical>::Buffer::default();
     dec.read(&mut got, 1).unwrap();
     dec.read(&mut got, 77).unwrap();
     dec.read(&mut got, usize::MAX).unwrap();
     assert_eq!(P::keys_ours(&got), keys);
-    let mut dec =
-        PlainDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, type_length).unwrap();
+    let mut dec = PlainDecoder::<P::O>::new(Bytes::copy_from_slice(&arrow_bytes), n, ty).unwrap();
     let skipped = dec.skip(n / 3).unwrap();
     assert_eq!(P::keys_ours(&dec.read_all().unwrap()), keys[skipped..]);
 
     // pqcodec encodes the same bytes, which arrow-rs decodes.
-    let mut enc = PlainEncoder::<P::O>::new(type_length);
+    let mut enc = PlainEncoder::<P::O>::new(ty);
     enc.put(values.values()).unwrap();
     let ours = enc.flush().unwrap();
     assert_eq!(

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use arrow_schema::{ArrowError, DataType};
-use pqcodec_core::{Encoding, PhysicalType};
+use pqcodec_core::{ColumnType, Encoding};
 
 /// The result of every fallible `pqcodec-arrow` call.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -105,14 +105,12 @@ pub enum Error {
         index: usize,
     },
     /// The physical type cannot be decoded into the Arrow type asked for.
-    #[error("{at}: cannot decode {physical} (type length {type_length}) into {data_type}")]
+    #[error("{at}: cannot decode {column_type} into {data_type}")]
     Unsupported {
         /// The column.
         at: Location,
-        /// The column's physical type.
-        physical: PhysicalType,
-        /// The column's type length (FIXED_LEN_BYTE_ARRAY).
-        type_length: usize,
+        /// The column's type.
+        column_type: ColumnType,
         /// The Arrow type asked for.
         data_type: DataType,
     },

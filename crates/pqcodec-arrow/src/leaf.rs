@@ -12,7 +12,7 @@
 use arrow_array::ArrayRef;
 use arrow_buffer::{BooleanBufferBuilder, NullBuffer};
 use bytes::Bytes;
-use pqcodec_core::{Encoding, PhysicalType};
+use pqcodec_core::Encoding;
 
 use crate::error::{Error, Fault, Location, Result};
 use crate::levels::{CountSink, LevelDecoder, LevelKind, LevelSink, ValiditySink};
@@ -122,20 +122,18 @@ impl LeafReader {
         top_level: bool,
     ) -> Result<Self> {
         let data_type = node.field.data_type();
-        // A zero-width FIXED_LEN_BYTE_ARRAY would let a page claim any number of values.
-        let zero_width = desc.physical == PhysicalType::FixedLenByteArray && desc.type_length == 0;
-        let values = (!zero_width)
-            .then(|| select::value_reader(desc.physical, desc.type_length, data_type))
-            .flatten()
-            .ok_or_else(|| Error::Unsupported {
+        // (A zero-width FIXED_LEN_BYTE_ARRAY, which would let a page claim any number of
+        // values, cannot be described: its `ColumnType` cannot be made.)
+        let values = select::value_reader(desc.column_type, data_type).ok_or_else(|| {
+            Error::Unsupported {
                 at: Location {
                     column: desc.path.clone(),
                     page: None,
                 },
-                physical: desc.physical,
-                type_length: desc.type_length,
+                column_type: desc.column_type,
                 data_type: data_type.clone(),
-            })?;
+            }
+        })?;
         let flat = top_level && desc.max_rep_level == 0 && desc.max_def_level <= 1;
         let src = Source {
             desc,

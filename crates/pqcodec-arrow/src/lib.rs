@@ -1,7 +1,7 @@
 //! Parquet pages decoded by pqcodec straight into Arrow arrays.
 //!
 //! The input is what a column chunk holds once framed and decompressed: for each leaf column
-//! a [`ColumnDesc`] (physical type, type length, maximum definition and repetition levels)
+//! a [`ColumnDesc`] (its [`ColumnType`](pqcodec_core::ColumnType), maximum definition and repetition levels)
 //! and its [`Page`]s (an optional dictionary page, then data pages v1 or v2 in any encoding the
 //! codec core knows); plus the Arrow field or schema to produce. The output is Arrow arrays or
 //! [`RecordBatch`](arrow_array::RecordBatch)es of the batch size the caller picks, with
@@ -25,7 +25,7 @@
 //! use arrow_buffer::Buffer;
 //! use arrow_schema::{DataType, Field};
 //! use pqcodec_arrow::{ArrayDecoder, Column, ColumnDesc, DataPageV1, Page};
-//! use pqcodec_core::{Encoding, PhysicalType};
+//! use pqcodec_core::{ColumnType, Encoding};
 //!
 //! // An optional INT32 column: definition levels 1, 0, 1 (RLE, with their 4-byte length),
 //! // then the two non-null values, PLAIN.
@@ -39,7 +39,7 @@
 //!     def_level_encoding: Encoding::Rle,
 //!     rep_level_encoding: Encoding::Rle,
 //! });
-//! let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+//! let desc = ColumnDesc::flat("a", ColumnType::Int32, true);
 //! let pages = vec![Ok::<_, std::io::Error>(page)].into_iter();
 //! let field = Arc::new(Field::new("a", DataType::Int32, true));
 //! let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, pages)])?;

@@ -12,7 +12,7 @@
 //! field says; a level between is a null key, refused when read.
 
 use arrow_schema::{DataType, FieldRef};
-use pqcodec_core::PhysicalType;
+use pqcodec_core::{ColumnType, PhysicalType};
 
 use crate::error::{Error, Result, collect_exact};
 
@@ -21,10 +21,8 @@ use crate::error::{Error, Result, collect_exact};
 pub struct ColumnDesc {
     /// The column's dotted path, for error messages.
     pub path: String,
-    /// The physical type of its values.
-    pub physical: PhysicalType,
-    /// The length of a FIXED_LEN_BYTE_ARRAY value (0 for other types).
-    pub type_length: usize,
+    /// The type of its values: the physical type, and FIXED_LEN_BYTE_ARRAY's width.
+    pub column_type: ColumnType,
     /// The maximum definition level: 0 for a required column outside optional groups.
     pub max_def_level: u16,
     /// The maximum repetition level: 0 outside lists and maps.
@@ -33,19 +31,18 @@ pub struct ColumnDesc {
 
 impl ColumnDesc {
     /// A column of a flat schema: required (`max_def_level` 0) or optional (1), not repeated.
-    pub fn flat(
-        path: impl Into<String>,
-        physical: PhysicalType,
-        type_length: usize,
-        optional: bool,
-    ) -> Self {
+    pub fn flat(path: impl Into<String>, column_type: ColumnType, optional: bool) -> Self {
         ColumnDesc {
             path: path.into(),
-            physical,
-            type_length,
+            column_type,
             max_def_level: u16::from(optional),
             max_rep_level: 0,
         }
+    }
+
+    /// The physical type of its values, without FIXED_LEN_BYTE_ARRAY's width.
+    pub fn physical(&self) -> PhysicalType {
+        self.column_type.physical()
     }
 }
 
@@ -337,8 +334,7 @@ mod tests {
     fn col(path: &str, def: u16, rep: u16) -> ColumnDesc {
         ColumnDesc {
             path: path.into(),
-            physical: PhysicalType::Int32,
-            type_length: 0,
+            column_type: ColumnType::Int32,
             max_def_level: def,
             max_rep_level: rep,
         }

@@ -12,7 +12,7 @@ use arrow_array::types::Int32Type as ArrowInt32;
 use arrow_array::{Array, ArrayRef, Int32Array, StringArray};
 use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field};
-use pqcodec_core::{ByteArrayType, Encoder, Encoding, Int32Type, PhysicalType};
+use pqcodec_core::{ByteArrayType, ColumnType, Encoder, Encoding, Int32Type, PhysicalType};
 use pqcodec_encodings::bits::bit_width;
 use pqcodec_encodings::dictionary::{DictionaryEncoder, DictionaryLimits};
 use pqcodec_encodings::plain::PlainEncoder;
@@ -95,7 +95,7 @@ fn v2(p: PageSpec<'_>) -> Page {
 }
 
 fn plain_i32(values: &[i32]) -> Vec<u8> {
-    let mut e = PlainEncoder::<Int32Type>::new(0);
+    let mut e = PlainEncoder::<Int32Type>::new(Int32Type);
     e.put(values).unwrap();
     e.flush().unwrap()
 }
@@ -164,7 +164,7 @@ fn flat_pages(values: &[Option<i32>], cuts: &[usize], version2: bool) -> Vec<Pag
 }
 
 fn int_decoder(pages_: Vec<Page>) -> ArrayDecoder {
-    let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+    let desc = ColumnDesc::flat("a", ColumnType::Int32, true);
     let field = Arc::new(Field::new("a", DataType::Int32, true));
     ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
 }
@@ -205,14 +205,14 @@ fn widened_dictionaries_small_and_large() {
         let values: Vec<i64> = (0..140_000)
             .map(|i| (i * 7919 % entries) as i64 * 3 - seed)
             .collect();
-        let mut dict = DictionaryEncoder::<Int64Type>::new(0, DictionaryLimits::default());
+        let mut dict = DictionaryEncoder::<Int64Type>::new(Int64Type, DictionaryLimits::default());
         dict.put(&values).unwrap();
         let indices = dict.flush().unwrap();
         let dictionary = dict.dictionary_page().unwrap();
         let pages_ = dictionary_chunk(Buffer::from_vec(dictionary), entries, indices, values.len());
         (pages(pages_), values)
     };
-    let desc = ColumnDesc::flat("d", PhysicalType::Int64, 0, false);
+    let desc = ColumnDesc::flat("d", ColumnType::Int64, false);
     let data_type = DataType::Decimal128(18, 2);
     let field = Arc::new(Field::new("d", data_type.clone(), false));
     let (first, values) = chunk(100, 5);
@@ -257,8 +257,10 @@ fn fixed_len_decimal_dictionaries_small_and_large() {
             .iter()
             .map(|v| v.to_be_bytes()[1..].try_into().unwrap())
             .collect();
-        let mut dict =
-            DictionaryEncoder::<FixedLenByteArrayType>::new(7, DictionaryLimits::default());
+        let mut dict = DictionaryEncoder::<FixedLenByteArrayType>::new(
+            FixedLenByteArrayType::new(7).unwrap(),
+            DictionaryLimits::default(),
+        );
         dict.put(bytes.iter().map(|b| &b[..])).unwrap();
         let indices = dict.flush().unwrap();
         let dictionary = Buffer::from_vec(dict.dictionary_page().unwrap());
@@ -266,7 +268,11 @@ fn fixed_len_decimal_dictionaries_small_and_large() {
         (pages(pages_), values)
     };
     for data_type in [DataType::Decimal128(16, 2), DataType::Decimal256(16, 2)] {
-        let desc = ColumnDesc::flat("d", PhysicalType::FixedLenByteArray, 7, false);
+        let desc = ColumnDesc::flat(
+            "d",
+            ColumnType::new(PhysicalType::FixedLenByteArray, 7).unwrap(),
+            false,
+        );
         let field = Arc::new(Field::new("d", data_type.clone(), false));
         let (first, mut want) = chunk(100);
         let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, first)]).unwrap();
@@ -336,7 +342,7 @@ fn a_done_page_is_released_before_the_next_is_fetched() {
             }
             queue.pop().map(Ok::<_, std::io::Error>)
         });
-        let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, optional);
+        let desc = ColumnDesc::flat("a", ColumnType::Int32, optional);
         let field = Arc::new(Field::new("a", DataType::Int32, optional));
         let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, source)]).unwrap();
         // The whole first page, its batch dropped, then one row of the second.
@@ -361,7 +367,10 @@ fn a_dictionary_is_released_before_the_next_chunk_is_read() {
     let values: Vec<&[u8]> = decimals.iter().map(|v| &v[..]).collect();
     let data_type = DataType::Decimal128(16, 2);
     let chunk = || {
-        let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(7, DictionaryLimits::default());
+        let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(
+            FixedLenByteArrayType::new(7).unwrap(),
+            DictionaryLimits::default(),
+        );
         e.put(values.iter().copied()).unwrap();
         let (dictionary, indices) = (e.dictionary_page().unwrap(), e.flush().unwrap());
         let dictionary = Buffer::from_vec(dictionary);
@@ -369,7 +378,11 @@ fn a_dictionary_is_released_before_the_next_chunk_is_read() {
         (pages_, dictionary)
     };
     let (first, dictionary) = chunk();
-    let desc = ColumnDesc::flat("v", PhysicalType::FixedLenByteArray, 7, false);
+    let desc = ColumnDesc::flat(
+        "v",
+        ColumnType::new(PhysicalType::FixedLenByteArray, 7).unwrap(),
+        false,
+    );
     let field = Arc::new(Field::new("v", data_type.clone(), false));
     let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(first))]).unwrap();
     assert_eq!(decoder.read(values.len()).unwrap().len(), values.len());
@@ -467,8 +480,7 @@ proptest! {
         let field = Arc::new(Field::new("l", DataType::List(item), true));
         let desc = ColumnDesc {
             path: "l.list.element".into(),
-            physical: PhysicalType::Int32,
-            type_length: 0,
+            column_type: ColumnType::Int32,
             max_def_level: 3,
             max_rep_level: 1,
         };
@@ -509,12 +521,13 @@ fn string_pages() -> (Vec<Page>, Vec<Option<&'static str>>) {
         Some("long value past twelve bytes"),
         Some("red"),
     ];
-    let mut dict = DictionaryEncoder::<ByteArrayType>::new(0, DictionaryLimits::default());
+    let mut dict =
+        DictionaryEncoder::<ByteArrayType>::new(ByteArrayType, DictionaryLimits::default());
     let first: Vec<&[u8]> = rows[..4].iter().flatten().map(|s| s.as_bytes()).collect();
     dict.put(first).unwrap();
     let indices = dict.flush().unwrap();
     let dictionary = dict.dictionary_page().unwrap();
-    let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+    let mut plain = PlainEncoder::<ByteArrayType>::new(ByteArrayType);
     let rest: Vec<&[u8]> = rows[4..].iter().flatten().map(|s| s.as_bytes()).collect();
     plain.put(rest).unwrap();
     let plain = plain.flush().unwrap();
@@ -546,7 +559,7 @@ fn string_pages() -> (Vec<Page>, Vec<Option<&'static str>>) {
 }
 
 fn string_decoder(data_type: DataType, pages_: Vec<Page>) -> ArrayDecoder {
-    let desc = ColumnDesc::flat("s", PhysicalType::ByteArray, 0, true);
+    let desc = ColumnDesc::flat("s", ColumnType::ByteArray, true);
     let field = Arc::new(Field::new("s", data_type, true));
     ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap()
 }
@@ -694,7 +707,7 @@ fn dictionary_array_keeps_the_dictionary() {
 #[test]
 fn dictionary_keys_must_fit_their_type() {
     let strings: Vec<String> = (0..200).map(|i| format!("value {i}")).collect();
-    let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+    let mut plain = PlainEncoder::<ByteArrayType>::new(ByteArrayType);
     plain.put(strings.iter().map(|s| s.as_bytes())).unwrap();
     let page = || {
         vec![v1(PageSpec {
@@ -874,8 +887,7 @@ fn malformed_pages_are_errors_naming_the_column_and_page() {
     let field = Arc::new(Field::new("l", DataType::List(item), true));
     let desc = ColumnDesc {
         path: "l".into(),
-        physical: PhysicalType::Int32,
-        type_length: 0,
+        column_type: ColumnType::Int32,
         max_def_level: 3,
         max_rep_level: 1,
     };
@@ -904,7 +916,7 @@ fn malformed_pages_are_errors_naming_the_column_and_page() {
 
 #[test]
 fn invalid_utf8_is_an_error_with_its_value() {
-    let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+    let mut plain = PlainEncoder::<ByteArrayType>::new(ByteArrayType);
     plain.put([&b"ok"[..], b"\xC3\x28"]).unwrap();
     let page = v1(PageSpec {
         def: &[1, 0, 1],
@@ -927,7 +939,7 @@ fn invalid_utf8_is_an_error_with_its_value() {
 
 #[test]
 fn types_and_levels_that_do_not_fit_are_rejected() {
-    let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+    let desc = ColumnDesc::flat("a", ColumnType::Int32, true);
     let field = Arc::new(Field::new("a", DataType::Utf8, true));
     let err =
         ArrayDecoder::try_new(field, vec![Column::new(desc.clone(), pages(vec![]))]).unwrap_err();
@@ -935,16 +947,26 @@ fn types_and_levels_that_do_not_fit_are_rejected() {
         matches!(
             err,
             Error::Unsupported {
-                physical: PhysicalType::Int32,
+                column_type: ColumnType::Int32,
                 ..
             }
         ),
         "{err}"
     );
-    let desc0 = ColumnDesc::flat("f", PhysicalType::FixedLenByteArray, 0, true);
-    let field0 = Arc::new(Field::new("f", DataType::FixedSizeBinary(0), true));
-    let err = ArrayDecoder::try_new(field0, vec![Column::new(desc0, pages(vec![]))]).unwrap_err();
+    // A zero-width FIXED_LEN_BYTE_ARRAY column cannot be described at all.
+    assert!(matches!(
+        ColumnType::new(PhysicalType::FixedLenByteArray, 0),
+        Err(pqcodec_core::Error::TypeLength { type_length: 0 })
+    ));
+    let desc4 = ColumnDesc::flat(
+        "f",
+        ColumnType::new(PhysicalType::FixedLenByteArray, 4).unwrap(),
+        true,
+    );
+    let field5 = Arc::new(Field::new("f", DataType::FixedSizeBinary(5), true));
+    let err = ArrayDecoder::try_new(field5, vec![Column::new(desc4, pages(vec![]))]).unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("FIXED_LEN_BYTE_ARRAY(4)"), "{err}");
     let field = Arc::new(Field::new("a", DataType::Int32, false));
     let err = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(vec![]))]).unwrap_err();
     assert!(matches!(err, Error::Schema(_)), "{err}");
@@ -968,8 +990,7 @@ fn optional_key_map(key: &[(u16, u16, i32)], value: &[(u16, u16, i32)]) -> Array
         });
         let desc = ColumnDesc {
             path: path.into(),
-            physical: PhysicalType::Int32,
-            type_length: 0,
+            column_type: ColumnType::Int32,
             max_def_level: 3,
             max_rep_level: 1,
         };
@@ -1067,7 +1088,7 @@ fn a_null_map_key_is_an_error_naming_the_column() {
 
 #[test]
 fn source_errors_are_reported() {
-    let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+    let desc = ColumnDesc::flat("a", ColumnType::Int32, true);
     let field = Arc::new(Field::new("a", DataType::Int32, true));
     let source = vec![Err::<Page, _>(std::io::Error::other("disk on fire"))].into_iter();
     let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, source)]).unwrap();
@@ -1120,7 +1141,7 @@ fn alp_pages_into_float_arrays_with_nulls() {
     let bits64 =
         |a: &Float64Array| -> Vec<Option<u64>> { a.iter().map(|v| v.map(f64::to_bits)).collect() };
     for version2 in [false, true] {
-        let desc = ColumnDesc::flat("d", PhysicalType::Double, 0, true);
+        let desc = ColumnDesc::flat("d", ColumnType::Double, true);
         let field = Arc::new(Field::new("d", DataType::Float64, true));
         let pages_ = alp_pages::<DoubleType>(&values, &[700, 2100], version2);
         let mut decoder =
@@ -1138,7 +1159,7 @@ fn alp_pages_into_float_arrays_with_nulls() {
     }
 
     let floats: Vec<Option<f32>> = values.iter().map(|v| v.map(|d| d as f32)).collect();
-    let desc = ColumnDesc::flat("f", PhysicalType::Float, 0, true);
+    let desc = ColumnDesc::flat("f", ColumnType::Float, true);
     let field = Arc::new(Field::new("f", DataType::Float32, true));
     let pages_ = alp_pages::<FloatType>(&floats, &[1024], true);
     let mut decoder = ArrayDecoder::try_new(field, vec![Column::new(desc, pages(pages_))]).unwrap();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use bytes::Bytes;
 use clap::Args;
-use pqcodec_core::{Encoding, PhysicalType};
+use pqcodec_core::{ColumnType, Encoding, PhysicalType};
 use pqcodec_encodings::bit_packed::{BitPackedDecoder, BitPackedEncoder};
 use pqcodec_encodings::dynamic;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder};
@@ -27,7 +27,7 @@ pub struct Common {
     /// FIXED_LEN_BYTE_ARRAY.
     #[arg(long = "type")]
     physical: PhysicalType,
-    /// Bytes per value of FIXED_LEN_BYTE_ARRAY.
+    /// Bytes per value of FIXED_LEN_BYTE_ARRAY (1 or more; read for that type only).
     #[arg(long, default_value_t = 0)]
     type_length: usize,
     /// With RLE or BIT_PACKED and INT32: the values are levels of this many bits (0 to 32),
@@ -110,8 +110,9 @@ pub fn encode(args: &EncodeArgs) -> CliResult {
         }
         return write_stdout(&out);
     }
-    let values = values_text::parse(&input, c.physical, c.type_length)?;
-    let page = dynamic::encode(c.encoding, &values, c.type_length)?;
+    let column_type = ColumnType::new(c.physical, c.type_length)?;
+    let values = values_text::parse(&input, column_type)?;
+    let page = dynamic::encode(c.encoding, &values, column_type)?;
     match (page.dictionary, &args.dictionary_out) {
         (Some(dictionary), Some(path)) => std::fs::write(path, dictionary)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
@@ -156,6 +157,7 @@ pub fn decode(args: &DecodeArgs) -> CliResult {
         }
         return write_stdout(values_text::format_levels(&levels).as_bytes());
     }
+    let column_type = ColumnType::new(c.physical, c.type_length)?;
     let dictionary = match (&args.dictionary, c.encoding.is_dictionary()) {
         (Some(path), true) => {
             Some(std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?)
@@ -178,10 +180,9 @@ pub fn decode(args: &DecodeArgs) -> CliResult {
     };
     let values = dynamic::decode(
         c.encoding,
-        c.physical,
+        column_type,
         data,
         args.count,
-        c.type_length,
         dictionary.as_deref(),
     )?;
     write_stdout(values_text::format(&values).as_bytes())

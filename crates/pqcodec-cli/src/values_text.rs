@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use pqcodec_core::{ByteArrays, Int96, NativeType, PhysicalType, Sink};
+use pqcodec_core::{ByteArrays, ColumnType, Int96, NativeType, PhysicalType, Sink};
 use pqcodec_encodings::dynamic::Values;
 
 /// An error in the text of the values, naming the line.
@@ -45,11 +45,12 @@ fn fixed<N: NativeType>(rows: &[Vec<u8>], physical: PhysicalType) -> Result<Vec<
         .collect()
 }
 
-/// Parses values of `physical` type (`type_length` bytes each for FIXED_LEN_BYTE_ARRAY).
-pub fn parse(text: &str, physical: PhysicalType, type_length: usize) -> Result<Values, TextError> {
+/// Parses values of type `column_type` (its width in bytes each for FIXED_LEN_BYTE_ARRAY).
+pub fn parse(text: &str, column_type: ColumnType) -> Result<Values, TextError> {
     let rows = lines(text)?;
-    Ok(match physical {
-        PhysicalType::Boolean => Values::Boolean(
+    let physical = column_type.physical();
+    Ok(match column_type {
+        ColumnType::Boolean => Values::Boolean(
             rows.iter()
                 .enumerate()
                 .map(|(i, b)| match b.as_slice() {
@@ -59,13 +60,14 @@ pub fn parse(text: &str, physical: PhysicalType, type_length: usize) -> Result<V
                 })
                 .collect::<Result<_, _>>()?,
         ),
-        PhysicalType::Int32 => Values::Int32(fixed(&rows, physical)?),
-        PhysicalType::Int64 => Values::Int64(fixed(&rows, physical)?),
-        PhysicalType::Int96 => Values::Int96(fixed::<Int96>(&rows, physical)?),
-        PhysicalType::Float => Values::Float(fixed(&rows, physical)?),
-        PhysicalType::Double => Values::Double(fixed(&rows, physical)?),
-        PhysicalType::ByteArray => Values::ByteArray(rows.iter().map(Vec::as_slice).collect()),
-        PhysicalType::FixedLenByteArray => {
+        ColumnType::Int32 => Values::Int32(fixed(&rows, physical)?),
+        ColumnType::Int64 => Values::Int64(fixed(&rows, physical)?),
+        ColumnType::Int96 => Values::Int96(fixed::<Int96>(&rows, physical)?),
+        ColumnType::Float => Values::Float(fixed(&rows, physical)?),
+        ColumnType::Double => Values::Double(fixed(&rows, physical)?),
+        ColumnType::ByteArray => Values::ByteArray(rows.iter().map(Vec::as_slice).collect()),
+        ColumnType::FixedLenByteArray(ty) => {
+            let type_length = ty.width();
             let mut out = ByteArrays::new();
             for (i, b) in rows.iter().enumerate() {
                 if b.len() != type_length {
@@ -144,21 +146,27 @@ mod tests {
     #[test]
     fn parse_and_format_round_trip() {
         let text = "0100000002\n\nff\n";
-        let v = parse(text, PhysicalType::ByteArray, 0).unwrap();
+        let v = parse(text, ColumnType::ByteArray).unwrap();
         assert_eq!(v.len(), 3);
         assert_eq!(format(&v), "0100000002\n\nff\n");
-        let v = parse("ffffffff\n01000000\n", PhysicalType::Int32, 0).unwrap();
+        let v = parse("ffffffff\n01000000\n", ColumnType::Int32).unwrap();
         assert_eq!(v, Values::Int32(vec![-1, 1]));
         assert!(
-            parse("ffff\n", PhysicalType::Int32, 0)
+            parse("ffff\n", ColumnType::Int32)
                 .unwrap_err()
                 .to_string()
                 .starts_with("line 1:")
         );
-        assert!(parse("02\n", PhysicalType::Boolean, 0).is_err());
-        assert!(parse("zz\n", PhysicalType::ByteArray, 0).is_err());
-        assert!(parse("0102\n", PhysicalType::FixedLenByteArray, 3).is_err());
-        assert_eq!(parse("", PhysicalType::Int64, 0).unwrap().len(), 0);
+        assert!(parse("02\n", ColumnType::Boolean).is_err());
+        assert!(parse("zz\n", ColumnType::ByteArray).is_err());
+        assert!(
+            parse(
+                "0102\n",
+                ColumnType::new(PhysicalType::FixedLenByteArray, 3).unwrap()
+            )
+            .is_err()
+        );
+        assert_eq!(parse("", ColumnType::Int64).unwrap().len(), 0);
     }
 
     #[test]

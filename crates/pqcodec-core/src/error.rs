@@ -75,6 +75,14 @@ pub enum Error {
         /// What was expected and what was found.
         reason: String,
     },
+    /// A FIXED_LEN_BYTE_ARRAY type length outside 1 to `i32::MAX`.
+    #[error(
+        "invalid type_length {type_length}: FIXED_LEN_BYTE_ARRAY needs a type length from 1 to 2147483647"
+    )]
+    TypeLength {
+        /// The type length found.
+        type_length: u64,
+    },
     /// The encoding does not apply to the physical type.
     #[error("{encoding} does not apply to {physical}{detail}")]
     Unsupported {

@@ -1,7 +1,8 @@
 //! The vocabulary shared by every pqcodec crate.
 //!
-//! - [`physical`]: zero-sized markers for Parquet's eight physical types, and the capability
-//!   traits ([`FixedWidth`], [`Integer`], [`ByteStreamSplit`], [`Alp`], [`Binary`]) that
+//! - [`physical`]: markers for Parquet's eight physical types (zero-sized but for
+//!   FIXED_LEN_BYTE_ARRAY's, which holds its width), [`ColumnType`] to name one at run time,
+//!   and the capability traits ([`FixedWidth`], [`Integer`], [`ByteStreamSplit`], [`Alp`], [`Binary`]) that
 //!   encodings put in their bounds, so that an encoding that does not apply to a type does not
 //!   compile;
 //! - [`native`]: the fixed-width Rust values behind them ([`NativeType`], [`Int96`]);
@@ -29,8 +30,9 @@ pub use encoding::{Encoding, UnknownEncoding};
 pub use error::{Error, Result};
 pub use native::{Int96, IntegerNative, IntsMut, NativeType};
 pub use physical::{
-    Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, DoubleType, FixedLenByteArrayType,
-    FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer, Physical, PhysicalType,
+    Alp, Binary, BooleanType, ByteArrayType, ByteStreamSplit, ColumnType, DoubleType,
+    FixedLenByteArrayType, FixedWidth, FloatType, Int32Type, Int64Type, Int96Type, Integer,
+    Physical, PhysicalType,
 };
 pub use sink::{ByteValue, GROWN_SLACK, LengthPrefixed, Lengths, Sink, ValueBuffer};
 pub use slice_sink::SliceSink;

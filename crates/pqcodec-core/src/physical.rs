@@ -6,9 +6,10 @@
 //! not compile.
 
 use std::fmt::{self, Debug};
+use std::num::NonZeroUsize;
 
 use crate::native::{Int96, IntegerNative, NativeType};
-use crate::{ByteArrays, ValueBuffer};
+use crate::{ByteArrays, Error, Result, ValueBuffer};
 
 /// A physical type known at run time, as a page header or schema names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,77 +58,68 @@ impl PhysicalType {
             PhysicalType::FixedLenByteArray => "FIXED_LEN_BYTE_ARRAY",
         }
     }
-
-    /// The bytes one value takes unpacked, as a dictionary entry or a hash key holds it:
-    /// `type_length` for FIXED_LEN_BYTE_ARRAY, a byte for BOOLEAN (whose PLAIN values are
-    /// bits), `None` for BYTE_ARRAY, whose values have no one width.
-    ///
-    /// ```
-    /// use pqcodec_core::PhysicalType;
-    ///
-    /// assert_eq!(PhysicalType::Int96.value_width(0), Some(12));
-    /// assert_eq!(PhysicalType::FixedLenByteArray.value_width(16), Some(16));
-    /// assert_eq!(PhysicalType::ByteArray.value_width(0), None);
-    /// ```
-    pub fn value_width(self, type_length: usize) -> Option<usize> {
-        Some(match self {
-            PhysicalType::Boolean => 1,
-            PhysicalType::Int32 | PhysicalType::Float => 4,
-            PhysicalType::Int64 | PhysicalType::Double => 8,
-            PhysicalType::Int96 => 12,
-            PhysicalType::FixedLenByteArray => type_length,
-            PhysicalType::ByteArray => return None,
-        })
-    }
 }
 
-/// Runs `$body` with `$t` naming the marker type of the [`PhysicalType`] `$physical`: the one
-/// dispatch from a physical type known at run time to generic code over its marker.
+/// Runs `$body` with `$t` naming the marker type of the [`ColumnType`] `$column_type` and
+/// `$ty` (a name, or `_`) bound to the marker's value: the one dispatch from a
+/// type known at run time to generic code over its marker.
 ///
 /// ```
-/// use pqcodec_core::{Physical, PhysicalType, with_physical};
+/// use pqcodec_core::{ColumnType, Physical, PhysicalType, with_physical};
 ///
-/// fn name<T: Physical>() -> PhysicalType {
-///     T::TYPE
+/// fn width<T: Physical>(ty: T) -> Option<usize> {
+///     ty.value_width()
 /// }
+/// let flba = ColumnType::new(PhysicalType::FixedLenByteArray, 16)?;
+/// assert_eq!(with_physical!(flba, ty: T => width::<T>(ty)), Some(16));
 /// for p in PhysicalType::ALL {
-///     assert_eq!(with_physical!(p, T => name::<T>()), p);
+///     let column_type = ColumnType::new(p, 4)?;
+///     assert_eq!(with_physical!(column_type, _: T => T::TYPE), p);
 /// }
+/// # Ok::<(), pqcodec_core::Error>(())
 /// ```
 #[macro_export]
 macro_rules! with_physical {
-    ($physical:expr, $t:ident => $body:expr) => {
-        match $physical {
-            $crate::PhysicalType::Boolean => {
+    ($column_type:expr, $ty:tt : $t:ident => $body:expr) => {
+        match $column_type {
+            $crate::ColumnType::Boolean => {
                 type $t = $crate::BooleanType;
+                let $ty: $t = $crate::BooleanType;
                 $body
             }
-            $crate::PhysicalType::Int32 => {
+            $crate::ColumnType::Int32 => {
                 type $t = $crate::Int32Type;
+                let $ty: $t = $crate::Int32Type;
                 $body
             }
-            $crate::PhysicalType::Int64 => {
+            $crate::ColumnType::Int64 => {
                 type $t = $crate::Int64Type;
+                let $ty: $t = $crate::Int64Type;
                 $body
             }
-            $crate::PhysicalType::Int96 => {
+            $crate::ColumnType::Int96 => {
                 type $t = $crate::Int96Type;
+                let $ty: $t = $crate::Int96Type;
                 $body
             }
-            $crate::PhysicalType::Float => {
+            $crate::ColumnType::Float => {
                 type $t = $crate::FloatType;
+                let $ty: $t = $crate::FloatType;
                 $body
             }
-            $crate::PhysicalType::Double => {
+            $crate::ColumnType::Double => {
                 type $t = $crate::DoubleType;
+                let $ty: $t = $crate::DoubleType;
                 $body
             }
-            $crate::PhysicalType::ByteArray => {
+            $crate::ColumnType::ByteArray => {
                 type $t = $crate::ByteArrayType;
+                let $ty: $t = $crate::ByteArrayType;
                 $body
             }
-            $crate::PhysicalType::FixedLenByteArray => {
+            $crate::ColumnType::FixedLenByteArray(flba) => {
                 type $t = $crate::FixedLenByteArrayType;
+                let $ty: $t = flba;
                 $body
             }
         }
@@ -157,8 +149,9 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A physical type marker.
-pub trait Physical: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'static {
+/// A physical type marker: a unit struct, or for FIXED_LEN_BYTE_ARRAY a value holding the
+/// column's width.
+pub trait Physical: sealed::Sealed + Copy + Debug + Send + Sync + 'static {
     /// The type this marker stands for.
     const TYPE: PhysicalType;
     /// A value as decoders hand it to a [`Sink`](crate::Sink) and encoders take it: `bool`,
@@ -166,6 +159,14 @@ pub trait Physical: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'sta
     type Value: ?Sized + Debug;
     /// An owned, growable run of values: the default sink, and a dictionary's storage.
     type Buffer: ValueBuffer<Self::Value>;
+
+    /// The bytes one value takes unpacked, as a dictionary entry or a hash key holds it: the
+    /// width for FIXED_LEN_BYTE_ARRAY, a byte for BOOLEAN (whose PLAIN values are bits),
+    /// `None` for BYTE_ARRAY, whose values have no one width.
+    fn value_width(self) -> Option<usize>;
+
+    /// The run-time descriptor of this type.
+    fn column_type(self) -> ColumnType;
 }
 
 /// Types whose values are fixed-width plain old data: INT32, INT64, INT96, FLOAT, DOUBLE.
@@ -205,7 +206,7 @@ pub trait Alp: FixedWidth {}
 pub trait Binary: Physical<Value = [u8], Buffer = ByteArrays> {}
 
 macro_rules! marker {
-    ($(#[$doc:meta])* $name:ident, $pt:ident, $value:ty, $buffer:ty) => {
+    ($(#[$doc:meta])* $name:ident, $pt:ident, $value:ty, $buffer:ty, $width:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -214,43 +215,196 @@ macro_rules! marker {
             const TYPE: PhysicalType = PhysicalType::$pt;
             type Value = $value;
             type Buffer = $buffer;
+
+            #[inline]
+            fn value_width(self) -> Option<usize> {
+                $width
+            }
+
+            #[inline]
+            fn column_type(self) -> ColumnType {
+                ColumnType::$pt
+            }
+        }
+        impl From<$name> for ColumnType {
+            fn from(_: $name) -> Self {
+                ColumnType::$pt
+            }
         }
     };
 }
 
 marker!(
     /// `BOOLEAN`: values are `bool`.
-    BooleanType, Boolean, bool, Vec<bool>
+    BooleanType, Boolean, bool, Vec<bool>, Some(1)
 );
 marker!(
     /// `INT32`: values are `i32`.
-    Int32Type, Int32, i32, Vec<i32>
+    Int32Type, Int32, i32, Vec<i32>, Some(4)
 );
 marker!(
     /// `INT64`: values are `i64`.
-    Int64Type, Int64, i64, Vec<i64>
+    Int64Type, Int64, i64, Vec<i64>, Some(8)
 );
 marker!(
     /// `INT96`: values are [`Int96`].
-    Int96Type, Int96, Int96, Vec<Int96>
+    Int96Type, Int96, Int96, Vec<Int96>, Some(12)
 );
 marker!(
     /// `FLOAT`: values are `f32`.
-    FloatType, Float, f32, Vec<f32>
+    FloatType, Float, f32, Vec<f32>, Some(4)
 );
 marker!(
     /// `DOUBLE`: values are `f64`.
-    DoubleType, Double, f64, Vec<f64>
+    DoubleType, Double, f64, Vec<f64>, Some(8)
 );
 marker!(
     /// `BYTE_ARRAY`: values are `[u8]` of any length.
-    ByteArrayType, ByteArray, [u8], ByteArrays
+    ByteArrayType, ByteArray, [u8], ByteArrays, None
 );
-marker!(
-    /// `FIXED_LEN_BYTE_ARRAY`: values are `[u8]` of the column's type length, which encoders
-    /// and decoders take at construction.
-    FixedLenByteArrayType, FixedLenByteArray, [u8], ByteArrays
-);
+/// `FIXED_LEN_BYTE_ARRAY`: values are `[u8]` of the column's type length, which the marker
+/// holds: encoders and decoders take it at construction, and it is never zero.
+///
+/// ```
+/// use pqcodec_core::{Error, FixedLenByteArrayType, Physical};
+///
+/// let uuid = FixedLenByteArrayType::new(16)?;
+/// assert_eq!((uuid.width(), uuid.value_width()), (16, Some(16)));
+/// assert!(matches!(FixedLenByteArrayType::new(0), Err(Error::TypeLength { type_length: 0 })));
+/// # Ok::<(), pqcodec_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FixedLenByteArrayType {
+    width: NonZeroUsize,
+}
+
+impl FixedLenByteArrayType {
+    /// The marker of values `width` bytes long; [`Error::TypeLength`] unless
+    /// `1 <= width <= i32::MAX` (Parquet's `type_length` is an i32).
+    pub fn new(width: usize) -> Result<Self> {
+        match NonZeroUsize::new(width) {
+            Some(width) if width.get() <= MAX_TYPE_LENGTH => Ok(FixedLenByteArrayType { width }),
+            _ => Err(Error::TypeLength {
+                type_length: width as u64,
+            }),
+        }
+    }
+
+    /// The length of every value, in bytes (at least 1).
+    #[inline]
+    pub fn width(self) -> usize {
+        self.width.get()
+    }
+}
+
+/// The longest FIXED_LEN_BYTE_ARRAY value: Parquet's `type_length` is an i32.
+const MAX_TYPE_LENGTH: usize = i32::MAX as usize;
+
+impl sealed::Sealed for FixedLenByteArrayType {}
+impl Physical for FixedLenByteArrayType {
+    const TYPE: PhysicalType = PhysicalType::FixedLenByteArray;
+    type Value = [u8];
+    type Buffer = ByteArrays;
+
+    #[inline]
+    fn value_width(self) -> Option<usize> {
+        Some(self.width())
+    }
+
+    #[inline]
+    fn column_type(self) -> ColumnType {
+        ColumnType::FixedLenByteArray(self)
+    }
+}
+impl From<FixedLenByteArrayType> for ColumnType {
+    fn from(ty: FixedLenByteArrayType) -> Self {
+        ColumnType::FixedLenByteArray(ty)
+    }
+}
+
+/// A column's type known at run time: its physical type, and for FIXED_LEN_BYTE_ARRAY its
+/// width. [`with_physical!`](crate::with_physical) turns it into a marker.
+///
+/// ```
+/// use pqcodec_core::{ColumnType, PhysicalType};
+///
+/// let t = ColumnType::new(PhysicalType::FixedLenByteArray, 16)?;
+/// assert_eq!((t.to_string(), t.value_width()), ("FIXED_LEN_BYTE_ARRAY(16)".into(), Some(16)));
+/// // The type length is read for FIXED_LEN_BYTE_ARRAY only.
+/// let t = ColumnType::new(PhysicalType::Int96, 0)?;
+/// assert_eq!((t.to_string(), t.value_width()), ("INT96".into(), Some(12)));
+/// assert_eq!(ColumnType::ByteArray.value_width(), None);
+/// assert!(ColumnType::new(PhysicalType::FixedLenByteArray, 0).is_err());
+/// # Ok::<(), pqcodec_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColumnType {
+    /// `BOOLEAN`
+    Boolean,
+    /// `INT32`
+    Int32,
+    /// `INT64`
+    Int64,
+    /// `INT96` (deprecated)
+    Int96,
+    /// `FLOAT`
+    Float,
+    /// `DOUBLE`
+    Double,
+    /// `BYTE_ARRAY`
+    ByteArray,
+    /// `FIXED_LEN_BYTE_ARRAY` of the marker's width.
+    FixedLenByteArray(FixedLenByteArrayType),
+}
+
+impl ColumnType {
+    /// The type of a column of `physical` type; `type_length` is read for FIXED_LEN_BYTE_ARRAY
+    /// only, where it must be 1 to `i32::MAX` ([`Error::TypeLength`] otherwise).
+    pub fn new(physical: PhysicalType, type_length: usize) -> Result<Self> {
+        Ok(match physical {
+            PhysicalType::Boolean => ColumnType::Boolean,
+            PhysicalType::Int32 => ColumnType::Int32,
+            PhysicalType::Int64 => ColumnType::Int64,
+            PhysicalType::Int96 => ColumnType::Int96,
+            PhysicalType::Float => ColumnType::Float,
+            PhysicalType::Double => ColumnType::Double,
+            PhysicalType::ByteArray => ColumnType::ByteArray,
+            PhysicalType::FixedLenByteArray => {
+                ColumnType::FixedLenByteArray(FixedLenByteArrayType::new(type_length)?)
+            }
+        })
+    }
+
+    /// The physical type, without the width.
+    pub fn physical(self) -> PhysicalType {
+        match self {
+            ColumnType::Boolean => PhysicalType::Boolean,
+            ColumnType::Int32 => PhysicalType::Int32,
+            ColumnType::Int64 => PhysicalType::Int64,
+            ColumnType::Int96 => PhysicalType::Int96,
+            ColumnType::Float => PhysicalType::Float,
+            ColumnType::Double => PhysicalType::Double,
+            ColumnType::ByteArray => PhysicalType::ByteArray,
+            ColumnType::FixedLenByteArray(_) => PhysicalType::FixedLenByteArray,
+        }
+    }
+
+    /// The bytes one value takes unpacked ([`Physical::value_width`]).
+    pub fn value_width(self) -> Option<usize> {
+        crate::with_physical!(self, ty: T => ty.value_width())
+    }
+}
+
+impl fmt::Display for ColumnType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ColumnType::FixedLenByteArray(ty) => {
+                write!(f, "{}({})", PhysicalType::FixedLenByteArray, ty.width())
+            }
+            other => f.write_str(other.physical().name()),
+        }
+    }
+}
 
 macro_rules! fixed_width {
     ($($name:ident => $native:ty),*) => {$(
@@ -294,5 +448,51 @@ mod tests {
             <FixedLenByteArrayType as Physical>::TYPE,
             PhysicalType::FixedLenByteArray
         );
+    }
+
+    #[test]
+    fn widths() {
+        let widths = [
+            (ColumnType::Boolean, Some(1)),
+            (ColumnType::Int32, Some(4)),
+            (ColumnType::Int64, Some(8)),
+            (ColumnType::Int96, Some(12)),
+            (ColumnType::Float, Some(4)),
+            (ColumnType::Double, Some(8)),
+            (ColumnType::ByteArray, None),
+        ];
+        for (t, width) in widths {
+            assert_eq!(t.value_width(), width, "{t}");
+            assert_eq!(ColumnType::new(t.physical(), 0), Ok(t));
+            assert_eq!(t.to_string(), t.physical().name());
+        }
+        let flba = FixedLenByteArrayType::new(7).unwrap();
+        assert_eq!(flba.value_width(), Some(7));
+        assert_eq!(flba.column_type(), ColumnType::FixedLenByteArray(flba));
+        assert_eq!(ColumnType::from(flba).value_width(), Some(7));
+        assert_eq!(ColumnType::from(Int96Type), ColumnType::Int96);
+        assert_eq!(
+            ColumnType::new(PhysicalType::FixedLenByteArray, 7)
+                .unwrap()
+                .to_string(),
+            "FIXED_LEN_BYTE_ARRAY(7)"
+        );
+    }
+
+    #[test]
+    fn type_lengths_outside_an_i32_above_zero_are_refused() {
+        for bad in [0, i32::MAX as usize + 1, usize::MAX] {
+            let err = ColumnType::new(PhysicalType::FixedLenByteArray, bad).unwrap_err();
+            assert_eq!(
+                err,
+                Error::TypeLength {
+                    type_length: bad as u64
+                }
+            );
+            assert!(err.to_string().contains("type_length"), "{err}");
+            assert_eq!(FixedLenByteArrayType::new(bad), Err(err));
+        }
+        let widest = FixedLenByteArrayType::new(i32::MAX as usize).unwrap();
+        assert_eq!(widest.width(), i32::MAX as usize);
     }
 }

@@ -1,5 +1,5 @@
-//! Run-time dispatch, for callers that only know a page header: (encoding, physical type, type
-//! length) to a decoder or encoder.
+//! Run-time dispatch, for callers that only know a page header: (encoding, [`ColumnType`]) to
+//! a decoder or encoder.
 //!
 //! [`DynamicType`] gives every physical type marker an enum of the decoders (and one of the
 //! encoders) of the encodings that apply to it, so a caller generic over the type pays one
@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use pqcodec_core::{
-    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding, Error,
-    FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
+    BooleanType, ByteArrayType, ByteArrays, ColumnType, Decoder, DoubleType, Encoder, Encoding,
+    Error, FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
     PhysicalType, Result, Sink, ValueBuffer, with_physical,
 };
 
@@ -32,21 +32,21 @@ pub trait DynamicType: PlainType {
     /// One variant per encoding that applies to the type.
     type Encoder: Encoder<Self>;
 
-    /// A decoder of `num_values` values of a data page in `encoding`; `type_length` is the
-    /// FIXED_LEN_BYTE_ARRAY width (ignored by other types), `dictionary` the decoded dictionary
-    /// page, needed by the dictionary encodings. The decoder owns `data` and shares
-    /// `dictionary`.
+    /// A decoder of `num_values` values of type `ty` of a data page in `encoding`;
+    /// `dictionary` is the decoded dictionary page, needed by the dictionary encodings. The
+    /// decoder owns `data` and shares `dictionary`.
     fn decoder(
         encoding: Encoding,
         data: Bytes,
         num_values: usize,
-        type_length: usize,
+        ty: Self,
         dictionary: Option<Arc<Self::Buffer>>,
     ) -> Result<Self::Decoder>;
 
-    /// An encoder of data pages in `encoding`. The dictionary encodings give a
-    /// [`DictionaryEncoder`] (with no limits) whose dictionary page the caller takes from it.
-    fn encoder(encoding: Encoding, type_length: usize) -> Result<Self::Encoder>;
+    /// An encoder of data pages of values of type `ty` in `encoding`. The dictionary encodings
+    /// give a [`DictionaryEncoder`] (with no limits) whose dictionary page the caller takes
+    /// from it.
+    fn encoder(encoding: Encoding, ty: Self) -> Result<Self::Encoder>;
 
     /// The PLAIN dictionary page of a dictionary `encoder`; `None` for other encodings.
     fn dictionary_page(encoder: &Self::Encoder) -> Option<Result<Vec<u8>>>;
@@ -106,9 +106,9 @@ macro_rules! dynamic_type {
     };
     (
         $t:ty, $dec:ident, $enc:ident, slices: $slices:ident,
-        decoders |$encoding:ident, $data:ident, $num_values:ident, $type_length:ident, $dictionary:ident|
+        decoders |$encoding:ident, $data:ident, $num_values:ident, $ty:ident, $dictionary:ident|
             { $($dv:ident($dty:ty) = $dpat:pat => $dnew:expr),* $(,)? }
-        encoders |$eencoding:ident, $etype_length:ident| { $($ev:ident($ety:ty) = $epat:pat => $enew:expr),* $(,)? }
+        encoders |$eencoding:ident, $ety_:ident| { $($ev:ident($ety:ty) = $epat:pat => $enew:expr),* $(,)? }
     ) => {
         #[doc = concat!("A decoder of `", stringify!($t), "` values in any encoding that applies to it.")]
         #[allow(missing_docs)]
@@ -172,7 +172,7 @@ macro_rules! dynamic_type {
                 $encoding: Encoding,
                 $data: Bytes,
                 $num_values: usize,
-                $type_length: usize,
+                $ty: Self,
                 $dictionary: Option<Arc<Self::Buffer>>,
             ) -> Result<$dec> {
                 Ok(match $encoding {
@@ -182,7 +182,7 @@ macro_rules! dynamic_type {
             }
 
             #[allow(unused_variables)]
-            fn encoder($eencoding: Encoding, $etype_length: usize) -> Result<$enc> {
+            fn encoder($eencoding: Encoding, $ety_: Self) -> Result<$enc> {
                 Ok(match $eencoding {
                     $($epat => $enc::$ev($enew),)*
                     _ => return unsupported::<$t, _>($eencoding),
@@ -204,17 +204,17 @@ macro_rules! dynamic_type {
 
 dynamic_type!(
     BooleanType, BooleanDecoder, BooleanEncoder, slices: yes,
-    decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<BooleanType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+    decoders |encoding, data, num_values, ty, dictionary| {
+        Plain(PlainDecoder<BooleanType>) = Encoding::Plain => PlainDecoder::new(data, num_values, ty)?,
         Rle(RleBooleanDecoder) = Encoding::Rle => RleBooleanDecoder::new(data, num_values)?,
         Dictionary(DictionaryDecoder<BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
     }
-    encoders |encoding, type_length| {
-        Plain(PlainEncoder<BooleanType>) = Encoding::Plain => PlainEncoder::new(type_length),
+    encoders |encoding, ty| {
+        Plain(PlainEncoder<BooleanType>) = Encoding::Plain => PlainEncoder::new(ty),
         Rle(RleBooleanEncoder) = Encoding::Rle => RleBooleanEncoder::new(),
         Dictionary(DictionaryEncoder<BooleanType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
+            DictionaryEncoder::new(ty, DictionaryLimits::unlimited()),
     }
 );
 
@@ -222,23 +222,23 @@ macro_rules! integer_type {
     ($t:ty, $dec:ident, $enc:ident) => {
         dynamic_type!(
             $t, $dec, $enc, slices: yes,
-            decoders |encoding, data, num_values, type_length, dictionary| {
-                Plain(PlainDecoder<$t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+            decoders |encoding, data, num_values, ty, dictionary| {
+                Plain(PlainDecoder<$t>) = Encoding::Plain => PlainDecoder::new(data, num_values, ty)?,
                 GroupVarInt(GroupVarIntDecoder<$t>) = Encoding::GroupVarInt => GroupVarIntDecoder::new(data, num_values)?,
                 Dictionary(DictionaryDecoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
                     dictionary_decoder(encoding, data, num_values, dictionary)?,
                 DeltaBinaryPacked(DeltaBinaryPackedDecoder<$t>) = Encoding::DeltaBinaryPacked =>
                     DeltaBinaryPackedDecoder::new(data, num_values)?,
                 ByteStreamSplit(ByteStreamSplitDecoder<$t>) = Encoding::ByteStreamSplit =>
-                    ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+                    ByteStreamSplitDecoder::new(data, num_values, ty)?,
             }
-            encoders |encoding, type_length| {
-                Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
+            encoders |encoding, ty| {
+                Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(ty),
                 GroupVarInt(GroupVarIntEncoder<$t>) = Encoding::GroupVarInt => GroupVarIntEncoder::new(),
                 Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-                    DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
+                    DictionaryEncoder::new(ty, DictionaryLimits::unlimited()),
                 DeltaBinaryPacked(DeltaBinaryPackedEncoder<$t>) = Encoding::DeltaBinaryPacked => DeltaBinaryPackedEncoder::new(),
-                ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+                ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(ty),
             }
         );
     };
@@ -248,15 +248,15 @@ integer_type!(Int64Type, Int64Decoder, Int64Encoder);
 
 dynamic_type!(
     Int96Type, Int96Decoder, Int96Encoder, slices: yes,
-    decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<Int96Type>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+    decoders |encoding, data, num_values, ty, dictionary| {
+        Plain(PlainDecoder<Int96Type>) = Encoding::Plain => PlainDecoder::new(data, num_values, ty)?,
         Dictionary(DictionaryDecoder<Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
     }
-    encoders |encoding, type_length| {
-        Plain(PlainEncoder<Int96Type>) = Encoding::Plain => PlainEncoder::new(type_length),
+    encoders |encoding, ty| {
+        Plain(PlainEncoder<Int96Type>) = Encoding::Plain => PlainEncoder::new(ty),
         Dictionary(DictionaryEncoder<Int96Type>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
+            DictionaryEncoder::new(ty, DictionaryLimits::unlimited()),
     }
 );
 
@@ -264,19 +264,19 @@ macro_rules! float_type {
     ($t:ty, $dec:ident, $enc:ident) => {
         dynamic_type!(
             $t, $dec, $enc, slices: yes,
-            decoders |encoding, data, num_values, type_length, dictionary| {
-                Plain(PlainDecoder<$t>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+            decoders |encoding, data, num_values, ty, dictionary| {
+                Plain(PlainDecoder<$t>) = Encoding::Plain => PlainDecoder::new(data, num_values, ty)?,
                 Dictionary(DictionaryDecoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
                     dictionary_decoder(encoding, data, num_values, dictionary)?,
                 ByteStreamSplit(ByteStreamSplitDecoder<$t>) = Encoding::ByteStreamSplit =>
-                    ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+                    ByteStreamSplitDecoder::new(data, num_values, ty)?,
                 Alp(AlpDecoder<$t>) = Encoding::Alp => AlpDecoder::new(data, num_values)?,
             }
-            encoders |encoding, type_length| {
-                Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(type_length),
+            encoders |encoding, ty| {
+                Plain(PlainEncoder<$t>) = Encoding::Plain => PlainEncoder::new(ty),
                 Dictionary(DictionaryEncoder<$t>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-                    DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
-                ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+                    DictionaryEncoder::new(ty, DictionaryLimits::unlimited()),
+                ByteStreamSplit(ByteStreamSplitEncoder<$t>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(ty),
                 Alp(AlpEncoder<$t>) = Encoding::Alp => AlpEncoder::new(),
             }
         );
@@ -287,41 +287,41 @@ float_type!(DoubleType, DoubleDecoder, DoubleEncoder);
 
 dynamic_type!(
     ByteArrayType, ByteArrayDecoder, ByteArrayEncoder, slices: no,
-    decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<ByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+    decoders |encoding, data, num_values, ty, dictionary| {
+        Plain(PlainDecoder<ByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, ty)?,
         Dictionary(DictionaryDecoder<ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
         DeltaLengthByteArray(DeltaLengthByteArrayDecoder) = Encoding::DeltaLengthByteArray =>
             DeltaLengthByteArrayDecoder::new(data, num_values)?,
         DeltaByteArray(DeltaByteArrayDecoder<ByteArrayType>) = Encoding::DeltaByteArray =>
-            DeltaByteArrayDecoder::new(data, num_values, type_length)?,
+            DeltaByteArrayDecoder::new(data, num_values, ty)?,
     }
-    encoders |encoding, type_length| {
-        Plain(PlainEncoder<ByteArrayType>) = Encoding::Plain => PlainEncoder::new(type_length),
+    encoders |encoding, ty| {
+        Plain(PlainEncoder<ByteArrayType>) = Encoding::Plain => PlainEncoder::new(ty),
         Dictionary(DictionaryEncoder<ByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
+            DictionaryEncoder::new(ty, DictionaryLimits::unlimited()),
         DeltaLengthByteArray(DeltaLengthByteArrayEncoder) = Encoding::DeltaLengthByteArray => DeltaLengthByteArrayEncoder::new(),
-        DeltaByteArray(DeltaByteArrayEncoder<ByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(type_length),
+        DeltaByteArray(DeltaByteArrayEncoder<ByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(ty),
     }
 );
 
 dynamic_type!(
     FixedLenByteArrayType, FixedLenByteArrayDecoder, FixedLenByteArrayEncoder, slices: no,
-    decoders |encoding, data, num_values, type_length, dictionary| {
-        Plain(PlainDecoder<FixedLenByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, type_length)?,
+    decoders |encoding, data, num_values, ty, dictionary| {
+        Plain(PlainDecoder<FixedLenByteArrayType>) = Encoding::Plain => PlainDecoder::new(data, num_values, ty)?,
         Dictionary(DictionaryDecoder<FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
             dictionary_decoder(encoding, data, num_values, dictionary)?,
         DeltaByteArray(DeltaByteArrayDecoder<FixedLenByteArrayType>) = Encoding::DeltaByteArray =>
-            DeltaByteArrayDecoder::new(data, num_values, type_length)?,
+            DeltaByteArrayDecoder::new(data, num_values, ty)?,
         ByteStreamSplit(ByteStreamSplitDecoder<FixedLenByteArrayType>) = Encoding::ByteStreamSplit =>
-            ByteStreamSplitDecoder::new(data, num_values, type_length)?,
+            ByteStreamSplitDecoder::new(data, num_values, ty)?,
     }
-    encoders |encoding, type_length| {
-        Plain(PlainEncoder<FixedLenByteArrayType>) = Encoding::Plain => PlainEncoder::new(type_length),
+    encoders |encoding, ty| {
+        Plain(PlainEncoder<FixedLenByteArrayType>) = Encoding::Plain => PlainEncoder::new(ty),
         Dictionary(DictionaryEncoder<FixedLenByteArrayType>) = Encoding::PlainDictionary | Encoding::RleDictionary =>
-            DictionaryEncoder::new(type_length, DictionaryLimits::unlimited()),
-        DeltaByteArray(DeltaByteArrayEncoder<FixedLenByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(type_length),
-        ByteStreamSplit(ByteStreamSplitEncoder<FixedLenByteArrayType>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(type_length),
+            DictionaryEncoder::new(ty, DictionaryLimits::unlimited()),
+        DeltaByteArray(DeltaByteArrayEncoder<FixedLenByteArrayType>) = Encoding::DeltaByteArray => DeltaByteArrayEncoder::new(ty),
+        ByteStreamSplit(ByteStreamSplitEncoder<FixedLenByteArrayType>) = Encoding::ByteStreamSplit => ByteStreamSplitEncoder::new(ty),
     }
 );
 
@@ -385,7 +385,15 @@ impl Values {
 
     /// Number of values.
     pub fn len(&self) -> usize {
-        with_physical!(self.physical_type(), T => T::buffer_of(self).map_or(0, |b| b.len()))
+        match self {
+            Values::Boolean(v) => v.len(),
+            Values::Int32(v) => v.len(),
+            Values::Int64(v) => v.len(),
+            Values::Int96(v) => v.len(),
+            Values::Float(v) => v.len(),
+            Values::Double(v) => v.len(),
+            Values::ByteArray(v) | Values::FixedLenByteArray(v) => v.len(),
+        }
     }
 
     /// Whether there are no values.
@@ -395,17 +403,10 @@ impl Values {
 }
 
 /// How many values a PLAIN page of `data` holds: every whole value its bytes contain (for
-/// BOOLEAN, eight a byte). FIXED_LEN_BYTE_ARRAY needs a `type_length` above zero.
-pub fn plain_value_count(physical: PhysicalType, data: &[u8], type_length: usize) -> Result<usize> {
-    let width = match physical.value_width(type_length) {
-        _ if physical == PhysicalType::Boolean => return Ok(data.len().saturating_mul(8)),
-        Some(0) => {
-            return Err(Error::invalid(
-                Encoding::Plain,
-                "type length",
-                "FIXED_LEN_BYTE_ARRAY needs a type length above 0",
-            ));
-        }
+/// BOOLEAN, eight a byte).
+pub fn plain_value_count(column_type: ColumnType, data: &[u8]) -> Result<usize> {
+    let width = match column_type.value_width() {
+        _ if column_type == ColumnType::Boolean => return Ok(data.len().saturating_mul(8)),
         Some(width) => width,
         None => {
             let mut reader = crate::kernels::ByteReader::new(data, Encoding::Plain);
@@ -423,46 +424,43 @@ pub fn plain_value_count(physical: PhysicalType, data: &[u8], type_length: usize
             Encoding::Plain,
             "page length",
             format!(
-                "{} bytes is not a whole number of {width}-byte {physical} values",
-                data.len()
+                "{} bytes is not a whole number of {width}-byte {} values",
+                data.len(),
+                column_type.physical()
             ),
         ));
     }
     Ok(data.len() / width)
 }
 
-/// Decodes `num_values` values of a data page in `encoding`. For the dictionary encodings,
-/// `dictionary` is the dictionary page's PLAIN bytes, every value of which is in the dictionary.
+/// Decodes `num_values` values of type `column_type` of a data page in `encoding`. For the
+/// dictionary encodings, `dictionary` is the dictionary page's PLAIN bytes, every value of
+/// which is in the dictionary.
 pub fn decode(
     encoding: Encoding,
-    physical: PhysicalType,
+    column_type: ColumnType,
     data: Bytes,
     num_values: usize,
-    type_length: usize,
     dictionary: Option<&[u8]>,
 ) -> Result<Values> {
-    with_physical!(physical, T => decode_as::<T>(encoding, data, num_values, type_length, dictionary).map(T::into_values))
+    with_physical!(column_type, ty: T => decode_as(encoding, data, num_values, ty, dictionary).map(T::into_values))
 }
 
 fn decode_as<T: DynamicType>(
     encoding: Encoding,
     data: Bytes,
     num_values: usize,
-    type_length: usize,
+    ty: T,
     dictionary: Option<&[u8]>,
 ) -> Result<T::Buffer> {
     let dictionary = match dictionary {
         Some(bytes) => {
-            let count = plain_value_count(T::TYPE, bytes, type_length)?;
-            Some(Arc::new(crate::plain::decode_plain_page::<T>(
-                bytes,
-                count,
-                type_length,
-            )?))
+            let count = plain_value_count(ty.column_type(), bytes)?;
+            Some(Arc::new(crate::plain::decode_plain_page(bytes, count, ty)?))
         }
         None => None,
     };
-    let mut decoder = T::decoder(encoding, data, num_values, type_length, dictionary)?;
+    let mut decoder = T::decoder(encoding, data, num_values, ty, dictionary)?;
     let mut out = T::Buffer::default();
     let read = decoder.read(&mut out, num_values)?;
     if read < num_values {
@@ -487,23 +485,23 @@ pub struct EncodedPage {
 
 /// Whether pqcodec encodes values of `physical` in `encoding`.
 pub fn encodes(encoding: Encoding, physical: PhysicalType) -> bool {
-    with_physical!(physical, T => T::encoder(encoding, 1).is_ok())
+    // Any width will do for FIXED_LEN_BYTE_ARRAY: the encodings that apply to it take all.
+    ColumnType::new(physical, 1).is_ok_and(
+        |column_type| with_physical!(column_type, ty: T => T::encoder(encoding, ty).is_ok()),
+    )
 }
 
-/// Encodes `values` as one data page in `encoding`.
-pub fn encode(encoding: Encoding, values: &Values, type_length: usize) -> Result<EncodedPage> {
-    with_physical!(values.physical_type(), T => {
+/// Encodes `values` of type `column_type` as one data page in `encoding`; values of another
+/// physical type are an [`Error::Invalid`].
+pub fn encode(encoding: Encoding, values: &Values, column_type: ColumnType) -> Result<EncodedPage> {
+    with_physical!(column_type, ty: T => {
         let buffer = T::buffer_of(values).ok_or_else(|| Error::invalid(encoding, "values", "values of the wrong physical type"))?;
-        encode_as::<T>(encoding, buffer, type_length)
+        encode_as(encoding, buffer, ty)
     })
 }
 
-fn encode_as<T: DynamicType>(
-    encoding: Encoding,
-    values: &T::Buffer,
-    type_length: usize,
-) -> Result<EncodedPage> {
-    let mut encoder = T::encoder(encoding, type_length)?;
+fn encode_as<T: DynamicType>(encoding: Encoding, values: &T::Buffer, ty: T) -> Result<EncodedPage> {
+    let mut encoder = T::encoder(encoding, ty)?;
     T::put_buffer(&mut encoder, values)?;
     let data = encoder.flush()?;
     let dictionary = T::dictionary_page(&encoder).transpose()?;
@@ -517,12 +515,12 @@ mod tests {
 
     /// Every encoder of `T` writes the same pages whether a buffer is put as a slice
     /// ([`DynamicType::put_buffer`]) or value by value, in two batches.
-    fn put_buffer_matches_put<T: DynamicType>(values: &T::Buffer, half: &T::Buffer) {
+    fn put_buffer_matches_put<T: DynamicType + Default>(values: &T::Buffer, half: &T::Buffer) {
         for encoding in Encoding::ALL {
-            let Ok(mut by_buffer) = T::encoder(encoding, 0) else {
+            let Ok(mut by_buffer) = T::encoder(encoding, T::default()) else {
                 continue;
             };
-            let mut by_value = T::encoder(encoding, 0).unwrap();
+            let mut by_value = T::encoder(encoding, T::default()).unwrap();
             for batch in [half, values] {
                 T::put_buffer(&mut by_buffer, batch).unwrap();
                 by_value.put(batch.values()).unwrap();
@@ -556,13 +554,14 @@ mod tests {
             })
             .collect();
         let (first, rest) = bytes.split_at(width * 37);
+        let ty = FixedLenByteArrayType::new(width).unwrap();
         for encoding in Encoding::ALL {
-            let Ok(mut bulk) = FixedLenByteArrayType::encoder(encoding, width) else {
+            let Ok(mut bulk) = FixedLenByteArrayType::encoder(encoding, ty) else {
                 continue;
             };
-            let mut one_by_one = FixedLenByteArrayType::encoder(encoding, width).unwrap();
-            let mut strings = ByteArrayType::encoder(encoding, 0).ok();
-            let mut strings_one_by_one = ByteArrayType::encoder(encoding, 0).ok();
+            let mut one_by_one = FixedLenByteArrayType::encoder(encoding, ty).unwrap();
+            let mut strings = ByteArrayType::encoder(encoding, ByteArrayType).ok();
+            let mut strings_one_by_one = ByteArrayType::encoder(encoding, ByteArrayType).ok();
             for batch in [first, rest] {
                 bulk.put_fixed_width(batch, width).unwrap();
                 one_by_one.put(batch.chunks_exact(width)).unwrap();
@@ -632,29 +631,24 @@ mod tests {
         let doubles = Values::Double(vec![1.5, -0.0, f64::NAN, 2.25, 1e300]);
         let floats = Values::Float(vec![0.1, 0.2, f32::INFINITY]);
         for values in [doubles, floats] {
-            let page = encode(encoding, &values, 0).unwrap();
+            let column_type = ColumnType::new(values.physical_type(), 0).unwrap();
+            let page = encode(encoding, &values, column_type).unwrap();
             assert!(page.dictionary.is_none());
             let back = decode(
                 encoding,
-                values.physical_type(),
+                column_type,
                 Bytes::copy_from_slice(&page.data),
                 values.len(),
-                0,
                 None,
             )
             .unwrap();
             assert_eq!(format!("{back:?}"), format!("{values:?}"));
         }
-        for physical in [
-            PhysicalType::Int32,
-            PhysicalType::Int64,
-            PhysicalType::ByteArray,
-        ] {
+        for column_type in [ColumnType::Int32, ColumnType::Int64, ColumnType::ByteArray] {
             let err = decode(
                 encoding,
-                physical,
+                column_type,
                 Bytes::from_static(&[0, 0, 10, 0, 0, 0, 0]),
-                0,
                 0,
                 None,
             )
@@ -672,8 +666,8 @@ mod tests {
             max_distinct_values: 20,
         };
         let values: Vec<i64> = (0..300i64).map(|i| (i * 13) % 29).collect();
-        let mut by_slice = DictionaryEncoder::<Int64Type>::new(0, limits);
-        let mut by_value = DictionaryEncoder::<Int64Type>::new(0, limits);
+        let mut by_slice = DictionaryEncoder::new(Int64Type, limits);
+        let mut by_value = DictionaryEncoder::new(Int64Type, limits);
         for batch in values.chunks(37) {
             by_slice.put_slice(batch).unwrap();
             by_value.put(batch).unwrap();

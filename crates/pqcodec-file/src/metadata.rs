@@ -21,7 +21,7 @@ use pqcodec_arrow::ColumnDesc;
 use crate::error::{Error, Result};
 use crate::framing::checks::{chunk_range, footer_len};
 use crate::framing::footer_in;
-use crate::framing::parquet_types::{PHYSICAL_TYPES, column_desc};
+use crate::framing::parquet_types::{PHYSICAL_TYPES, footer_column_desc};
 use crate::framing::{ChunkPages, Fetched, FramingError, reason};
 
 /// Bytes read from the end of a file in the first request: most footers fit, so most files
@@ -437,8 +437,8 @@ impl FileMetadata {
             .schema_descr()
             .columns()
             .iter()
-            .map(|c| column_desc(c))
-            .collect();
+            .map(|c| footer_column_desc(c))
+            .collect::<Result<_, _>>()?;
         Ok(FileMetadata {
             schema: Arc::clone(arrow.schema()),
             metadata,

@@ -4,7 +4,7 @@
 //! of pqcodec's API.
 
 use arrow_schema::{DataType, TimeUnit};
-use pqcodec_core::PhysicalType;
+use pqcodec_core::{ColumnType, Physical, with_physical};
 
 /// A deterministic pseudo-random generator (xorshift64): the same seed gives the same data on
 /// every machine, which is all tests and benches ask of it.
@@ -81,26 +81,46 @@ pub fn zigzag(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
 
-/// The Arrow type a required column of `physical` (FIXED_LEN_BYTE_ARRAY `type_length` wide) is
-/// read as when nothing else is asked.
+/// The Arrow type a required column of type `column_type` is read as when nothing else is
+/// asked.
 ///
 /// ```
-/// use pqcodec_core::PhysicalType;
+/// use pqcodec_core::{ColumnType, PhysicalType};
 ///
-/// let t = pqcodec_testkit::arrow_type(PhysicalType::FixedLenByteArray, 16);
+/// let flba = ColumnType::new(PhysicalType::FixedLenByteArray, 16).unwrap();
+/// let t = pqcodec_testkit::arrow_type(flba);
 /// assert_eq!(t, arrow_schema::DataType::FixedSizeBinary(16));
 /// ```
-pub fn arrow_type(physical: PhysicalType, type_length: usize) -> DataType {
-    match physical {
-        PhysicalType::Boolean => DataType::Boolean,
-        PhysicalType::Int32 => DataType::Int32,
-        PhysicalType::Int64 => DataType::Int64,
-        PhysicalType::Int96 => DataType::Timestamp(TimeUnit::Nanosecond, None),
-        PhysicalType::Float => DataType::Float32,
-        PhysicalType::Double => DataType::Float64,
-        PhysicalType::ByteArray => DataType::Binary,
-        PhysicalType::FixedLenByteArray => {
-            DataType::FixedSizeBinary(i32::try_from(type_length).unwrap_or(i32::MAX))
+pub fn arrow_type(column_type: ColumnType) -> DataType {
+    match column_type {
+        ColumnType::Boolean => DataType::Boolean,
+        ColumnType::Int32 => DataType::Int32,
+        ColumnType::Int64 => DataType::Int64,
+        ColumnType::Int96 => DataType::Timestamp(TimeUnit::Nanosecond, None),
+        ColumnType::Float => DataType::Float32,
+        ColumnType::Double => DataType::Float64,
+        ColumnType::ByteArray => DataType::Binary,
+        ColumnType::FixedLenByteArray(ty) => {
+            DataType::FixedSizeBinary(i32::try_from(ty.width()).unwrap_or(i32::MAX))
         }
     }
+}
+
+/// The marker of `T` for a column of `type_length` (read for FIXED_LEN_BYTE_ARRAY only), for
+/// tests generic over the marker that know the column's type length as Parquet states it.
+/// Panics if it is no FIXED_LEN_BYTE_ARRAY width.
+///
+/// ```
+/// use pqcodec_core::{FixedLenByteArrayType, Int32Type};
+///
+/// assert_eq!(pqcodec_testkit::marker::<Int32Type>(0), Int32Type);
+/// assert_eq!(pqcodec_testkit::marker::<FixedLenByteArrayType>(3).width(), 3);
+/// ```
+pub fn marker<T: Physical>(type_length: usize) -> T {
+    let column_type = ColumnType::new(T::TYPE, type_length).expect("a valid type length");
+    with_physical!(column_type, ty: U => {
+        *(&ty as &dyn std::any::Any)
+            .downcast_ref::<T>()
+            .expect("the marker of T::TYPE is T")
+    })
 }

@@ -2,10 +2,10 @@
 
 use super::*;
 
-/// The Arrow types a leaf of `physical` type may be read as, picked by a byte.
-pub fn leaf_type(physical: PhysicalType, type_length: usize, b: u8) -> DataType {
-    let tl = i32::try_from(type_length).unwrap_or(i32::MAX);
-    let choices: Vec<DataType> = match physical {
+/// The Arrow types a leaf of type `column_type` may be read as, picked by a byte.
+pub fn leaf_type(column_type: ColumnType, b: u8) -> DataType {
+    let tl = i32::try_from(column_type.value_width().unwrap_or(0)).unwrap_or(i32::MAX);
+    let choices: Vec<DataType> = match column_type.physical() {
         PhysicalType::Boolean => vec![DataType::Boolean, DataType::Null],
         PhysicalType::Int32 => vec![
             DataType::Int32,
@@ -57,16 +57,10 @@ pub fn leaf_type(physical: PhysicalType, type_length: usize, b: u8) -> DataType 
 }
 
 /// A field of one of a few shapes over leaves of type `leaf`, and its columns' descriptions.
-pub fn shape(
-    which: u8,
-    leaf: DataType,
-    physical: PhysicalType,
-    type_length: usize,
-) -> (FieldRef, Vec<ColumnDesc>) {
+pub fn shape(which: u8, leaf: DataType, column_type: ColumnType) -> (FieldRef, Vec<ColumnDesc>) {
     let col = |path: &str, def: u16, rep: u16| ColumnDesc {
         path: path.into(),
-        physical,
-        type_length,
+        column_type,
         max_def_level: def,
         max_rep_level: rep,
     };
@@ -304,10 +298,14 @@ pub fn arrow_pages(data: &[u8]) {
     let mut input = Input::new(data);
     let p = physical(input.u8());
     let type_length = usize::from(input.u8());
+    // A FIXED_LEN_BYTE_ARRAY of width 0 cannot be described: no column to read.
+    let Ok(column_type) = ColumnType::new(p, type_length) else {
+        return;
+    };
     let which = input.u8();
-    let leaf = leaf_type(p, type_length, input.u8());
+    let leaf = leaf_type(column_type, input.u8());
     let seed = input.u16();
-    let (field, descs) = shape(which, leaf, p, type_length);
+    let (field, descs) = shape(which, leaf, column_type);
     let pages = pages(&mut input, descs.len());
     let columns = descs
         .into_iter()

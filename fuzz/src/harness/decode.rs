@@ -8,7 +8,7 @@ pub(super) fn decode_as<T: DynamicType>(
     encoding: Encoding,
     page: &[u8],
     num_values: usize,
-    type_length: usize,
+    ty: T,
     dictionary: Option<&[u8]>,
     seed: u16,
 ) where
@@ -16,10 +16,10 @@ pub(super) fn decode_as<T: DynamicType>(
 {
     let dictionary = match dictionary {
         Some(bytes) => {
-            let Ok(count) = plain_value_count(T::TYPE, bytes, type_length) else {
+            let Ok(count) = plain_value_count(ty.column_type(), bytes) else {
                 return;
             };
-            match decode_plain_page::<T>(bytes, count, type_length) {
+            match decode_plain_page(bytes, count, ty) {
                 Ok(d) => Some(Arc::new(d)),
                 Err(_) => return,
             }
@@ -29,8 +29,7 @@ pub(super) fn decode_as<T: DynamicType>(
     exercise(
         || {
             let page = Bytes::copy_from_slice(page);
-            T::decoder(encoding, page, num_values, type_length, dictionary.clone())
-                .map(Typed::<T, _>::new)
+            T::decoder(encoding, page, num_values, ty, dictionary.clone()).map(Typed::<T, _>::new)
         },
         None,
         seed,
@@ -46,7 +45,11 @@ pub(super) fn decode_typed(encoding: Encoding, types: &[PhysicalType], data: &[u
     let num_values = input.count();
     let seed = input.u16();
     let page = input.rest();
-    with_physical!(p, T => decode_as::<T>(encoding, page, num_values, type_length, None, seed));
+    // A FIXED_LEN_BYTE_ARRAY of width 0 is refused before any decoder is made.
+    let Ok(column_type) = ColumnType::new(p, type_length) else {
+        return;
+    };
+    with_physical!(column_type, ty: T => decode_as(encoding, page, num_values, ty, None, seed));
 }
 
 /// PLAIN pages of every physical type.
@@ -64,7 +67,7 @@ pub fn decode_rle(data: &[u8]) {
     let seed = input.u16();
     let page = input.rest();
     if mode & 1 == 1 {
-        decode_as::<BooleanType>(Encoding::Rle, page, num_values, 0, None, seed);
+        decode_as(Encoding::Rle, page, num_values, BooleanType, None, seed);
         return;
     }
     let page = if mode & 2 == 2 {
@@ -122,7 +125,11 @@ pub fn decode_dictionary(data: &[u8]) {
     let dictionary_len = usize::from(input.u16());
     let dictionary = input.take(dictionary_len);
     let page = input.rest();
-    with_physical!(physical(mode % 9), T => decode_as::<T>(encoding, page, num_values, type_length, Some(dictionary), seed));
+    // A FIXED_LEN_BYTE_ARRAY of width 0 is refused before any decoder is made.
+    let Ok(column_type) = ColumnType::new(physical(mode % 9), type_length) else {
+        return;
+    };
+    with_physical!(column_type, ty: T => decode_as(encoding, page, num_values, ty, Some(dictionary), seed));
 }
 
 /// DELTA_BINARY_PACKED pages of INT32 and INT64.

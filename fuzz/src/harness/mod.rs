@@ -34,7 +34,7 @@ use pqcodec_arrow::{
     Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page, RecordBatchDecoder,
 };
 use pqcodec_core::{
-    BooleanType, ByteArrayType, ByteArrays, Decoder, DoubleType, Encoder, Encoding,
+    BooleanType, ByteArrayType, ByteArrays, ColumnType, Decoder, DoubleType, Encoder, Encoding,
     FixedLenByteArrayType, FloatType, Int32Type, Int64Type, Int96, Int96Type, Physical,
     PhysicalType, Result, Sink, ValueBuffer, with_physical,
 };

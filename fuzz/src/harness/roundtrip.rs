@@ -4,12 +4,12 @@ use super::*;
 
 /// Physical types whose values can be made from fuzzer bytes.
 pub(super) trait Make: DynamicType {
-    /// Up to `n` values from `input` (fewer if it runs out); `type_length` for FLBA.
-    fn make(input: &mut Input<'_>, n: usize, type_length: usize) -> Self::Buffer;
+    /// Up to `n` values of type `ty` from `input` (fewer if it runs out).
+    fn make(input: &mut Input<'_>, n: usize, ty: Self) -> Self::Buffer;
 }
 
 impl Make for BooleanType {
-    fn make(input: &mut Input<'_>, n: usize, _: usize) -> Vec<bool> {
+    fn make(input: &mut Input<'_>, n: usize, _: Self) -> Vec<bool> {
         let mut out = Vec::new();
         while out.len() < n && !input.is_empty() {
             let b = input.u8();
@@ -24,7 +24,7 @@ impl Make for BooleanType {
 macro_rules! make_int {
     ($t:ty, $native:ty) => {
         impl Make for $t {
-            fn make(input: &mut Input<'_>, n: usize, _: usize) -> Vec<$native> {
+            fn make(input: &mut Input<'_>, n: usize, _: Self) -> Vec<$native> {
                 const WIDTH: usize = std::mem::size_of::<$native>();
                 let mode = input.u8();
                 let mut out = Vec::new();
@@ -60,7 +60,7 @@ make_int!(Int32Type, i32);
 make_int!(Int64Type, i64);
 
 impl Make for Int96Type {
-    fn make(input: &mut Input<'_>, n: usize, _: usize) -> Vec<Int96> {
+    fn make(input: &mut Input<'_>, n: usize, _: Self) -> Vec<Int96> {
         let mut out = Vec::new();
         while out.len() < n && !input.is_empty() {
             out.push(Int96([input.u32(), input.u32(), input.u32()]));
@@ -72,7 +72,7 @@ impl Make for Int96Type {
 macro_rules! make_float {
     ($t:ty, $native:ty) => {
         impl Make for $t {
-            fn make(input: &mut Input<'_>, n: usize, _: usize) -> Vec<$native> {
+            fn make(input: &mut Input<'_>, n: usize, _: Self) -> Vec<$native> {
                 const WIDTH: usize = std::mem::size_of::<$native>();
                 let mode = input.u8();
                 let mut out = Vec::new();
@@ -111,7 +111,7 @@ make_float!(FloatType, f32);
 make_float!(DoubleType, f64);
 
 impl Make for ByteArrayType {
-    fn make(input: &mut Input<'_>, n: usize, _: usize) -> ByteArrays {
+    fn make(input: &mut Input<'_>, n: usize, _: Self) -> ByteArrays {
         let mut out = ByteArrays::new();
         let mut prev: Vec<u8> = Vec::new();
         while out.len() < n && !input.is_empty() {
@@ -138,9 +138,9 @@ impl Make for ByteArrayType {
 }
 
 impl Make for FixedLenByteArrayType {
-    fn make(input: &mut Input<'_>, n: usize, type_length: usize) -> ByteArrays {
+    fn make(input: &mut Input<'_>, n: usize, ty: Self) -> ByteArrays {
         let mut out = ByteArrays::new();
-        let mut value = vec![0u8; type_length];
+        let mut value = vec![0u8; ty.width()];
         while out.len() < n && !input.is_empty() {
             for b in &mut value {
                 *b = input.u8();
@@ -151,20 +151,27 @@ impl Make for FixedLenByteArrayType {
     }
 }
 
-/// Makes values of `T`, encodes them as two pages of `encoding` (the values put in several
-/// batches, a flush between the pages) and decodes both back through a schedule.
-pub(super) fn roundtrip_as<T: Make>(encoding: Encoding, input: &mut Input<'_>)
-where
-    T::Value: Same,
-{
-    let type_length = if T::TYPE == PhysicalType::FixedLenByteArray {
+/// Makes values of `p` (for FIXED_LEN_BYTE_ARRAY of a width 1 to 20 the next byte picks),
+/// encodes them as two pages of `encoding` (the values put in several batches, a flush between
+/// the pages) and decodes both back through a schedule.
+fn roundtrip_of(encoding: Encoding, p: PhysicalType, input: &mut Input<'_>) {
+    let type_length = if p == PhysicalType::FixedLenByteArray {
         1 + usize::from(input.u8() % 20)
     } else {
         0
     };
+    let column_type = ColumnType::new(p, type_length).expect("a width of 1 to 20 bytes");
+    with_physical!(column_type, ty: T => roundtrip_as(encoding, ty, input));
+}
+
+/// [`roundtrip_of`] for the marker `ty`.
+fn roundtrip_as<T: Make>(encoding: Encoding, ty: T, input: &mut Input<'_>)
+where
+    T::Value: Same,
+{
     let seed = input.u16();
     let cuts = [input.u16(), input.u16(), input.u16()];
-    let values = T::make(input, REFERENCE_LIMIT, type_length);
+    let values = T::make(input, REFERENCE_LIMIT, ty);
     let n = values.len();
     let mut cuts = cuts.map(|c| if n == 0 { 0 } else { usize::from(c) % (n + 1) });
     cuts.sort_unstable();
@@ -175,7 +182,7 @@ where
         (cuts[1], cuts[2]),
         (cuts[2], n),
     ];
-    let mut encoder = T::encoder(encoding, type_length).expect("the encoding applies");
+    let mut encoder = T::encoder(encoding, ty).expect("the encoding applies");
     let mut pages = Vec::new();
     for (i, &(start, end)) in batches.iter().enumerate() {
         encoder
@@ -200,9 +207,9 @@ where
         .transpose()
         .unwrap_or_else(|e| panic!("dictionary page: {e}"))
         .map(|bytes| {
-            let count = plain_value_count(T::TYPE, &bytes, type_length)
+            let count = plain_value_count(ty.column_type(), &bytes)
                 .unwrap_or_else(|e| panic!("dictionary page: {e}"));
-            decode_plain_page::<T>(&bytes, count, type_length)
+            decode_plain_page(&bytes, count, ty)
                 .map(Arc::new)
                 .unwrap_or_else(|e| panic!("dictionary page: {e}"))
         });
@@ -213,7 +220,7 @@ where
                     encoding,
                     Bytes::copy_from_slice(page),
                     expected.len(),
-                    type_length,
+                    ty,
                     dictionary.clone(),
                 )
                 .map(Typed::<T, _>::new)
@@ -228,7 +235,7 @@ where
 pub(super) fn roundtrip_typed(encoding: Encoding, types: &[PhysicalType], data: &[u8]) {
     let mut input = Input::new(data);
     let p = one_of(types, input.u8());
-    with_physical!(p, T => roundtrip_as::<T>(encoding, &mut input));
+    roundtrip_of(encoding, p, &mut input);
 }
 
 /// PLAIN, every physical type.
@@ -242,7 +249,7 @@ pub fn roundtrip_rle(data: &[u8]) {
     let mut input = Input::new(data);
     let mode = input.u8();
     if mode & 1 == 1 {
-        roundtrip_as::<BooleanType>(Encoding::Rle, &mut input);
+        roundtrip_as(Encoding::Rle, BooleanType, &mut input);
         return;
     }
     let bit_width = u32::from(input.u8() % 33);
@@ -325,7 +332,7 @@ pub fn roundtrip_dictionary(data: &[u8]) {
     } else {
         Encoding::RleDictionary
     };
-    with_physical!(physical(b), T => roundtrip_as::<T>(encoding, &mut input));
+    roundtrip_of(encoding, physical(b), &mut input);
 }
 
 /// DELTA_BINARY_PACKED, INT32 and INT64.

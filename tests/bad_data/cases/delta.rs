@@ -308,7 +308,7 @@ pub(super) fn delta_byte_array_cases(v: &mut Vec<Case>) {
             P::FixedLenByteArray,
             2,
             dba(&[0, 1], &[3, 2], b"abcde"),
-            Expect::Invalid(Dba, "type_length"),
+            Expect::TypeLength(0),
         )
         .type_length(0)
         .no_arrow(),

@@ -6,7 +6,7 @@ pub(super) fn dictionary_cases(v: &mut Vec<Case>) {
     for p in ALL_TYPES {
         let t = lower(p);
         let dict = plain_values(p, 4, 2);
-        let len = dictionary_len(p, &dict, 4);
+        let len = dictionary_len(ColumnType::new(p, 4).unwrap(), &dict);
         // An RLE run of index `len` (one past the end) at a width that holds it.
         let width = 64 - (len as u64).leading_zeros();
         let width_bytes = width.div_ceil(8) as usize;

@@ -82,7 +82,7 @@ pub(super) fn plain_cases(v: &mut Vec<Case>) {
             P::FixedLenByteArray,
             3,
             vec![1, 2, 3],
-            Expect::Invalid(Plain, "type_length"),
+            Expect::TypeLength(0),
         )
         .type_length(0)
         .no_arrow(),
@@ -195,7 +195,7 @@ pub(super) fn byte_stream_split_cases(v: &mut Vec<Case>) {
             P::FixedLenByteArray,
             1,
             vec![1, 2, 3],
-            Expect::Invalid(Bss, "type_length"),
+            Expect::TypeLength(0),
         )
         .type_length(0)
         .no_arrow(),

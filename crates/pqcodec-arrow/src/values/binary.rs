@@ -533,11 +533,11 @@ mod tests {
             value.extend((0..suffix).map(|_| next(256) as u8));
             values.push(value);
         }
-        let mut encoder = DeltaByteArrayEncoder::<ByteArrayType>::new(0);
+        let mut encoder = DeltaByteArrayEncoder::<ByteArrayType>::new(ByteArrayType);
         encoder.put(values.iter().map(Vec::as_slice)).unwrap();
         let page = Bytes::from(encoder.flush().unwrap());
         let mut decoder =
-            DeltaByteArrayDecoder::<ByteArrayType>::new(page, values.len(), 0).unwrap();
+            DeltaByteArrayDecoder::<ByteArrayType>::new(page, values.len(), ByteArrayType).unwrap();
         let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
         bulk.push(b"first");
         while decoder.remaining() > 0 {
@@ -586,7 +586,7 @@ mod tests {
 
     /// `values` PLAIN-encoded: each after its 4-byte little-endian length.
     fn prefixed<'v>(values: impl IntoIterator<Item = &'v [u8]>) -> Vec<u8> {
-        let mut plain = PlainEncoder::<ByteArrayType>::new(0);
+        let mut plain = PlainEncoder::<ByteArrayType>::new(ByteArrayType);
         plain.put(values).unwrap();
         plain.flush().unwrap()
     }
@@ -597,7 +597,8 @@ mod tests {
         data: &[u8],
         n: usize,
     ) -> Result<usize, pqcodec_core::Error> {
-        let mut decoder = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(data), n, 0)?;
+        let mut decoder =
+            PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(data), n, ByteArrayType)?;
         decoder.read(b, n)
     }
 
@@ -617,9 +618,12 @@ mod tests {
         for split in [0, 1, 64, values.len()] {
             let mut bulk = OffsetBytes::<i32>::new(DataType::Binary);
             bulk.push(b"first");
-            let mut decoder =
-                PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&data), values.len(), 0)
-                    .unwrap();
+            let mut decoder = PlainDecoder::<ByteArrayType>::new(
+                Bytes::copy_from_slice(&data),
+                values.len(),
+                ByteArrayType,
+            )
+            .unwrap();
             assert_eq!(decoder.read(&mut bulk, split), Ok(split));
             assert_eq!(
                 decoder.read(&mut bulk, values.len()),

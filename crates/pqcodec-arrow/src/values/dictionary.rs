@@ -164,7 +164,7 @@ where
 pub(crate) struct DictionaryReader<T: DynamicType, B> {
     /// Decodes dictionary pages and the values of pages that fell back from the dictionary.
     values: B,
-    type_length: usize,
+    ty: T,
     data_type: DataType,
     value_type: DataType,
     /// The current dictionary's values.
@@ -190,7 +190,7 @@ where
 {
     /// A reader of `data_type`, `Dictionary(K, V)` with `K` an integer type, whose values
     /// `values` builds as `V`; `None` for another type.
-    pub(crate) fn new(values: B, type_length: usize, data_type: DataType) -> Option<Self> {
+    pub(crate) fn new(values: B, ty: T, data_type: DataType) -> Option<Self> {
         let DataType::Dictionary(key_type, value_type) = &data_type else {
             return None;
         };
@@ -201,7 +201,7 @@ where
             key_type: key_type.as_ref().clone(),
             value_type: value_type.as_ref().clone(),
             values,
-            type_length,
+            ty,
             data_type,
             dictionary: None,
             segments: Vec::new(),
@@ -242,7 +242,7 @@ where
 {
     fn set_dictionary(&mut self, page: &DictionaryPage) -> Result<(), Fault> {
         self.flush_values()?;
-        let physical = decode_dictionary::<T>(page, self.type_length)?;
+        let physical = decode_dictionary(page, self.ty)?;
         self.values.validate_dictionary(&physical)?;
         let n = pqcodec_core::ValueBuffer::len(&physical);
         for v in pqcodec_core::ValueBuffer::values(&physical) {
@@ -286,8 +286,7 @@ where
                 IndexDecoder::with_encoding(shared_bytes(&data), num_values, len, encoding)?;
             self.page = Some(PageState::Indices(decoder));
         } else {
-            let type_length = self.type_length;
-            let decoder = T::decoder(encoding, shared_bytes(&data), num_values, type_length, None)?;
+            let decoder = T::decoder(encoding, shared_bytes(&data), num_values, self.ty, None)?;
             self.page = Some(PageState::Values(decoder, encoding));
         }
         Ok(())

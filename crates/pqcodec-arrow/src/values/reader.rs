@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_buffer::{Buffer, NullBuffer};
-use pqcodec_core::{Decoder, Encoding, ValueBuffer};
+use pqcodec_core::{Decoder, Encoding, PhysicalType, ValueBuffer};
 use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::DynamicType;
 
@@ -24,24 +24,24 @@ enum PageState<T: DynamicType> {
 /// Decodes a dictionary page's values into a physical buffer.
 pub(crate) fn decode_dictionary<T: DynamicType>(
     page: &DictionaryPage,
-    type_length: usize,
+    ty: T,
 ) -> Result<T::Buffer, Fault> {
-    decode_dictionary_into::<T>(page, type_length, T::Buffer::default())
+    decode_dictionary_into(page, ty, T::Buffer::default())
 }
 
 /// [`decode_dictionary`] into `out`, whose allocation it reuses (sized to the page's values).
 fn decode_dictionary_into<T: DynamicType>(
     page: &DictionaryPage,
-    type_length: usize,
+    ty: T,
     mut out: T::Buffer,
 ) -> Result<T::Buffer, Fault> {
     // Every value but a boolean takes a byte of the page at least, so the room made is
     // bounded by the page; a BYTE_ARRAY value's bytes follow a 4-byte length.
     let len = page.data.len();
     let values = page.num_values.min(len);
-    let bytes = match type_length {
-        0 => len.saturating_sub(values.saturating_mul(4)),
-        _ => len,
+    let bytes = match T::TYPE {
+        PhysicalType::FixedLenByteArray => len,
+        _ => len.saturating_sub(values.saturating_mul(4)),
     };
     check_dictionary_encoding(page.encoding)?;
     out.reset(values, bytes);
@@ -49,7 +49,7 @@ fn decode_dictionary_into<T: DynamicType>(
         Encoding::Plain,
         shared_bytes(&page.data),
         page.num_values,
-        type_length,
+        ty,
         None,
     )?;
     let got = decoder.read(&mut out, page.num_values)?;
@@ -88,7 +88,7 @@ pub(crate) fn no_page() -> Fault {
 /// Values decoded into builder `B`, dictionary-encoded pages looked up in the dictionary.
 pub(crate) struct Materialized<T: DynamicType, B> {
     builder: B,
-    type_length: usize,
+    ty: T,
     /// How many values the current dictionary holds, once one was taken.
     dictionary_len: Option<usize>,
     /// The dictionary's values, decoded, where the builder does not gather.
@@ -103,10 +103,10 @@ pub(crate) struct Materialized<T: DynamicType, B> {
 }
 
 impl<T: DynamicType, B: Builder<T>> Materialized<T, B> {
-    pub(crate) fn new(builder: B, type_length: usize) -> Self {
+    pub(crate) fn new(builder: B, ty: T) -> Self {
         Materialized {
             builder,
-            type_length,
+            ty,
             dictionary_len: None,
             dictionary: None,
             gathers: false,
@@ -139,7 +139,7 @@ where
         self.gathers = self.builder.take_dictionary_page(page)?;
         if !self.gathers {
             let spare = self.spare.take().unwrap_or_default();
-            let dictionary = decode_dictionary_into::<T>(page, self.type_length, spare)?;
+            let dictionary = decode_dictionary_into(page, self.ty, spare)?;
             self.builder.validate_dictionary(&dictionary)?;
             self.gathers = self.builder.take_dictionary(page, &dictionary)?;
             // A dictionary the builder converted is let go (its conversion holds the values).
@@ -170,7 +170,7 @@ where
             }
             _ => None,
         };
-        let type_length = self.type_length;
+        let ty = self.ty;
         let bytes = shared_bytes(&data);
         let state = match dictionary_len {
             Some(len) if self.gathers => PageState::Indices(IndexDecoder::with_encoding(
@@ -180,10 +180,10 @@ where
                 encoding,
                 bytes,
                 num_values,
-                type_length,
+                ty,
                 self.dictionary.clone(),
             )?),
-            None => PageState::Values(T::decoder(encoding, bytes, num_values, type_length, None)?),
+            None => PageState::Values(T::decoder(encoding, bytes, num_values, ty, None)?),
         };
         self.page = Some((state, encoding));
         Ok(())

@@ -4,8 +4,8 @@
 use arrow_buffer::i256;
 use arrow_schema::{DataType as D, IntervalUnit, TimeUnit};
 use pqcodec_core::{
-    BooleanType, ByteArrayType, DoubleType, FixedLenByteArrayType, FloatType, Int32Type, Int64Type,
-    Int96Type, PhysicalType as P,
+    BooleanType, ByteArrayType, ColumnType as C, DoubleType, FloatType, Int32Type, Int64Type,
+    Int96Type,
 };
 use pqcodec_encodings::dynamic::DynamicType;
 
@@ -21,7 +21,7 @@ use super::{Builder, ValueReader};
 
 /// Makes a reader from a builder: plain arrays or dictionary arrays.
 trait Make {
-    fn make<T, B>(self, builder: B, type_length: usize) -> Option<Box<dyn ValueReader>>
+    fn make<T, B>(self, builder: B, ty: T) -> Option<Box<dyn ValueReader>>
     where
         T: DynamicType,
         B: Builder<T>,
@@ -32,90 +32,79 @@ trait Make {
 struct MakeMaterialized;
 
 impl Make for MakeMaterialized {
-    fn make<T, B>(self, builder: B, type_length: usize) -> Option<Box<dyn ValueReader>>
+    fn make<T, B>(self, builder: B, ty: T) -> Option<Box<dyn ValueReader>>
     where
         T: DynamicType,
         B: Builder<T>,
         T::Value: InternKey,
         T::Decoder: Send,
     {
-        Some(Box::new(Materialized::<T, B>::new(builder, type_length)))
+        Some(Box::new(Materialized::<T, B>::new(builder, ty)))
     }
 }
 
 struct MakeDictionary(D);
 
 impl Make for MakeDictionary {
-    fn make<T, B>(self, builder: B, type_length: usize) -> Option<Box<dyn ValueReader>>
+    fn make<T, B>(self, builder: B, ty: T) -> Option<Box<dyn ValueReader>>
     where
         T: DynamicType,
         B: Builder<T>,
         T::Value: InternKey,
         T::Decoder: Send,
     {
-        let reader = DictionaryReader::<T, B>::new(builder, type_length, self.0)?;
+        let reader = DictionaryReader::<T, B>::new(builder, ty, self.0)?;
         Some(Box::new(reader))
     }
 }
 
-/// The reader of a column of `physical` type (and `type_length`) into Arrow `data_type`, or
-/// `None` if the pair is not one Parquet readers map.
-pub(crate) fn value_reader(
-    physical: P,
-    type_length: usize,
-    data_type: &D,
-) -> Option<Box<dyn ValueReader>> {
+/// The reader of a column of type `column_type` into Arrow `data_type`, or `None` if the pair
+/// is not one Parquet readers map.
+pub(crate) fn value_reader(column_type: C, data_type: &D) -> Option<Box<dyn ValueReader>> {
     match data_type {
-        D::Dictionary(_, value) if !matches!(value.as_ref(), D::Dictionary(..)) => select(
-            physical,
-            type_length,
-            value,
-            MakeDictionary(data_type.clone()),
-        ),
-        _ => select(physical, type_length, data_type, MakeMaterialized),
+        D::Dictionary(_, value) if !matches!(value.as_ref(), D::Dictionary(..)) => {
+            select(column_type, value, MakeDictionary(data_type.clone()))
+        }
+        _ => select(column_type, data_type, MakeMaterialized),
     }
 }
 
-fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn ValueReader>> {
+fn select<M: Make>(column_type: C, dt: &D, m: M) -> Option<Box<dyn ValueReader>> {
     let d = dt.clone();
-    match (physical, dt) {
-        (P::Boolean, D::Null) => m.make::<BooleanType, _>(Nulls::default(), tl),
-        (P::Int32, D::Null) => m.make::<Int32Type, _>(Nulls::default(), tl),
-        (P::Int64, D::Null) => m.make::<Int64Type, _>(Nulls::default(), tl),
-        (P::Int96, D::Null) => m.make::<Int96Type, _>(Nulls::default(), tl),
-        (P::Float, D::Null) => m.make::<FloatType, _>(Nulls::default(), tl),
-        (P::Double, D::Null) => m.make::<DoubleType, _>(Nulls::default(), tl),
-        (P::ByteArray, D::Null) => m.make::<ByteArrayType, _>(Nulls::default(), tl),
-        (P::FixedLenByteArray, D::Null) => m.make::<FixedLenByteArrayType, _>(Nulls::default(), tl),
+    // FIXED_LEN_BYTE_ARRAY's width, for the arms that depend on it.
+    let tl = column_type.value_width().unwrap_or(0);
+    match (column_type, dt) {
+        (C::Boolean, D::Null) => m.make(Nulls::default(), BooleanType),
+        (C::Int32, D::Null) => m.make(Nulls::default(), Int32Type),
+        (C::Int64, D::Null) => m.make(Nulls::default(), Int64Type),
+        (C::Int96, D::Null) => m.make(Nulls::default(), Int96Type),
+        (C::Float, D::Null) => m.make(Nulls::default(), FloatType),
+        (C::Double, D::Null) => m.make(Nulls::default(), DoubleType),
+        (C::ByteArray, D::Null) => m.make(Nulls::default(), ByteArrayType),
+        (C::FixedLenByteArray(flba), D::Null) => m.make(Nulls::default(), flba),
 
-        (P::Boolean, D::Boolean) => m.make::<BooleanType, _>(Booleans::new(), tl),
+        (C::Boolean, D::Boolean) => m.make(Booleans::new(), BooleanType),
 
-        (P::Int32, D::Int32 | D::UInt32 | D::Date32 | D::Time32(_) | D::Decimal32(..)) => {
-            m.make::<Int32Type, _>(Native::<Int32Type>::new(d), tl)
+        (C::Int32, D::Int32 | D::UInt32 | D::Date32 | D::Time32(_) | D::Decimal32(..)) => {
+            m.make(Native::<Int32Type>::new(d), Int32Type)
         }
-        (P::Int32, D::Int8) => m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI8>::new(d), tl),
-        (P::Int32, D::UInt8) => m.make::<Int32Type, _>(Converted::<Int32Type, I32ToU8>::new(d), tl),
-        (P::Int32, D::Int16) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI16>::new(d), tl)
+        (C::Int32, D::Int8) => m.make(Converted::<Int32Type, I32ToI8>::new(d), Int32Type),
+        (C::Int32, D::UInt8) => m.make(Converted::<Int32Type, I32ToU8>::new(d), Int32Type),
+        (C::Int32, D::Int16) => m.make(Converted::<Int32Type, I32ToI16>::new(d), Int32Type),
+        (C::Int32, D::UInt16) => m.make(Converted::<Int32Type, I32ToU16>::new(d), Int32Type),
+        (C::Int32, D::Date64) => m.make(Converted::<Int32Type, I32DaysToMillis>::new(d), Int32Type),
+        (C::Int32, D::Timestamp(..) | D::Decimal64(..)) => {
+            m.make(Converted::<Int32Type, I32ToI64>::new(d), Int32Type)
         }
-        (P::Int32, D::UInt16) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToU16>::new(d), tl)
+        (C::Int32, D::Decimal128(..)) => {
+            m.make(Converted::<Int32Type, I32ToI128>::new(d), Int32Type)
         }
-        (P::Int32, D::Date64) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32DaysToMillis>::new(d), tl)
-        }
-        (P::Int32, D::Timestamp(..) | D::Decimal64(..)) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI64>::new(d), tl)
-        }
-        (P::Int32, D::Decimal128(..)) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI128>::new(d), tl)
-        }
-        (P::Int32, D::Decimal256(..)) => {
-            m.make::<Int32Type, _>(Converted::<Int32Type, I32ToI256>::new(d), tl)
+        (C::Int32, D::Decimal256(..)) => {
+            m.make(Converted::<Int32Type, I32ToI256>::new(d), Int32Type)
         }
 
         (
-            P::Int64,
+            C::Int64,
             D::Int64
             | D::UInt64
             | D::Date64
@@ -123,62 +112,54 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
             | D::Duration(_)
             | D::Timestamp(..)
             | D::Decimal64(..),
-        ) => m.make::<Int64Type, _>(Native::<Int64Type>::new(d), tl),
-        (P::Int64, D::Decimal128(..)) => {
-            m.make::<Int64Type, _>(Converted::<Int64Type, I64ToI128>::new(d), tl)
+        ) => m.make(Native::<Int64Type>::new(d), Int64Type),
+        (C::Int64, D::Decimal128(..)) => {
+            m.make(Converted::<Int64Type, I64ToI128>::new(d), Int64Type)
         }
-        (P::Int64, D::Decimal256(..)) => {
-            m.make::<Int64Type, _>(Converted::<Int64Type, I64ToI256>::new(d), tl)
-        }
-
-        (P::Int96, D::Timestamp(unit, _)) => {
-            m.make::<Int96Type, _>(Int96Timestamps::new(*unit, d), tl)
+        (C::Int64, D::Decimal256(..)) => {
+            m.make(Converted::<Int64Type, I64ToI256>::new(d), Int64Type)
         }
 
-        (P::Float, D::Float32) => m.make::<FloatType, _>(Native::<FloatType>::new(d), tl),
-        (P::Double, D::Float64) => m.make::<DoubleType, _>(Native::<DoubleType>::new(d), tl),
+        (C::Int96, D::Timestamp(unit, _)) => m.make(Int96Timestamps::new(*unit, d), Int96Type),
 
-        (P::ByteArray, D::Binary | D::Utf8) => {
-            m.make::<ByteArrayType, _>(OffsetBytes::<i32>::new(d), tl)
-        }
-        (P::ByteArray, D::LargeBinary | D::LargeUtf8) => {
-            m.make::<ByteArrayType, _>(OffsetBytes::<i64>::new(d), tl)
-        }
-        (P::ByteArray, D::BinaryView | D::Utf8View) => {
-            m.make::<ByteArrayType, _>(super::view::Views::new(d), tl)
-        }
-        (P::ByteArray, D::Decimal32(..)) => m.make::<ByteArrayType, _>(Decimals::<i32>::new(d), tl),
-        (P::ByteArray, D::Decimal64(..)) => m.make::<ByteArrayType, _>(Decimals::<i64>::new(d), tl),
-        (P::ByteArray, D::Decimal128(..)) => {
-            m.make::<ByteArrayType, _>(Decimals::<i128>::new(d), tl)
-        }
-        (P::ByteArray, D::Decimal256(..)) => {
-            m.make::<ByteArrayType, _>(Decimals::<i256>::new(d), tl)
-        }
+        (C::Float, D::Float32) => m.make(Native::<FloatType>::new(d), FloatType),
+        (C::Double, D::Float64) => m.make(Native::<DoubleType>::new(d), DoubleType),
 
-        (P::FixedLenByteArray, D::FixedSizeBinary(n)) if usize::try_from(*n).ok() == Some(tl) => {
-            m.make::<FixedLenByteArrayType, _>(FixedBytes::new(d, tl), tl)
+        (C::ByteArray, D::Binary | D::Utf8) => m.make(OffsetBytes::<i32>::new(d), ByteArrayType),
+        (C::ByteArray, D::LargeBinary | D::LargeUtf8) => {
+            m.make(OffsetBytes::<i64>::new(d), ByteArrayType)
         }
-        (P::FixedLenByteArray, D::Float16) if tl == 2 => {
-            m.make::<FixedLenByteArrayType, _>(FixedBytes::new(d, 2), tl)
+        (C::ByteArray, D::BinaryView | D::Utf8View) => {
+            m.make(super::view::Views::new(d), ByteArrayType)
         }
-        (P::FixedLenByteArray, D::Interval(IntervalUnit::YearMonth)) if tl == 12 => {
-            m.make::<FixedLenByteArrayType, _>(FixedBytes::slice(d, 12, 0..4), tl)
+        (C::ByteArray, D::Decimal32(..)) => m.make(Decimals::<i32>::new(d), ByteArrayType),
+        (C::ByteArray, D::Decimal64(..)) => m.make(Decimals::<i64>::new(d), ByteArrayType),
+        (C::ByteArray, D::Decimal128(..)) => m.make(Decimals::<i128>::new(d), ByteArrayType),
+        (C::ByteArray, D::Decimal256(..)) => m.make(Decimals::<i256>::new(d), ByteArrayType),
+
+        (C::FixedLenByteArray(flba), D::FixedSizeBinary(n))
+            if usize::try_from(*n).ok() == Some(tl) =>
+        {
+            m.make(FixedBytes::new(d, tl), flba)
         }
-        (P::FixedLenByteArray, D::Interval(IntervalUnit::DayTime)) if tl == 12 => {
-            m.make::<FixedLenByteArrayType, _>(FixedBytes::slice(d, 12, 4..12), tl)
+        (C::FixedLenByteArray(flba), D::Float16) if tl == 2 => m.make(FixedBytes::new(d, 2), flba),
+        (C::FixedLenByteArray(flba), D::Interval(IntervalUnit::YearMonth)) if tl == 12 => {
+            m.make(FixedBytes::slice(d, 12, 0..4), flba)
         }
-        (P::FixedLenByteArray, D::Decimal32(..)) if tl <= 4 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i32>::fixed(d, tl), tl)
+        (C::FixedLenByteArray(flba), D::Interval(IntervalUnit::DayTime)) if tl == 12 => {
+            m.make(FixedBytes::slice(d, 12, 4..12), flba)
         }
-        (P::FixedLenByteArray, D::Decimal64(..)) if tl <= 8 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i64>::fixed(d, tl), tl)
+        (C::FixedLenByteArray(flba), D::Decimal32(..)) if tl <= 4 => {
+            m.make(Decimals::<i32>::fixed(d, tl), flba)
         }
-        (P::FixedLenByteArray, D::Decimal128(..)) if tl <= 16 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i128>::fixed(d, tl), tl)
+        (C::FixedLenByteArray(flba), D::Decimal64(..)) if tl <= 8 => {
+            m.make(Decimals::<i64>::fixed(d, tl), flba)
         }
-        (P::FixedLenByteArray, D::Decimal256(..)) if tl <= 32 => {
-            m.make::<FixedLenByteArrayType, _>(Decimals::<i256>::fixed(d, tl), tl)
+        (C::FixedLenByteArray(flba), D::Decimal128(..)) if tl <= 16 => {
+            m.make(Decimals::<i128>::fixed(d, tl), flba)
+        }
+        (C::FixedLenByteArray(flba), D::Decimal256(..)) if tl <= 32 => {
+            m.make(Decimals::<i256>::fixed(d, tl), flba)
         }
         _ => None,
     }
@@ -187,6 +168,11 @@ fn select<M: Make>(physical: P, tl: usize, dt: &D, m: M) -> Option<Box<dyn Value
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pqcodec_core::PhysicalType as P;
+
+    fn flba(physical: P, type_length: usize) -> C {
+        C::new(physical, type_length).unwrap()
+    }
 
     #[test]
     fn every_mapping_has_a_reader_and_others_do_not() {
@@ -212,10 +198,10 @@ mod tests {
             ),
         ];
         for (p, d) in ok {
-            assert!(value_reader(p, 0, &d).is_some(), "{p} -> {d}");
+            assert!(value_reader(flba(p, 0), &d).is_some(), "{p} -> {d}");
         }
-        assert!(value_reader(P::FixedLenByteArray, 16, &D::FixedSizeBinary(16)).is_some());
-        assert!(value_reader(P::FixedLenByteArray, 2, &D::Float16).is_some());
+        assert!(value_reader(flba(P::FixedLenByteArray, 16), &D::FixedSizeBinary(16)).is_some());
+        assert!(value_reader(flba(P::FixedLenByteArray, 2), &D::Float16).is_some());
         let bad = [
             (P::Int32, D::Utf8, 0),
             (P::Int64, D::Int32, 0),
@@ -230,7 +216,7 @@ mod tests {
             ),
         ];
         for (p, d, tl) in bad {
-            assert!(value_reader(p, tl, &d).is_none(), "{p} -> {d}");
+            assert!(value_reader(flba(p, tl), &d).is_none(), "{p} -> {d}");
         }
     }
 }

@@ -15,10 +15,10 @@
 //! use arrow_schema::{DataType, Field};
 //! use pqcodec_arrow::write::{ColumnOptions, FieldEncoder};
 //! use pqcodec_arrow::{ColumnDesc, Page};
-//! use pqcodec_core::PhysicalType;
+//! use pqcodec_core::ColumnType;
 //!
 //! let field = Arc::new(Field::new("a", DataType::Int32, true));
-//! let desc = ColumnDesc::flat("a", PhysicalType::Int32, 0, true);
+//! let desc = ColumnDesc::flat("a", ColumnType::Int32, true);
 //! let mut encoder = FieldEncoder::try_new(field, vec![(desc, ColumnOptions::default())])?;
 //! let array: ArrayRef = Arc::new(Int32Array::from(vec![Some(7), None, Some(7)]));
 //! encoder.write(&array)?;

@@ -8,8 +8,8 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pqcodec_core::Decoder;
 use pqcodec_core::{
-    BooleanType, ByteArrayType, DoubleType, Encoder, Encoding, FixedLenByteArrayType, FloatType,
-    Int32Type, Int64Type, Int96, Int96Type, PhysicalType, with_physical,
+    BooleanType, ByteArrayType, ColumnType, DoubleType, Encoder, Encoding, FixedLenByteArrayType,
+    FloatType, Int32Type, Int64Type, Int96, Int96Type, PhysicalType, with_physical,
 };
 use pqcodec_encodings::dictionary::{
     DictionaryDecoder, DictionaryEncoder, DictionaryLimits, DictionaryValue,
@@ -32,13 +32,13 @@ enum ValueEncoder<T: DynamicType> {
 }
 
 impl<T: DynamicType> ValueEncoder<T> {
-    fn new(dictionary: bool, encoding: Encoding, type_length: usize) -> pqcodec_core::Result<Self> {
+    fn new(dictionary: bool, encoding: Encoding, ty: T) -> pqcodec_core::Result<Self> {
         Ok(if dictionary {
             // Limits are the column writer's to apply, between batches of values.
             let unlimited = DictionaryLimits::unlimited();
-            ValueEncoder::Dictionary(DictionaryEncoder::new(type_length, unlimited))
+            ValueEncoder::Dictionary(DictionaryEncoder::new(ty, unlimited))
         } else {
-            ValueEncoder::Direct(T::encoder(encoding, type_length)?)
+            ValueEncoder::Direct(T::encoder(encoding, ty)?)
         })
     }
 
@@ -68,6 +68,8 @@ impl<T: DynamicType, E: Encoder<T>> EncoderObj<T> for E {
 /// A column's values of one physical type: the encoder, the dictionary page of a chunk that
 /// fell back, and scratch room for converted values.
 struct Typed<T: DynamicType, S> {
+    /// The column's type (FIXED_LEN_BYTE_ARRAY's width).
+    ty: T,
     encoder: ValueEncoder<T>,
     /// A fallen-back chunk's dictionary page and its number of values.
     fallen_back: Option<(Vec<u8>, usize)>,
@@ -82,9 +84,10 @@ fn physical<T: DynamicType, S>(_: &Typed<T, S>) -> PhysicalType {
 }
 
 impl<T: DynamicType, S: Default> Typed<T, S> {
-    fn new(dictionary: bool, encoding: Encoding, type_length: usize) -> pqcodec_core::Result<Self> {
+    fn new(dictionary: bool, encoding: Encoding, ty: T) -> pqcodec_core::Result<Self> {
         Ok(Typed {
-            encoder: ValueEncoder::new(dictionary, encoding, type_length)?,
+            ty,
+            encoder: ValueEncoder::new(dictionary, encoding, ty)?,
             fallen_back: None,
             dictionary_pages: false,
             scratch: S::default(),
@@ -123,7 +126,6 @@ enum Values {
 pub(crate) struct ValueWriter {
     values: Values,
     path: String,
-    type_length: usize,
     encoding: Encoding,
     dictionary: Option<DictionaryLimits>,
     /// Bounds of the values put since the last page.
@@ -150,26 +152,35 @@ impl ValueWriter {
     ) -> Result<Self> {
         let codec = |source| Error::Schema(format!("column {:?}: {source}", desc.path));
         let dict = dictionary.is_some();
-        let tl = desc.type_length;
         // Check the fallback encoding applies even when the dictionary comes first.
-        let values = match desc.physical {
-            PhysicalType::Boolean => {
-                Values::Boolean(Typed::new(dict, encoding, tl).map_err(codec)?)
+        let values = match desc.column_type {
+            ColumnType::Boolean => {
+                Values::Boolean(Typed::new(dict, encoding, BooleanType).map_err(codec)?)
             }
-            PhysicalType::Int32 => Values::Int32(Typed::new(dict, encoding, tl).map_err(codec)?),
-            PhysicalType::Int64 => Values::Int64(Typed::new(dict, encoding, tl).map_err(codec)?),
-            PhysicalType::Int96 => Values::Int96(Typed::new(dict, encoding, tl).map_err(codec)?),
-            PhysicalType::Float => Values::Float(Typed::new(dict, encoding, tl).map_err(codec)?),
-            PhysicalType::Double => Values::Double(Typed::new(dict, encoding, tl).map_err(codec)?),
-            PhysicalType::ByteArray => {
-                Values::Bytes(Typed::new(dict, encoding, tl).map_err(codec)?)
+            ColumnType::Int32 => {
+                Values::Int32(Typed::new(dict, encoding, Int32Type).map_err(codec)?)
             }
-            PhysicalType::FixedLenByteArray => {
-                Values::Fixed(Typed::new(dict, encoding, tl).map_err(codec)?)
+            ColumnType::Int64 => {
+                Values::Int64(Typed::new(dict, encoding, Int64Type).map_err(codec)?)
+            }
+            ColumnType::Int96 => {
+                Values::Int96(Typed::new(dict, encoding, Int96Type).map_err(codec)?)
+            }
+            ColumnType::Float => {
+                Values::Float(Typed::new(dict, encoding, FloatType).map_err(codec)?)
+            }
+            ColumnType::Double => {
+                Values::Double(Typed::new(dict, encoding, DoubleType).map_err(codec)?)
+            }
+            ColumnType::ByteArray => {
+                Values::Bytes(Typed::new(dict, encoding, ByteArrayType).map_err(codec)?)
+            }
+            ColumnType::FixedLenByteArray(ty) => {
+                Values::Fixed(Typed::new(dict, encoding, ty).map_err(codec)?)
             }
         };
         if dict {
-            with_physical!(desc.physical, T => T::encoder(encoding, tl).map(drop))
+            with_physical!(desc.column_type, ty: T => T::encoder(encoding, ty).map(drop))
                 .map_err(codec)?;
         }
         let value_type = match data_type {
@@ -178,14 +189,13 @@ impl ValueWriter {
         };
         check_type(desc, value_type)?;
         let bounds = if statistics {
-            bounds_for(desc.physical, value_type, order)
+            bounds_for(desc.physical(), value_type, order)
         } else {
             Bounds::None
         };
         Ok(ValueWriter {
             values,
             path: desc.path.clone(),
-            type_length: tl,
             encoding,
             dictionary,
             bounds,
@@ -319,15 +329,10 @@ impl ValueWriter {
                 )
             }
             Values::Bytes(t) => put_bytes(path, array, positions, None, t, bounds, op),
-            Values::Fixed(t) => put_bytes(
-                path,
-                array,
-                positions,
-                Some(self.type_length),
-                t,
-                bounds,
-                op,
-            ),
+            Values::Fixed(t) => {
+                let width = t.ty.width();
+                put_bytes(path, array, positions, Some(width), t, bounds, op)
+            }
         }
     }
 
@@ -355,13 +360,13 @@ impl ValueWriter {
     /// encoding. Call with no values pending.
     pub(crate) fn fall_back(&mut self) -> Result<()> {
         self.remap = None;
-        let (encoding, tl, path) = (self.encoding, self.type_length, &self.path);
+        let (encoding, path) = (self.encoding, &self.path);
         each_type!(&mut self.values, t => {
             if let ValueEncoder::Dictionary(e) = &t.encoder {
                 let page = e.dictionary_page().map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
                 t.fallen_back = Some((page, e.dictionary_len()));
             }
-            t.encoder = ValueEncoder::new(false, encoding, tl)
+            t.encoder = ValueEncoder::new(false, encoding, t.ty)
                 .map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
         });
         Ok(())
@@ -371,7 +376,6 @@ impl ValueWriter {
     pub(crate) fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<Encoding> {
         let (encoding, path) = (self.encoding, &self.path);
         let (bounds, seen) = (&mut self.bounds, &mut self.seen);
-        let type_length = self.type_length;
         let by_index = std::mem::take(&mut self.by_index);
         each_type!(&mut self.values, t => {
             // Bytes compare dearly: a dictionary page's bounds are taken from the entries it
@@ -383,7 +387,7 @@ impl ValueWriter {
             {
                 page_bounds(e, bounds, seen);
             }
-            drop_unpaying_dictionary(t, encoding, type_length)
+            drop_unpaying_dictionary(t, encoding)
                 .map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
             let page_encoding = match &t.encoder {
                 ValueEncoder::Dictionary(_) => {
@@ -401,7 +405,7 @@ impl ValueWriter {
     /// pages use one. The next chunk starts with a new dictionary.
     pub(crate) fn finish_chunk(&mut self) -> Result<Option<(Vec<u8>, usize)>> {
         self.remap = None;
-        let (encoding, tl, path) = (self.encoding, self.type_length, &self.path);
+        let (encoding, path) = (self.encoding, &self.path);
         let dictionary = self.dictionary.is_some();
         each_type!(&mut self.values, t => {
             let page = match (&t.encoder, t.fallen_back.take()) {
@@ -413,7 +417,7 @@ impl ValueWriter {
                 _ => None,
             };
             t.dictionary_pages = false;
-            t.encoder = ValueEncoder::new(dictionary, encoding, tl)
+            t.encoder = ValueEncoder::new(dictionary, encoding, t.ty)
                 .map_err(|e| Error::Schema(format!("column {path:?}: {e}")))?;
             Ok(page)
         })
@@ -495,7 +499,6 @@ fn put_each<'a, T: DynamicType<Value = [u8]>>(
 fn drop_unpaying_dictionary<T: DynamicType + DictionaryValue, S>(
     t: &mut Typed<T, S>,
     encoding: Encoding,
-    type_length: usize,
 ) -> pqcodec_core::Result<()> {
     let ValueEncoder::Dictionary(e) = &mut t.encoder else {
         return Ok(());
@@ -514,10 +517,9 @@ fn drop_unpaying_dictionary<T: DynamicType + DictionaryValue, S>(
     }
     let mut page = Vec::new();
     Encoder::flush_into(e, &mut page)?;
-    let dictionary =
-        decode_plain_page::<T>(&e.dictionary_page()?, e.dictionary_len(), type_length)?;
+    let dictionary = decode_plain_page(&e.dictionary_page()?, e.dictionary_len(), t.ty)?;
     let values = DictionaryDecoder::<T>::new(page.into(), n, Arc::new(dictionary))?.read_all()?;
-    let mut direct = T::encoder(encoding, type_length)?;
+    let mut direct = T::encoder(encoding, t.ty)?;
     T::put_buffer(&mut direct, &values)?;
     t.encoder = ValueEncoder::Direct(direct);
     Ok(())
@@ -556,7 +558,7 @@ enum Op {
 
 /// Refuses arrays of a type the column cannot hold, before anything is written.
 fn check_type(desc: &ColumnDesc, data_type: &DataType) -> Result<()> {
-    let ok = match desc.physical {
+    let ok = match desc.physical() {
         PhysicalType::Boolean => matches!(data_type, DataType::Boolean),
         PhysicalType::Int32 | PhysicalType::Int64 => {
             data_type.is_integer()
@@ -586,7 +588,7 @@ fn check_type(desc: &ColumnDesc, data_type: &DataType) -> Result<()> {
                 )
         }
         PhysicalType::FixedLenByteArray => {
-            matches!(data_type, DataType::FixedSizeBinary(n) if *n as usize == desc.type_length)
+            matches!(data_type, DataType::FixedSizeBinary(n) if Some(*n as usize) == desc.column_type.value_width())
                 || matches!(
                     data_type,
                     DataType::Decimal32(..)
@@ -603,7 +605,7 @@ fn check_type(desc: &ColumnDesc, data_type: &DataType) -> Result<()> {
     } else {
         Err(gather::unsupported(
             &desc.path,
-            desc.physical.name(),
+            desc.physical().name(),
             data_type,
         ))
     }

@@ -406,7 +406,8 @@ fn alp_through_the_commands() {
     for (type_name, input, values) in cases {
         let common = ["--encoding", "ALP", "--type", type_name];
         let page = ok(&[&["encode"][..], &common].concat(), input.as_bytes());
-        let library = dynamic::encode(Pq::Alp, &values, 0).unwrap();
+        let column_type = pqcodec_core::ColumnType::new(values.physical_type(), 0).unwrap();
+        let library = dynamic::encode(Pq::Alp, &values, column_type).unwrap();
         assert_eq!(page, library.data, "{type_name}");
         let n = values.len().to_string();
         let back = ok(

@@ -33,13 +33,13 @@ pub struct ByteStreamSplitDecoder<T: ByteStreamSplitType> {
 }
 
 impl<T: ByteStreamSplitType> ByteStreamSplitDecoder<T> {
-    /// A decoder of the first `num_values` values of the page `data`.
+    /// A decoder of the first `num_values` values of type `ty` in the page `data`.
     ///
-    /// `type_length` is K for FIXED_LEN_BYTE_ARRAY (an error if 0) and ignored otherwise.
+    /// K is the width of `ty`'s values (the type length for FIXED_LEN_BYTE_ARRAY).
     /// `data.len()` must be a multiple of K ([`Error::Invalid`] if not); the page then holds
     /// N = `data.len() / K` values, and `num_values > N` is [`Error::CountTooLarge`].
-    pub fn new(data: Bytes, num_values: usize, type_length: usize) -> Result<Self> {
-        let width = T::split_width(type_length)?;
+    pub fn new(data: Bytes, num_values: usize, ty: T) -> Result<Self> {
+        let width = ty.split_width();
         if !data.len().is_multiple_of(width) {
             return Err(Error::invalid(
                 Encoding::ByteStreamSplit,

@@ -1,7 +1,5 @@
 //! The BYTE_STREAM_SPLIT encoder.
 
-use std::marker::PhantomData;
-
 use pqcodec_core::{Encoder, Encoding, Result};
 
 use super::ByteStreamSplitType;
@@ -19,25 +17,23 @@ pub struct ByteStreamSplitEncoder<T: ByteStreamSplitType> {
     /// The values put so far, each one's K bytes together.
     values: Vec<u8>,
     num_values: usize,
-    type_length: usize,
-    _type: PhantomData<T>,
+    ty: T,
 }
 
 impl<T: ByteStreamSplitType> ByteStreamSplitEncoder<T> {
-    /// An encoder; `type_length` is K for FIXED_LEN_BYTE_ARRAY and is ignored otherwise.
-    pub fn new(type_length: usize) -> Self {
+    /// An encoder of values of type `ty`.
+    pub fn new(ty: T) -> Self {
         ByteStreamSplitEncoder {
             values: Vec::new(),
             num_values: 0,
-            type_length,
-            _type: PhantomData,
+            ty,
         }
     }
 }
 
-impl<T: ByteStreamSplitType> Default for ByteStreamSplitEncoder<T> {
+impl<T: ByteStreamSplitType + Default> Default for ByteStreamSplitEncoder<T> {
     fn default() -> Self {
-        Self::new(0)
+        Self::new(T::default())
     }
 }
 
@@ -48,10 +44,9 @@ impl<T: ByteStreamSplitType> Encoder<T> for ByteStreamSplitEncoder<T> {
         T::Value: 'v,
     {
         let len = self.values.len();
-        match T::put_plain(
+        match self.ty.put_plain(
             &mut self.values,
             self.num_values,
-            self.type_length,
             Encoding::ByteStreamSplit,
             values,
         ) {
@@ -76,7 +71,7 @@ impl<T: ByteStreamSplitType> Encoder<T> for ByteStreamSplitEncoder<T> {
 
     fn flush_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
         if !self.values.is_empty() {
-            let width = T::split_width(self.type_length)?;
+            let width = self.ty.split_width();
             let start = out.len();
             out.resize(start + self.values.len(), 0);
             scatter(

@@ -32,11 +32,11 @@
 //!     0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6,
 //! ];
 //!
-//! let mut enc = ByteStreamSplitEncoder::<FloatType>::new(0);
+//! let mut enc = ByteStreamSplitEncoder::new(FloatType);
 //! enc.put(&floats)?;
 //! assert_eq!(enc.flush()?, encoded);
 //!
-//! let decoded = ByteStreamSplitDecoder::<FloatType>::new(Bytes::copy_from_slice(&encoded), 3, 0)?.read_all()?;
+//! let decoded = ByteStreamSplitDecoder::new(Bytes::copy_from_slice(&encoded), 3, FloatType)?.read_all()?;
 //! let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
 //! assert_eq!(bits(&decoded), bits(&floats));
 //! # Ok::<(), pqcodec_core::Error>(())
@@ -50,11 +50,11 @@ pub use decoder::ByteStreamSplitDecoder;
 pub use encoder::ByteStreamSplitEncoder;
 
 use pqcodec_core::{
-    ByteStreamSplit, DoubleType, Encoding, FixedLenByteArrayType, FloatType, Int32Type, Int64Type,
+    ByteStreamSplit, DoubleType, FixedLenByteArrayType, FloatType, Int32Type, Int64Type,
     NativeType, Result, Sink,
 };
 
-use crate::plain::{PlainType, zero_type_length};
+use crate::plain::PlainType;
 
 /// The physical types BYTE_STREAM_SPLIT applies to: FLOAT, DOUBLE, INT32, INT64 and
 /// FIXED_LEN_BYTE_ARRAY.
@@ -63,10 +63,9 @@ use crate::plain::{PlainType, zero_type_length};
 /// [`ByteStreamSplitEncoder`] and are not meant to be called directly; only the markers of
 /// [`pqcodec_core`] implement it.
 pub trait ByteStreamSplitType: ByteStreamSplit + PlainType {
-    /// K, the width of one value in bytes (the type length for FIXED_LEN_BYTE_ARRAY, which
-    /// must not be 0).
+    /// K, the width of one value in bytes (the type length for FIXED_LEN_BYTE_ARRAY).
     #[doc(hidden)]
-    fn split_width(type_length: usize) -> Result<usize>;
+    fn split_width(self) -> usize;
 
     /// Appends values `start .. start + count` of the page `data`, whose streams are
     /// `stream_len` bytes long and whose values are `width` bytes wide.
@@ -85,8 +84,8 @@ pub trait ByteStreamSplitType: ByteStreamSplit + PlainType {
 macro_rules! split_fixed_width {
     ($($marker:ident => $native:ty);*) => {$(
         impl ByteStreamSplitType for $marker {
-            fn split_width(_type_length: usize) -> Result<usize> {
-                Ok(<$native as NativeType>::SIZE)
+            fn split_width(self) -> usize {
+                <$native as NativeType>::SIZE
             }
 
             fn gather<S: Sink<$native> + ?Sized>(
@@ -107,11 +106,8 @@ macro_rules! split_fixed_width {
 split_fixed_width!(FloatType => f32; DoubleType => f64; Int32Type => i32; Int64Type => i64);
 
 impl ByteStreamSplitType for FixedLenByteArrayType {
-    fn split_width(type_length: usize) -> Result<usize> {
-        if type_length == 0 {
-            return Err(zero_type_length(Encoding::ByteStreamSplit));
-        }
-        Ok(type_length)
+    fn split_width(self) -> usize {
+        self.width()
     }
 
     fn gather<S: Sink<[u8]> + ?Sized>(

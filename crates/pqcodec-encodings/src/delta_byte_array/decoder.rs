@@ -2,7 +2,7 @@ use std::marker::PhantomData;
 
 use bytes::Bytes;
 use pqcodec_core::{
-    Binary, Decoder, Encoding, Error, GROWN_SLACK, Int32Type, Lengths, PhysicalType, Result, Sink,
+    Binary, Decoder, Encoding, Error, GROWN_SLACK, Int32Type, Lengths, Result, Sink,
 };
 
 use crate::delta_binary_packed::{CHUNK, DeltaBinaryPackedDecoder, Piece, reserve_bound};
@@ -37,23 +37,19 @@ struct Chain {
     previous: Vec<u8>,
     /// Values decoded so far (for error messages).
     index: usize,
-    /// The length every value must have, or 0 for any.
-    type_length: usize,
+    /// The length every value must have (FIXED_LEN_BYTE_ARRAY's width), or 0 for any.
+    fixed_len: usize,
     /// Where values are built for a sink that does not let them be built in place.
     scratch: Vec<u8>,
 }
 
 impl<T: Binary> DeltaByteArrayDecoder<T> {
-    /// A decoder of the first `num_values` values of the page `data`.
+    /// A decoder of the first `num_values` values of type `ty` in the page `data`.
     ///
-    /// For FIXED_LEN_BYTE_ARRAY `type_length` (at least 1, else [`Error::Invalid`] naming
-    /// `type_length`, as PLAIN and BYTE_STREAM_SPLIT) is checked against every value's length
-    /// ([`Error::Invalid`]); it is ignored for BYTE_ARRAY. Fails if either length stream is
-    /// malformed or holds fewer than `num_values` values ([`Error::CountTooLarge`]).
-    pub fn new(data: Bytes, num_values: usize, type_length: usize) -> Result<Self> {
-        if T::TYPE == PhysicalType::FixedLenByteArray && type_length == 0 {
-            return Err(crate::plain::zero_type_length(ENCODING));
-        }
+    /// For FIXED_LEN_BYTE_ARRAY the width of `ty` is checked against every value's length
+    /// ([`Error::Invalid`]). Fails if either length stream is malformed or holds fewer than
+    /// `num_values` values ([`Error::CountTooLarge`]).
+    pub fn new(data: Bytes, num_values: usize, ty: T) -> Result<Self> {
         let prefixes = DeltaBinaryPackedDecoder::nested(
             data.clone(),
             num_values,
@@ -72,17 +68,13 @@ impl<T: Binary> DeltaByteArrayDecoder<T> {
         let rest = data.slice(start..);
         let suffixes =
             DeltaLengthByteArrayDecoder::nested(rest, num_values, ENCODING, "suffix count")?;
-        let type_length = match T::TYPE {
-            PhysicalType::FixedLenByteArray => type_length,
-            _ => 0,
-        };
         Ok(DeltaByteArrayDecoder {
             prefixes,
             suffixes,
             chain: Chain {
                 previous: Vec::new(),
                 index: 0,
-                type_length,
+                fixed_len: ty.value_width().unwrap_or(0),
                 scratch: Vec::new(),
             },
             remaining: num_values,
@@ -209,7 +201,7 @@ impl Chain {
         for ((&prefix, &suffix), slot) in values {
             bad |= (prefix < 0) | (prefix as u32 as usize > len);
             len = prefix as u32 as usize + suffix as usize;
-            bad |= (self.type_length != 0) & (len != self.type_length);
+            bad |= (self.fixed_len != 0) & (len != self.fixed_len);
             *slot = prefix as u32;
         }
         if !bad {
@@ -222,8 +214,8 @@ impl Chain {
                 return (i, Some(bad_prefix(prefix, index, len)));
             };
             len = keep + suffix as usize;
-            if self.type_length != 0 && len != self.type_length {
-                return (i, Some(bad_length(index, len, self.type_length)));
+            if self.fixed_len != 0 && len != self.fixed_len {
+                return (i, Some(bad_length(index, len, self.fixed_len)));
             }
         }
         (prefixes.len().min(lengths.len()), None)
@@ -290,11 +282,11 @@ fn fewer_lengths(field: &'static str) -> Error {
     Error::invalid(ENCODING, field, format!("fewer {field} than values"))
 }
 
-fn bad_length(index: usize, len: usize, type_length: usize) -> Error {
+fn bad_length(index: usize, len: usize, width: usize) -> Error {
     Error::invalid(
         ENCODING,
         "value length",
-        format!("value {index} is {len} bytes, not the column's {type_length}"),
+        format!("value {index} is {len} bytes, not the column's {width}"),
     )
 }
 

@@ -1,6 +1,6 @@
 use std::marker::PhantomData;
 
-use pqcodec_core::{Binary, Encoder, Encoding, Error, Int32Type, PhysicalType, Result};
+use pqcodec_core::{Binary, Encoder, Encoding, Error, Int32Type, Result};
 
 use crate::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::delta_length_byte_array::DeltaLengthByteArrayEncoder;
@@ -14,23 +14,20 @@ pub struct DeltaByteArrayEncoder<T: Binary> {
     prefixes: DeltaBinaryPackedEncoder<Int32Type>,
     suffixes: DeltaLengthByteArrayEncoder,
     previous: Vec<u8>,
-    type_length: usize,
+    /// The length every value must have (FIXED_LEN_BYTE_ARRAY's width), or 0 for any.
+    fixed_len: usize,
     _type: PhantomData<T>,
 }
 
 impl<T: Binary> DeltaByteArrayEncoder<T> {
-    /// An empty encoder. For FIXED_LEN_BYTE_ARRAY a non-zero `type_length` is the length every
-    /// value put must have ([`Error::Value`] otherwise); it is ignored for BYTE_ARRAY.
-    pub fn new(type_length: usize) -> Self {
-        let type_length = match T::TYPE {
-            PhysicalType::FixedLenByteArray => type_length,
-            _ => 0,
-        };
+    /// An empty encoder of values of type `ty`. For FIXED_LEN_BYTE_ARRAY every value put must
+    /// be of `ty`'s width ([`Error::Value`] otherwise).
+    pub fn new(ty: T) -> Self {
         DeltaByteArrayEncoder {
             prefixes: DeltaBinaryPackedEncoder::new(),
             suffixes: DeltaLengthByteArrayEncoder::new(),
             previous: Vec::new(),
-            type_length,
+            fixed_len: ty.value_width().unwrap_or(0),
             _type: PhantomData,
         }
     }
@@ -61,15 +58,11 @@ impl<T: Binary> Encoder<T> for DeltaByteArrayEncoder<T> {
     {
         for value in values {
             let index = self.suffixes.len();
-            if self.type_length != 0 && value.len() != self.type_length {
+            if self.fixed_len != 0 && value.len() != self.fixed_len {
                 return Err(Error::Value {
                     encoding: ENCODING,
                     index,
-                    reason: format!(
-                        "{} bytes, not the column's {}",
-                        value.len(),
-                        self.type_length
-                    ),
+                    reason: format!("{} bytes, not the column's {}", value.len(), self.fixed_len),
                 });
             }
             if i32::try_from(value.len()).is_err() {

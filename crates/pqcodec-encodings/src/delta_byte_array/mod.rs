@@ -31,11 +31,11 @@
 //! ];
 //! bytes.extend_from_slice(b"axislebabbleyhood");
 //!
-//! let mut encoder = DeltaByteArrayEncoder::<ByteArrayType>::new(0);
+//! let mut encoder = DeltaByteArrayEncoder::new(ByteArrayType);
 //! encoder.put(values)?;
 //! assert_eq!(encoder.flush()?, bytes);
 //!
-//! let mut decoder = DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 4, 0)?;
+//! let mut decoder = DeltaByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), 4, ByteArrayType)?;
 //! let decoded = decoder.read_all()?;
 //! assert!(decoded.values().eq(values));
 //! # Ok::<(), pqcodec_core::Error>(())

@@ -10,8 +10,8 @@ use crate::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::delta_binary_packed::tests::assert_interleaved;
 use crate::delta_length_byte_array::tests::repeated_lengths;
 
-fn encode<T: Binary>(values: &[Vec<u8>], type_length: usize) -> Vec<u8> {
-    let mut enc = DeltaByteArrayEncoder::<T>::new(type_length);
+fn encode<T: Binary>(values: &[Vec<u8>], ty: T) -> Vec<u8> {
+    let mut enc = DeltaByteArrayEncoder::<T>::new(ty);
     enc.put(values.iter().map(Vec::as_slice)).unwrap();
     assert_eq!(enc.num_values(), values.len());
     let estimate = enc.estimated_size();
@@ -35,8 +35,8 @@ fn page(prefixes: &[i32], suffixes: &[i32], data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn decode<T: Binary>(bytes: &[u8], n: usize, type_length: usize) -> Result<Vec<Vec<u8>>, Error> {
-    let mut dec = DeltaByteArrayDecoder::<T>::new(Bytes::copy_from_slice(bytes), n, type_length)?;
+fn decode<T: Binary>(bytes: &[u8], n: usize, ty: T) -> Result<Vec<Vec<u8>>, Error> {
+    let mut dec = DeltaByteArrayDecoder::<T>::new(Bytes::copy_from_slice(bytes), n, ty)?;
     let mut out = Vec::new();
     dec.read(&mut out, n)?;
     Ok(out)
@@ -57,18 +57,25 @@ fn spec_example() {
             0, 0
         ]
     );
-    assert_eq!(encode::<ByteArrayType>(&values, 0), bytes);
-    assert_eq!(decode::<ByteArrayType>(&bytes, 4, 0).unwrap(), values);
+    assert_eq!(encode::<ByteArrayType>(&values, ByteArrayType), bytes);
+    assert_eq!(
+        decode::<ByteArrayType>(&bytes, 4, ByteArrayType).unwrap(),
+        values
+    );
 }
 
 #[test]
 fn empty_page_and_edge_values() {
-    let bytes = encode::<ByteArrayType>(&[], 0);
+    let bytes = encode::<ByteArrayType>(&[], ByteArrayType);
     assert_eq!(
         bytes,
         [0x80, 0x01, 0x04, 0x00, 0x00, 0x80, 0x01, 0x04, 0x00, 0x00]
     );
-    assert!(decode::<ByteArrayType>(&bytes, 0, 0).unwrap().is_empty());
+    assert!(
+        decode::<ByteArrayType>(&bytes, 0, ByteArrayType)
+            .unwrap()
+            .is_empty()
+    );
 
     let big: Vec<u8> = (0..65536u32).map(|i| (i / 7) as u8).collect();
     let mut big2 = big.clone();
@@ -81,14 +88,14 @@ fn empty_page_and_edge_values() {
         big[..10].to_vec(),
         vec![],
     ];
-    let bytes = encode::<ByteArrayType>(&values, 0);
+    let bytes = encode::<ByteArrayType>(&values, ByteArrayType);
     assert!(
         bytes.len() < 65536 + 5536 + 400,
         "shared prefix not used: {}",
         bytes.len()
     );
     assert_eq!(
-        decode::<ByteArrayType>(&bytes, values.len(), 0).unwrap(),
+        decode::<ByteArrayType>(&bytes, values.len(), ByteArrayType).unwrap(),
         values
     );
 }
@@ -98,30 +105,33 @@ fn fixed_len_round_trip_and_length_checks() {
     let values: Vec<Vec<u8>> = (0..300u32)
         .map(|i| (i / 3).to_be_bytes().to_vec())
         .collect();
-    let bytes = encode::<FixedLenByteArrayType>(&values, 4);
+    let bytes = encode::<FixedLenByteArrayType>(&values, FixedLenByteArrayType::new(4).unwrap());
     assert_eq!(
-        decode::<FixedLenByteArrayType>(&bytes, 300, 4).unwrap(),
+        decode::<FixedLenByteArrayType>(&bytes, 300, FixedLenByteArrayType::new(4).unwrap())
+            .unwrap(),
         values
     );
+    // No decoder of a zero-width FIXED_LEN_BYTE_ARRAY can be asked for.
     assert!(matches!(
-        decode::<FixedLenByteArrayType>(&bytes, 300, 0),
-        Err(Error::Invalid {
-            field: "type_length",
-            ..
-        })
+        FixedLenByteArrayType::new(0),
+        Err(Error::TypeLength { type_length: 0 })
     ));
     assert!(matches!(
-        decode::<FixedLenByteArrayType>(&bytes, 300, 5),
+        decode::<FixedLenByteArrayType>(&bytes, 300, FixedLenByteArrayType::new(5).unwrap()),
         Err(Error::Invalid {
             encoding: Encoding::DeltaByteArray,
             field: "value length",
             ..
         })
     ));
-    // BYTE_ARRAY ignores the type length.
-    assert_eq!(decode::<ByteArrayType>(&bytes, 300, 5).unwrap(), values);
+    // BYTE_ARRAY values of one length are BYTE_ARRAY values still.
+    assert_eq!(
+        decode::<ByteArrayType>(&bytes, 300, ByteArrayType).unwrap(),
+        values
+    );
 
-    let mut enc = DeltaByteArrayEncoder::<FixedLenByteArrayType>::new(4);
+    let mut enc =
+        DeltaByteArrayEncoder::<FixedLenByteArrayType>::new(FixedLenByteArrayType::new(4).unwrap());
     enc.put([&b"abcd"[..]]).unwrap();
     assert_eq!(
         enc.put([&b"abc"[..]]),
@@ -132,7 +142,7 @@ fn fixed_len_round_trip_and_length_checks() {
         })
     );
     assert_eq!(enc.num_values(), 1);
-    let mut enc = DeltaByteArrayEncoder::<ByteArrayType>::new(4);
+    let mut enc = DeltaByteArrayEncoder::new(ByteArrayType);
     enc.put([&b"abc"[..]]).unwrap();
 }
 
@@ -141,7 +151,7 @@ fn bad_prefix_lengths() {
     let invalid = |prefixes: &[i32], suffixes: &[i32], data: &[u8]| match decode::<ByteArrayType>(
         &page(prefixes, suffixes, data),
         prefixes.len(),
-        0,
+        ByteArrayType,
     ) {
         Err(Error::Invalid {
             encoding: Encoding::DeltaByteArray,
@@ -164,7 +174,7 @@ fn bad_prefix_lengths() {
     );
     // A prefix exactly the previous value's length is fine.
     assert_eq!(
-        decode::<ByteArrayType>(&page(&[0, 2, 3], &[2, 1, 0], b"abc"), 3, 0).unwrap(),
+        decode::<ByteArrayType>(&page(&[0, 2, 3], &[2, 1, 0], b"abc"), 3, ByteArrayType).unwrap(),
         strings(&["ab", "abc", "abc"])
     );
 }
@@ -173,8 +183,12 @@ fn bad_prefix_lengths() {
 fn counts_short_of_num_values() {
     let bytes = page(&[0, 0], &[1, 1, 1], b"abc");
     assert_eq!(
-        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 3, 0)
-            .unwrap_err(),
+        DeltaByteArrayDecoder::<ByteArrayType>::new(
+            Bytes::copy_from_slice(&bytes),
+            3,
+            ByteArrayType
+        )
+        .unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::DeltaByteArray,
             field: "prefix length count",
@@ -184,8 +198,12 @@ fn counts_short_of_num_values() {
     );
     let bytes = page(&[0, 0, 0], &[1, 1], b"ab");
     assert_eq!(
-        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 3, 0)
-            .unwrap_err(),
+        DeltaByteArrayDecoder::<ByteArrayType>::new(
+            Bytes::copy_from_slice(&bytes),
+            3,
+            ByteArrayType
+        )
+        .unwrap_err(),
         Error::CountTooLarge {
             encoding: Encoding::DeltaByteArray,
             field: "suffix count",
@@ -196,7 +214,7 @@ fn counts_short_of_num_values() {
     // More of either than asked for is fine.
     let bytes = page(&[0, 1, 0, 0], &[1, 1, 1], b"abc");
     assert_eq!(
-        decode::<ByteArrayType>(&bytes, 3, 0).unwrap(),
+        decode::<ByteArrayType>(&bytes, 3, ByteArrayType).unwrap(),
         strings(&["a", "ab", "c"])
     );
 }
@@ -205,7 +223,7 @@ fn counts_short_of_num_values() {
 fn suffix_data_short_or_negative() {
     let bytes = page(&[0, 0], &[2, 2], b"abc");
     assert!(matches!(
-        decode::<ByteArrayType>(&bytes, 2, 0),
+        decode::<ByteArrayType>(&bytes, 2, ByteArrayType),
         Err(Error::Truncated {
             encoding: Encoding::DeltaByteArray,
             field: "byte array data",
@@ -214,7 +232,7 @@ fn suffix_data_short_or_negative() {
     ));
     let bytes = page(&[0, 0], &[2, -2], b"abc");
     assert!(matches!(
-        decode::<ByteArrayType>(&bytes, 2, 0),
+        decode::<ByteArrayType>(&bytes, 2, ByteArrayType),
         Err(Error::Invalid {
             field: "length",
             ..
@@ -227,9 +245,9 @@ fn truncated_anywhere() {
     let values: Vec<Vec<u8>> = (0..150u32)
         .map(|i| format!("key{:05}", i * 7).into_bytes())
         .collect();
-    let bytes = encode::<ByteArrayType>(&values, 0);
+    let bytes = encode::<ByteArrayType>(&values, ByteArrayType);
     for cut in 0..bytes.len() {
-        let r = decode::<ByteArrayType>(&bytes[..cut], 150, 0);
+        let r = decode::<ByteArrayType>(&bytes[..cut], 150, ByteArrayType);
         assert!(
             matches!(r, Err(Error::Truncated { .. })),
             "cut {cut}: {r:?}"
@@ -244,8 +262,12 @@ fn repeated_values_skip_at_once() {
     let n = 3usize << 30;
     let mut page = repeated_lengths(n as u64, 0);
     page.extend(repeated_lengths(n as u64, 0));
-    let mut dec =
-        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&page), n, 0).unwrap();
+    let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(
+        Bytes::copy_from_slice(&page),
+        n,
+        ByteArrayType,
+    )
+    .unwrap();
     assert_eq!(dec.skip(n - 3).unwrap(), n - 3);
     let mut out = Vec::<Vec<u8>>::new();
     assert_eq!(dec.read(&mut out, 10).unwrap(), 3);
@@ -253,16 +275,17 @@ fn repeated_values_skip_at_once() {
 
     let n = 1 << 20;
     let values = vec![b"abc".to_vec(); n];
-    let abc = encode::<ByteArrayType>(&values, 0);
+    let abc = encode::<ByteArrayType>(&values, ByteArrayType);
     let mut dec =
-        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&abc), n, 0).unwrap();
+        DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&abc), n, ByteArrayType)
+            .unwrap();
     assert_eq!(dec.skip(n - 2).unwrap(), n - 2);
     assert_eq!(decoded(&mut dec), strings(&["abc", "abc"]));
     for (type_length, skip) in [(3, Ok(n - 2)), (4, Err(()))] {
-        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(
+        let mut dec = DeltaByteArrayDecoder::new(
             Bytes::copy_from_slice(&abc),
             n,
-            type_length,
+            FixedLenByteArrayType::new(type_length).unwrap(),
         );
         let dec = dec.as_mut().unwrap();
         assert_eq!(
@@ -276,11 +299,14 @@ fn repeated_values_skip_at_once() {
     // built on the repeat's last value.
     let mut values: Vec<Vec<u8>> = (0..641u32).map(|i| vec![b'k', i as u8]).collect();
     values.push([&values[640][..], b"z"].concat());
-    let page = encode::<ByteArrayType>(&values, 0);
+    let page = encode::<ByteArrayType>(&values, ByteArrayType);
     for skip in [640, 641] {
-        let mut dec =
-            DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&page), 642, 0)
-                .unwrap();
+        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(
+            Bytes::copy_from_slice(&page),
+            642,
+            ByteArrayType,
+        )
+        .unwrap();
         assert_eq!(dec.skip(skip).unwrap(), skip);
         assert_eq!(decoded(&mut dec), &values[skip..]);
     }
@@ -338,9 +364,9 @@ proptest! {
 
     #[test]
     fn round_trip_byte_array(values in prop_oneof![sorted_strings(), runs()], ops in ops()) {
-        let bytes = encode::<ByteArrayType>(&values, 0);
+        let bytes = encode::<ByteArrayType>(&values, ByteArrayType);
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), values.len(), 0).unwrap();
+        let mut dec = DeltaByteArrayDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), values.len(), ByteArrayType).unwrap();
         assert_interleaved::<ByteArrayType, _>(&mut dec, &all, &ops);
     }
 
@@ -349,15 +375,15 @@ proptest! {
         let values: Vec<Vec<u8>> = (0..n as u64)
             .map(|i| (0..len as u64).map(|j| ((seed ^ i.wrapping_mul(0x9E37)) >> (j % 8 * 4)) as u8 % 3).collect())
             .collect();
-        let bytes = encode::<FixedLenByteArrayType>(&values, len);
+        let bytes = encode::<FixedLenByteArrayType>(&values, FixedLenByteArrayType::new(len).unwrap());
         let all: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        let mut dec = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&bytes), n, len).unwrap();
+        let mut dec = DeltaByteArrayDecoder::new(Bytes::copy_from_slice(&bytes), n, FixedLenByteArrayType::new(len).unwrap()).unwrap();
         assert_interleaved::<FixedLenByteArrayType, _>(&mut dec, &all, &ops);
     }
 
     #[test]
     fn garbage_never_panics(data in prop::collection::vec(any::<u8>(), 0..200), n in 0usize..300, ops in ops()) {
-        if let Ok(mut dec) = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&data), n, 3) {
+        if let Ok(mut dec) = DeltaByteArrayDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&data), n, FixedLenByteArrayType::new(3).unwrap()) {
             let mut out = ByteArrays::new();
             for (skip, k) in ops {
                 let _ = if skip { dec.skip(k) } else { dec.read(&mut out, k) };

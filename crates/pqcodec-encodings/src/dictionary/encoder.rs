@@ -82,7 +82,7 @@ impl Default for DictionaryLimits {
 /// was before the call.
 #[derive(Debug, Clone)]
 pub struct DictionaryEncoder<T: PlainType> {
-    type_length: usize,
+    ty: T,
     /// The dictionary: each distinct value's PLAIN bytes (one byte 0 or 1 for BOOLEAN) and
     /// its index.
     interner: Interner,
@@ -96,13 +96,12 @@ pub struct DictionaryEncoder<T: PlainType> {
 }
 
 impl<T: PlainType> DictionaryEncoder<T> {
-    /// An empty encoder; `type_length` is the value length of a FIXED_LEN_BYTE_ARRAY column
-    /// and is ignored for the other types.
-    pub fn new(type_length: usize, limits: DictionaryLimits) -> Self {
+    /// An empty encoder of values of type `ty`.
+    pub fn new(ty: T, limits: DictionaryLimits) -> Self {
         // Byte arrays are interned by their bytes, of no one width.
-        let stride = T::TYPE.value_width(type_length).unwrap_or(0);
+        let stride = ty.value_width().unwrap_or(0);
         DictionaryEncoder {
-            type_length,
+            ty,
             interner: Interner::new(
                 stride,
                 limits.max_distinct_values,
@@ -364,7 +363,7 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
         I: IntoIterator<Item = &'v T::Value>,
         T::Value: 'v,
     {
-        let type_length = self.type_length;
+        let ty = self.ty;
         if T::TYPE == PhysicalType::ByteArray && self.plain.is_none() {
             let values: Vec<&[u8]> = values
                 .into_iter()
@@ -373,7 +372,7 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
             return self.intern_byte_arrays(&values);
         }
         self.append(None, |buf, start, encoding| {
-            T::put_plain(buf, start, type_length, encoding, values)
+            ty.put_plain(buf, start, encoding, values)
         })
     }
 
@@ -383,10 +382,10 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
     where
         T::Value: Sized,
     {
-        let type_length = self.type_length;
+        let ty = self.ty;
         let borrowed = T::plain_bytes(values).map(|bytes| (bytes, values.len()));
         self.append(borrowed, |buf, start, encoding| {
-            T::put_plain_slice(buf, start, type_length, encoding, values)
+            ty.put_plain_slice(buf, start, encoding, values)
         })
     }
 
@@ -394,17 +393,15 @@ impl<T: PlainType> Encoder<T> for DictionaryEncoder<T> {
     where
         T: Physical<Value = [u8]>,
     {
-        if T::TYPE != PhysicalType::FixedLenByteArray || width != self.type_length || width == 0 {
+        if T::TYPE != PhysicalType::FixedLenByteArray || Some(width) != self.ty.value_width() {
             return self.put(bytes.chunks_exact(width.max(1)));
         }
         // The bytes are the values' PLAIN bytes already.
         let whole = &bytes[..bytes.len() / width * width];
-        let type_length = self.type_length;
+        let ty = self.ty;
         self.append(
             Some((whole, whole.len() / width)),
-            |buf, start, encoding| {
-                T::put_plain(buf, start, type_length, encoding, whole.chunks_exact(width))
-            },
+            |buf, start, encoding| ty.put_plain(buf, start, encoding, whole.chunks_exact(width)),
         )
     }
 

@@ -34,12 +34,12 @@
 //! let dictionary_page = [7, 0, 0, 0, 9, 0, 0, 0];
 //! let data_page = [0x01, 0x03, 0b0000_0010];
 //!
-//! let dictionary = Arc::new(decode_plain_page::<Int32Type>(&dictionary_page, 2, 0)?);
+//! let dictionary = Arc::new(decode_plain_page(&dictionary_page, 2, Int32Type)?);
 //! let page = Bytes::copy_from_slice(&data_page);
 //! let mut decoder = DictionaryDecoder::<Int32Type>::new(page, 4, dictionary)?;
 //! assert_eq!(decoder.read_all()?, [7, 9, 7, 7]);
 //!
-//! let mut encoder = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());
+//! let mut encoder = DictionaryEncoder::new(Int32Type, DictionaryLimits::default());
 //! encoder.put(&[7, 9, 7, 7])?;
 //! assert_eq!(encoder.flush()?, data_page);
 //! assert_eq!(encoder.dictionary_page()?, dictionary_page);

@@ -12,14 +12,11 @@ use crate::plain::{PlainDecoder, PlainEncoder, PlainType, decode_plain_page};
 use crate::rle::RleEncoder;
 
 /// The PLAIN bytes of values: how values are compared (floats by their bits).
-fn plain_bytes<'v, T: PlainType>(
-    values: impl IntoIterator<Item = &'v T::Value>,
-    type_length: usize,
-) -> Vec<u8>
+fn plain_bytes<'v, T: PlainType>(values: impl IntoIterator<Item = &'v T::Value>, ty: T) -> Vec<u8>
 where
     T::Value: 'v,
 {
-    let mut e = PlainEncoder::<T>::new(type_length);
+    let mut e = PlainEncoder::<T>::new(ty);
     e.put(values).unwrap();
     e.flush().unwrap()
 }
@@ -28,7 +25,7 @@ where
 fn grammar_example_both_directions() {
     let dictionary_page = [7, 0, 0, 0, 9, 0, 0, 0];
     let data_page = [0x01, 0x03, 0b0000_0010];
-    let dictionary = decode_plain_page::<Int32Type>(&dictionary_page, 2, 0).unwrap();
+    let dictionary = decode_plain_page::<Int32Type>(&dictionary_page, 2, Int32Type).unwrap();
     let mut d = DictionaryDecoder::<Int32Type>::new(
         Bytes::copy_from_slice(&data_page),
         4,
@@ -37,7 +34,7 @@ fn grammar_example_both_directions() {
     .unwrap();
     assert_eq!(d.read_all().unwrap(), [7, 9, 7, 7]);
 
-    let mut e = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::<Int32Type>::new(Int32Type, DictionaryLimits::default());
     e.put(&[7, 9, 7, 7]).unwrap();
     assert_eq!(e.num_values(), 4);
     assert_eq!(e.dictionary_len(), 2);
@@ -110,7 +107,7 @@ fn index_decoder_checks_every_index() {
         })
     ));
     // An empty dictionary has no valid index.
-    let values = decode_plain_page::<Int32Type>(&[], 0, 0).unwrap();
+    let values = decode_plain_page::<Int32Type>(&[], 0, Int32Type).unwrap();
     let mut d = DictionaryDecoder::<Int32Type>::new(
         Bytes::copy_from_slice(&[0, 2, 0]),
         1,
@@ -201,7 +198,7 @@ fn fallback_writes_pending_indices_then_plain() {
         max_dictionary_bytes: usize::MAX,
         max_distinct_values: 3,
     };
-    let mut e = DictionaryEncoder::<Int32Type>::new(0, limits);
+    let mut e = DictionaryEncoder::<Int32Type>::new(Int32Type, limits);
     e.put(&[1, 2, 1, 3]).unwrap();
     assert!(!e.has_fallen_back());
     e.put(&[1, 4, 5, 1]).unwrap();
@@ -211,7 +208,7 @@ fn fallback_writes_pending_indices_then_plain() {
     assert_eq!(e.page_encoding(), Encoding::RleDictionary);
     assert_eq!(e.num_values(), 5);
     let indices = e.flush().unwrap();
-    let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 3, 0).unwrap();
+    let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 3, Int32Type).unwrap();
     assert_eq!(dict, [1, 2, 3]);
     let mut d = DictionaryDecoder::<Int32Type>::new(
         Bytes::copy_from_slice(&indices),
@@ -228,7 +225,7 @@ fn fallback_writes_pending_indices_then_plain() {
     assert_eq!(e.estimated_size(), 16);
     let plain = e.flush().unwrap();
     assert_eq!(
-        PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&plain), 4, 0)
+        PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&plain), 4, Int32Type)
             .unwrap()
             .read_all()
             .unwrap(),
@@ -245,7 +242,7 @@ fn fallback_on_dictionary_bytes() {
         max_dictionary_bytes: 10,
         max_distinct_values: usize::MAX,
     };
-    let mut e = DictionaryEncoder::<ByteArrayType>::new(0, limits);
+    let mut e = DictionaryEncoder::<ByteArrayType>::new(ByteArrayType, limits);
     // "abc" takes 7 PLAIN bytes, "d" 5: too many.
     e.put([&b"abc"[..], b"abc", b"d", b"abc"]).unwrap();
     assert!(e.has_fallen_back());
@@ -259,7 +256,7 @@ fn fallback_on_dictionary_bytes() {
         max_dictionary_bytes: 0,
         max_distinct_values: usize::MAX,
     };
-    let mut e = DictionaryEncoder::<Int64Type>::new(0, limits);
+    let mut e = DictionaryEncoder::<Int64Type>::new(Int64Type, limits);
     e.put(&[5]).unwrap();
     assert_eq!(e.page_encoding(), Encoding::Plain);
     assert_eq!(e.flush().unwrap(), 5i64.to_le_bytes());
@@ -271,11 +268,11 @@ fn floats_are_told_apart_by_bits() {
     let nan1 = f32::from_bits(0x7FC0_0001);
     let nan2 = f32::from_bits(0x7FC0_0002);
     let values = [0.0f32, -0.0, nan1, nan2, nan1, 0.0, -0.0];
-    let mut e = DictionaryEncoder::<FloatType>::new(0, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::<FloatType>::new(FloatType, DictionaryLimits::default());
     e.put(&values).unwrap();
     assert_eq!(e.dictionary_len(), 4);
     let page = e.flush().unwrap();
-    let dict = decode_plain_page::<FloatType>(&e.dictionary_page().unwrap(), 4, 0).unwrap();
+    let dict = decode_plain_page::<FloatType>(&e.dictionary_page().unwrap(), 4, FloatType).unwrap();
     let got = DictionaryDecoder::<FloatType>::new(
         Bytes::copy_from_slice(&page),
         7,
@@ -292,7 +289,10 @@ fn floats_are_told_apart_by_bits() {
 
 #[test]
 fn a_failed_put_changes_nothing() {
-    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(2, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(
+        FixedLenByteArrayType::new(2).unwrap(),
+        DictionaryLimits::default(),
+    );
     e.put([&b"ab"[..], b"cd"]).unwrap();
     let err = e.put([&b"ab"[..], b"ef", b"xyz"]).unwrap_err();
     // The index is the value's position in the page.
@@ -302,7 +302,12 @@ fn a_failed_put_changes_nothing() {
     e.put([&b"gh"[..], b"ab"]).unwrap();
     assert_eq!(e.dictionary_page().unwrap(), b"abcdgh");
     let page = e.flush().unwrap();
-    let dict = decode_plain_page::<FixedLenByteArrayType>(b"abcdgh", 3, 2).unwrap();
+    let dict = decode_plain_page::<FixedLenByteArrayType>(
+        b"abcdgh",
+        3,
+        FixedLenByteArrayType::new(2).unwrap(),
+    )
+    .unwrap();
     let got = DictionaryDecoder::<FixedLenByteArrayType>::new(
         Bytes::copy_from_slice(&page),
         4,
@@ -317,7 +322,10 @@ fn a_failed_put_changes_nothing() {
         max_dictionary_bytes: 4,
         max_distinct_values: usize::MAX,
     };
-    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(2, limits);
+    let mut e = DictionaryEncoder::<FixedLenByteArrayType>::new(
+        FixedLenByteArrayType::new(2).unwrap(),
+        limits,
+    );
     e.put([&b"ab"[..]]).unwrap();
     let err = e.put([&b"ab"[..], b"cd", b"ef", b"g"]).unwrap_err();
     assert!(matches!(err, Error::Value { index: 4, .. }), "{err:?}");
@@ -339,11 +347,11 @@ fn a_failed_put_changes_nothing() {
 
 #[test]
 fn boolean_dictionary_page_is_bit_packed() {
-    let mut e = DictionaryEncoder::<BooleanType>::new(0, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::<BooleanType>::new(BooleanType, DictionaryLimits::default());
     e.put(&[true, true, false, true]).unwrap();
     assert_eq!(e.dictionary_page().unwrap(), [0b01]);
     let page = e.flush().unwrap();
-    let dict = decode_plain_page::<BooleanType>(&[0b01], 2, 0).unwrap();
+    let dict = decode_plain_page::<BooleanType>(&[0b01], 2, BooleanType).unwrap();
     let got = DictionaryDecoder::<BooleanType>::new(
         Bytes::copy_from_slice(&page),
         4,
@@ -357,7 +365,7 @@ fn boolean_dictionary_page_is_bit_packed() {
 
 #[test]
 fn index_bit_width_grows_with_the_dictionary() {
-    let mut e = DictionaryEncoder::<Int32Type>::new(0, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::<Int32Type>::new(Int32Type, DictionaryLimits::default());
     e.put(&[1, 1]).unwrap();
     // One value: bit width 0, an RLE run of two zero-byte zeros.
     assert_eq!(e.flush().unwrap(), [0, 2 << 1]);
@@ -365,7 +373,8 @@ fn index_bit_width_grows_with_the_dictionary() {
     assert_eq!(e.dictionary_len(), 300);
     let page = e.flush().unwrap();
     assert_eq!(page[0], 9);
-    let dict = decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 300, 0).unwrap();
+    let dict =
+        decode_plain_page::<Int32Type>(&e.dictionary_page().unwrap(), 300, Int32Type).unwrap();
     let got = DictionaryDecoder::<Int32Type>::new(
         Bytes::copy_from_slice(&page),
         300,
@@ -391,31 +400,32 @@ fn tables_grow_and_keep_every_key() {
         },
     };
     let i32s: Vec<i32> = (0..2 * n).map(|i| (i % n) as i32 * 65_537).collect();
-    round_trip::<Int32Type>(&i32s, 0, &plan).unwrap();
+    round_trip::<Int32Type>(&i32s, Int32Type, &plan).unwrap();
     let i64s: Vec<i64> = (0..2 * n)
         .map(|i| (i % n) as i64 * -4_294_967_311)
         .collect();
-    round_trip::<Int64Type>(&i64s, 0, &plan).unwrap();
+    round_trip::<Int64Type>(&i64s, Int64Type, &plan).unwrap();
     let i96s: Vec<Int96> = (0..2 * n)
         .map(|i| Int96([7, (i % n) as u32, (i % n % 3) as u32]))
         .collect();
-    round_trip::<Int96Type>(&i96s, 0, &plan).unwrap();
+    round_trip::<Int96Type>(&i96s, Int96Type, &plan).unwrap();
     let strings: Vec<String> = (0..2 * n)
         .map(|i| "x".repeat(i % n % 40) + &(i % n).to_string())
         .collect();
     let bytes: ByteArrays = strings.iter().map(|s| s.as_bytes()).collect();
-    round_trip::<ByteArrayType>(&bytes, 0, &plan).unwrap();
+    round_trip::<ByteArrayType>(&bytes, ByteArrayType, &plan).unwrap();
     let fixed: ByteArrays = (0..2 * n)
         .map(|i| ((i % n) as u64).to_le_bytes())
         .collect::<Vec<_>>()
         .iter()
         .map(|b| &b[..5])
         .collect();
-    round_trip::<FixedLenByteArrayType>(&fixed, 5, &plan).unwrap();
-    let mut e = DictionaryEncoder::<Int96Type>::new(0, DictionaryLimits::default());
+    round_trip::<FixedLenByteArrayType>(&fixed, FixedLenByteArrayType::new(5).unwrap(), &plan)
+        .unwrap();
+    let mut e = DictionaryEncoder::<Int96Type>::new(Int96Type, DictionaryLimits::default());
     e.put(&i96s).unwrap();
     assert_eq!(e.dictionary_len(), n);
-    let mut e = DictionaryEncoder::<ByteArrayType>::new(0, plan.limits);
+    let mut e = DictionaryEncoder::<ByteArrayType>::new(ByteArrayType, plan.limits);
     e.put(bytes.iter()).unwrap();
     assert_eq!(e.dictionary_len(), n);
 }
@@ -452,10 +462,10 @@ fn plan() -> impl Strategy<Value = Plan> {
 
 fn round_trip<T: DictionaryValue>(
     values: &T::Buffer,
-    type_length: usize,
+    ty: T,
     plan: &Plan,
 ) -> std::result::Result<(), TestCaseError> {
-    let mut e = DictionaryEncoder::<T>::new(type_length, plan.limits);
+    let mut e = DictionaryEncoder::<T>::new(ty, plan.limits);
     let mut pages = Vec::new();
     let mut flush = |e: &mut DictionaryEncoder<T>| {
         let encoding = e.page_encoding();
@@ -489,7 +499,7 @@ fn round_trip<T: DictionaryValue>(
         dict_page.len() <= plan.limits.max_dictionary_bytes
             || T::TYPE == pqcodec_core::PhysicalType::Boolean
     );
-    let dict = decode_plain_page::<T>(&dict_page, e.dictionary_len(), type_length).unwrap();
+    let dict = decode_plain_page::<T>(&dict_page, e.dictionary_len(), ty).unwrap();
     prop_assert_eq!(dict.len(), e.dictionary_len());
     // Decode, with the plan's reads and skips; `kept` are the values not skipped.
     let mut decoded = T::Buffer::default();
@@ -517,7 +527,7 @@ fn round_trip<T: DictionaryValue>(
             }
             _ => {
                 plain_decoder =
-                    PlainDecoder::<T>::new(Bytes::copy_from_slice(bytes), *n, type_length).unwrap();
+                    PlainDecoder::<T>::new(Bytes::copy_from_slice(bytes), *n, ty).unwrap();
                 &mut move |read, k, out: &mut T::Buffer| {
                     if read {
                         plain_decoder.read(out, k).unwrap()
@@ -545,8 +555,8 @@ fn round_trip<T: DictionaryValue>(
     prop_assert_eq!(pos, values.len());
     prop_assert_eq!(decoded.len(), kept.len());
     prop_assert_eq!(
-        plain_bytes::<T>(decoded.values(), type_length),
-        plain_bytes::<T>(kept.values(), type_length)
+        plain_bytes::<T>(decoded.values(), ty),
+        plain_bytes::<T>(kept.values(), ty)
     );
     Ok(())
 }
@@ -568,18 +578,22 @@ impl<V: Copy> Sink<V> for NotLending<V> {
 
 /// [`DictionaryDecoder::read_fixed`] with skips gives what [`Decoder::read`] does, into a
 /// sink that lends its slots and into one that does not.
-fn read_fixed_matches<T: DictionaryValue + FixedWidth>(
+fn read_fixed_matches<T: DictionaryValue + FixedWidth + Default>(
     values: &[T::Native],
     steps: &[(bool, usize)],
 ) -> std::result::Result<(), TestCaseError>
 where
     T::Native: PartialEq,
 {
-    let mut e = DictionaryEncoder::<T>::new(0, DictionaryLimits::default());
+    let mut e = DictionaryEncoder::new(T::default(), DictionaryLimits::default());
     e.put(values).unwrap();
     let page = e.flush().unwrap();
-    let dict =
-        decode_plain_page::<T>(&e.dictionary_page().unwrap(), e.dictionary_len(), 0).unwrap();
+    let dict = decode_plain_page(
+        &e.dictionary_page().unwrap(),
+        e.dictionary_len(),
+        T::default(),
+    )
+    .unwrap();
     let mut a = DictionaryDecoder::<T>::new(
         Bytes::copy_from_slice(&page),
         values.len(),
@@ -615,12 +629,12 @@ where
     b.read(&mut got_b, usize::MAX).unwrap();
     c.read_fixed(&mut got_c, usize::MAX).unwrap();
     prop_assert_eq!(
-        plain_bytes::<T>(got_a.iter(), 0),
-        plain_bytes::<T>(got_b.iter(), 0)
+        plain_bytes::<T>(got_a.iter(), T::default()),
+        plain_bytes::<T>(got_b.iter(), T::default())
     );
     prop_assert_eq!(
-        plain_bytes::<T>(got_a.iter(), 0),
-        plain_bytes::<T>(got_c.0.iter(), 0)
+        plain_bytes::<T>(got_a.iter(), T::default()),
+        plain_bytes::<T>(got_c.0.iter(), T::default())
     );
     Ok(())
 }
@@ -665,43 +679,43 @@ proptest! {
 
     #[test]
     fn round_trip_int32(values in pooled(prop_oneof![any::<i32>(), Just(i32::MIN), Just(i32::MAX)]), plan in plan()) {
-        round_trip::<Int32Type>(&values, 0, &plan)?;
+        round_trip::<Int32Type>(&values, Int32Type, &plan)?;
         read_fixed_matches::<Int32Type>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_int64(values in pooled(prop_oneof![any::<i64>(), Just(i64::MIN), Just(i64::MAX)]), plan in plan()) {
-        round_trip::<Int64Type>(&values, 0, &plan)?;
+        round_trip::<Int64Type>(&values, Int64Type, &plan)?;
         read_fixed_matches::<Int64Type>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_int96(values in pooled(any::<[u32; 3]>().prop_map(Int96)), plan in plan()) {
-        round_trip::<Int96Type>(&values, 0, &plan)?;
+        round_trip::<Int96Type>(&values, Int96Type, &plan)?;
         read_fixed_matches::<Int96Type>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_float(values in pooled(float_bits()), plan in plan()) {
-        round_trip::<FloatType>(&values, 0, &plan)?;
+        round_trip::<FloatType>(&values, FloatType, &plan)?;
         read_fixed_matches::<FloatType>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_double(values in pooled(double_bits()), plan in plan()) {
-        round_trip::<DoubleType>(&values, 0, &plan)?;
+        round_trip::<DoubleType>(&values, DoubleType, &plan)?;
         read_fixed_matches::<DoubleType>(&values, &plan.steps)?;
     }
 
     #[test]
     fn round_trip_boolean(values in pooled(any::<bool>()), plan in plan()) {
-        round_trip::<BooleanType>(&values, 0, &plan)?;
+        round_trip::<BooleanType>(&values, BooleanType, &plan)?;
     }
 
     #[test]
     fn round_trip_byte_array(values in pooled(byte_array()), plan in plan()) {
         let values: ByteArrays = values.iter().map(|v| &v[..]).collect();
-        round_trip::<ByteArrayType>(&values, 0, &plan)?;
+        round_trip::<ByteArrayType>(&values, ByteArrayType, &plan)?;
     }
 
     #[test]
@@ -710,7 +724,7 @@ proptest! {
         plan in plan(),
     ) {
         let values: ByteArrays = values.iter().map(|v| &v[..]).collect();
-        round_trip::<FixedLenByteArrayType>(&values, len, &plan)?;
+        round_trip::<FixedLenByteArrayType>(&values, FixedLenByteArrayType::new(len).unwrap(), &plan)?;
     }
 
     /// Garbage never panics; errors are typed.
@@ -931,7 +945,8 @@ fn fixed_width_index_past_the_end_is_reported() {
 fn interned_indices_decode_to_their_values() {
     let dictionary: Vec<&[u8]> = vec![b"red", b"green", b"blue", b"green"];
     let keys = [2usize, 0, 0, 1, 3, 2, 1];
-    let mut by_index = DictionaryEncoder::<ByteArrayType>::new(0, DictionaryLimits::default());
+    let mut by_index =
+        DictionaryEncoder::<ByteArrayType>::new(ByteArrayType, DictionaryLimits::default());
     let remap = by_index.intern(dictionary.iter().copied()).unwrap();
     assert_eq!(remap, [0, 1, 2, 1]);
     let indices: Vec<u32> = keys.iter().map(|&k| remap[k]).collect();
@@ -942,7 +957,8 @@ fn interned_indices_decode_to_their_values() {
         by_index.flush().unwrap(),
         by_index.dictionary_page().unwrap(),
     );
-    let decoded_dict = crate::plain::decode_plain_page::<ByteArrayType>(&dict, 3, 0).unwrap();
+    let decoded_dict =
+        crate::plain::decode_plain_page::<ByteArrayType>(&dict, 3, ByteArrayType).unwrap();
     let mut decoder = DictionaryDecoder::<ByteArrayType>::new(
         Bytes::copy_from_slice(&page),
         keys.len(),

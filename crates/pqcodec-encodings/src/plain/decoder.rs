@@ -30,13 +30,12 @@ pub struct PlainDecoder<T: PlainType> {
 }
 
 impl<T: PlainType> PlainDecoder<T> {
-    /// A decoder of the first `num_values` values of `data`.
+    /// A decoder of the first `num_values` values of type `ty` in `data`.
     ///
-    /// `type_length` is used for FIXED_LEN_BYTE_ARRAY only (an error if 0) and ignored
-    /// otherwise. Fails with [`Error::CountTooLarge`] if `data` cannot hold `num_values`
-    /// values (for BYTE_ARRAY: their 4-byte lengths).
-    pub fn new(data: Bytes, num_values: usize, type_length: usize) -> Result<Self> {
-        let width = T::plain_width(data.len(), num_values, type_length)?;
+    /// Fails with [`Error::CountTooLarge`] if `data` cannot hold `num_values` values (for
+    /// BYTE_ARRAY: their 4-byte lengths).
+    pub fn new(data: Bytes, num_values: usize, ty: T) -> Result<Self> {
+        let width = ty.plain_width(data.len(), num_values)?;
         Ok(PlainDecoder {
             data,
             pos: 0,

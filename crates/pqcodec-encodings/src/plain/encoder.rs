@@ -1,7 +1,5 @@
 //! The PLAIN encoder and the per-layout kernels behind it.
 
-use std::marker::PhantomData;
-
 use pqcodec_core::{Encoder, Encoding, Error, NativeType, Physical, PhysicalType, Result};
 
 use super::PlainType;
@@ -16,19 +14,16 @@ use crate::kernels::bitpack::pack_bools;
 pub struct PlainEncoder<T: PlainType> {
     buf: Vec<u8>,
     num_values: usize,
-    type_length: usize,
-    _type: PhantomData<T>,
+    ty: T,
 }
 
 impl<T: PlainType> PlainEncoder<T> {
-    /// An encoder; `type_length` is the value length of a FIXED_LEN_BYTE_ARRAY column and is
-    /// ignored for the other types.
-    pub fn new(type_length: usize) -> Self {
+    /// An encoder of values of type `ty`.
+    pub fn new(ty: T) -> Self {
         PlainEncoder {
             buf: Vec::new(),
             num_values: 0,
-            type_length,
-            _type: PhantomData,
+            ty,
         }
     }
 }
@@ -55,9 +50,9 @@ impl<T: PlainType> PlainEncoder<T> {
     }
 }
 
-impl<T: PlainType> Default for PlainEncoder<T> {
+impl<T: PlainType + Default> Default for PlainEncoder<T> {
     fn default() -> Self {
-        Self::new(0)
+        Self::new(T::default())
     }
 }
 
@@ -67,23 +62,23 @@ impl<T: PlainType> Encoder<T> for PlainEncoder<T> {
         I: IntoIterator<Item = &'v T::Value>,
         T::Value: 'v,
     {
-        let (start, type_length) = (self.num_values, self.type_length);
-        self.append(|buf| T::put_plain(buf, start, type_length, Encoding::Plain, values))
+        let (start, ty) = (self.num_values, self.ty);
+        self.append(|buf| ty.put_plain(buf, start, Encoding::Plain, values))
     }
 
     fn put_slice(&mut self, values: &[T::Value]) -> Result<()>
     where
         T::Value: Sized,
     {
-        let (start, type_length) = (self.num_values, self.type_length);
-        self.append(|buf| T::put_plain_slice(buf, start, type_length, Encoding::Plain, values))
+        let (start, ty) = (self.num_values, self.ty);
+        self.append(|buf| ty.put_plain_slice(buf, start, Encoding::Plain, values))
     }
 
     fn put_fixed_width(&mut self, bytes: &[u8], width: usize) -> Result<()>
     where
         T: Physical<Value = [u8]>,
     {
-        if T::TYPE != PhysicalType::FixedLenByteArray || width != self.type_length || width == 0 {
+        if T::TYPE != PhysicalType::FixedLenByteArray || Some(width) != self.ty.value_width() {
             return self.put(bytes.chunks_exact(width.max(1)));
         }
         let whole = bytes.len() / width * width;
@@ -252,24 +247,24 @@ fn copy_short(out: &mut [u8], value: &[u8]) {
     }
 }
 
-/// Appends fixed-length byte arrays, checking each is `type_length` long.
+/// Appends fixed-length byte arrays, checking each is `width` long.
 pub(crate) fn put_fixed_len<'v>(
     buf: &mut Vec<u8>,
     start: usize,
-    type_length: usize,
+    width: usize,
     encoding: Encoding,
     values: impl IntoIterator<Item = &'v [u8]>,
 ) -> Result<usize> {
     let values = values.into_iter();
-    buf.reserve(values.size_hint().0.saturating_mul(type_length));
+    buf.reserve(values.size_hint().0.saturating_mul(width));
     let mut count = 0;
     for v in values {
-        if v.len() != type_length {
+        if v.len() != width {
             return Err(Error::Value {
                 encoding,
                 index: start + count,
                 reason: format!(
-                    "FIXED_LEN_BYTE_ARRAY value is {} bytes long, the type length is {type_length}",
+                    "FIXED_LEN_BYTE_ARRAY value is {} bytes long, the type length is {width}",
                     v.len()
                 ),
             });

@@ -24,27 +24,27 @@
 //! use pqcodec_encodings::plain::{PlainDecoder, PlainEncoder};
 //!
 //! // INT32: 4 bytes little endian each.
-//! let mut enc = PlainEncoder::<Int32Type>::new(0);
+//! let mut enc = PlainEncoder::new(Int32Type);
 //! enc.put(&[1, -2])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [0x01, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF]);
-//! assert_eq!(PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&bytes), 2, 0)?.read_all()?, [1, -2]);
+//! assert_eq!(PlainDecoder::new(Bytes::copy_from_slice(&bytes), 2, Int32Type)?.read_all()?, [1, -2]);
 //!
 //! // BOOLEAN: LSB first, the last byte padded with zeros.
-//! let mut enc = PlainEncoder::<BooleanType>::new(0);
+//! let mut enc = PlainEncoder::new(BooleanType);
 //! enc.put(&[true, false, true, true, false, false, false, false, true])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [0b0000_1101, 0b0000_0001]);
-//! let mut dec = PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&bytes), 9, 0)?;
+//! let mut dec = PlainDecoder::new(Bytes::copy_from_slice(&bytes), 9, BooleanType)?;
 //! assert_eq!(dec.skip(8)?, 8);
 //! assert_eq!(dec.read_all()?, [true]);
 //!
 //! // BYTE_ARRAY: a 4-byte little-endian length, then the bytes.
-//! let mut enc = PlainEncoder::<ByteArrayType>::new(0);
+//! let mut enc = PlainEncoder::new(ByteArrayType);
 //! enc.put([&b"ab"[..], b""])?;
 //! let bytes = enc.flush()?;
 //! assert_eq!(bytes, [2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0]);
-//! let values: ByteArrays = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0)?.read_all()?;
+//! let values: ByteArrays = PlainDecoder::new(Bytes::copy_from_slice(&bytes), 2, ByteArrayType)?.read_all()?;
 //! assert_eq!(values.iter().collect::<Vec<_>>(), [&b"ab"[..], b""]);
 //! # Ok::<(), pqcodec_core::Error>(())
 //! ```
@@ -70,7 +70,7 @@ pub trait PlainType: Physical {
     /// Checks that `data_len` bytes can hold `num_values` values and returns the width of one
     /// value in bytes (0 for BOOLEAN and BYTE_ARRAY, whose values are not whole bytes wide).
     #[doc(hidden)]
-    fn plain_width(data_len: usize, num_values: usize, type_length: usize) -> Result<usize>;
+    fn plain_width(self, data_len: usize, num_values: usize) -> Result<usize>;
 
     /// Appends the `n` values starting at `*pos` (a bit offset for BOOLEAN, a byte offset for
     /// the others) to `out` and moves `*pos` past them; `n` values are known to remain. On
@@ -94,9 +94,9 @@ pub trait PlainType: Physical {
     /// returns how many values it appended; errors are reported as `encoding`'s.
     #[doc(hidden)]
     fn put_plain<'v, I>(
+        self,
         buf: &mut Vec<u8>,
         start: usize,
-        type_length: usize,
         encoding: Encoding,
         values: I,
     ) -> Result<usize>
@@ -107,16 +107,16 @@ pub trait PlainType: Physical {
     /// [`PlainType::put_plain`] of values held in a slice, in bulk where the type allows.
     #[doc(hidden)]
     fn put_plain_slice(
+        self,
         buf: &mut Vec<u8>,
         start: usize,
-        type_length: usize,
         encoding: Encoding,
         values: &[Self::Value],
     ) -> Result<usize>
     where
         Self::Value: Sized,
     {
-        Self::put_plain(buf, start, type_length, encoding, values)
+        self.put_plain(buf, start, encoding, values)
     }
 
     /// The PLAIN bytes of `values` as they lie in memory, where they are those bytes
@@ -138,15 +138,10 @@ pub trait PlainType: Physical {
     }
 }
 
-/// Decodes a whole PLAIN page of `num_values` values (a dictionary page) into an owned buffer.
-///
-/// `type_length` is used for FIXED_LEN_BYTE_ARRAY only.
-pub fn decode_plain_page<T: PlainType>(
-    data: &[u8],
-    num_values: usize,
-    type_length: usize,
-) -> Result<T::Buffer> {
-    let width = T::plain_width(data.len(), num_values, type_length)?;
+/// Decodes a whole PLAIN page of `num_values` values of type `ty` (a dictionary page) into an
+/// owned buffer.
+pub fn decode_plain_page<T: PlainType>(data: &[u8], num_values: usize, ty: T) -> Result<T::Buffer> {
+    let width = ty.plain_width(data.len(), num_values)?;
     let mut out = T::Buffer::default();
     if num_values > 0 {
         out.reserve(num_values);
@@ -166,7 +161,7 @@ fn too_many(count: usize, width: usize, data_len: usize) -> Error {
 }
 
 impl PlainType for BooleanType {
-    fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
+    fn plain_width(self, data_len: usize, num_values: usize) -> Result<usize> {
         if num_values.div_ceil(8) > data_len {
             return Err(Error::CountTooLarge {
                 encoding: Encoding::Plain,
@@ -194,9 +189,9 @@ impl PlainType for BooleanType {
     }
 
     fn put_plain<'v, I>(
+        self,
         buf: &mut Vec<u8>,
         start: usize,
-        _type_length: usize,
         _encoding: Encoding,
         values: I,
     ) -> Result<usize>
@@ -207,9 +202,9 @@ impl PlainType for BooleanType {
     }
 
     fn put_plain_slice(
+        self,
         buf: &mut Vec<u8>,
         start: usize,
-        _type_length: usize,
         _encoding: Encoding,
         values: &[bool],
     ) -> Result<usize> {
@@ -220,7 +215,7 @@ impl PlainType for BooleanType {
 macro_rules! plain_fixed_width {
     ($($marker:ident),*) => {$(
         impl PlainType for $marker {
-            fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
+            fn plain_width(self, data_len: usize, num_values: usize) -> Result<usize> {
                 decoder::check_fixed(data_len, num_values, <Self as pqcodec_core::FixedWidth>::Native::SIZE)
             }
 
@@ -240,9 +235,9 @@ macro_rules! plain_fixed_width {
             }
 
             fn put_plain<'v, I>(
+                self,
                 buf: &mut Vec<u8>,
                 _start: usize,
-                _type_length: usize,
                 _encoding: Encoding,
                 values: I,
             ) -> Result<usize>
@@ -257,9 +252,9 @@ macro_rules! plain_fixed_width {
             }
 
             fn put_plain_slice(
+                self,
                 buf: &mut Vec<u8>,
                 _start: usize,
-                _type_length: usize,
                 _encoding: Encoding,
                 values: &[Self::Value],
             ) -> Result<usize> {
@@ -274,7 +269,7 @@ use pqcodec_core::NativeType as _;
 plain_fixed_width!(Int32Type, Int64Type, Int96Type, FloatType, DoubleType);
 
 impl PlainType for ByteArrayType {
-    fn plain_width(data_len: usize, num_values: usize, _type_length: usize) -> Result<usize> {
+    fn plain_width(self, data_len: usize, num_values: usize) -> Result<usize> {
         // Every value takes at least its 4-byte length.
         decoder::check_fixed(data_len, num_values, 4)?;
         Ok(0)
@@ -295,9 +290,9 @@ impl PlainType for ByteArrayType {
     }
 
     fn put_plain<'v, I>(
+        self,
         buf: &mut Vec<u8>,
         start: usize,
-        _type_length: usize,
         encoding: Encoding,
         values: I,
     ) -> Result<usize>
@@ -313,11 +308,8 @@ impl PlainType for ByteArrayType {
 }
 
 impl PlainType for FixedLenByteArrayType {
-    fn plain_width(data_len: usize, num_values: usize, type_length: usize) -> Result<usize> {
-        if type_length == 0 {
-            return Err(zero_type_length(Encoding::Plain));
-        }
-        decoder::check_fixed(data_len, num_values, type_length)
+    fn plain_width(self, data_len: usize, num_values: usize) -> Result<usize> {
+        decoder::check_fixed(data_len, num_values, self.width())
     }
 
     fn read_plain<S: Sink<[u8]> + ?Sized>(
@@ -336,29 +328,17 @@ impl PlainType for FixedLenByteArrayType {
     }
 
     fn put_plain<'v, I>(
+        self,
         buf: &mut Vec<u8>,
         start: usize,
-        type_length: usize,
         encoding: Encoding,
         values: I,
     ) -> Result<usize>
     where
         I: IntoIterator<Item = &'v [u8]>,
     {
-        if type_length == 0 {
-            return Err(zero_type_length(encoding));
-        }
-        encoder::put_fixed_len(buf, start, type_length, encoding, values)
+        encoder::put_fixed_len(buf, start, self.width(), encoding, values)
     }
-}
-
-/// FIXED_LEN_BYTE_ARRAY columns need a type length of at least one byte.
-pub(crate) fn zero_type_length(encoding: Encoding) -> Error {
-    Error::invalid(
-        encoding,
-        "type_length",
-        "FIXED_LEN_BYTE_ARRAY needs a type length of at least 1",
-    )
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use proptest::prelude::*;
 use super::*;
 
 /// PLAIN bytes of `values`.
-fn encode<T: PlainType>(values: &T::Buffer, type_length: usize) -> Vec<u8> {
-    let mut enc = PlainEncoder::<T>::new(type_length);
+fn encode<T: PlainType>(values: &T::Buffer, ty: T) -> Vec<u8> {
+    let mut enc = PlainEncoder::<T>::new(ty);
     enc.put(values.values()).unwrap();
     assert_eq!(enc.num_values(), values.len());
     assert_eq!(enc.estimated_size(), enc.clone().flush().unwrap().len());
@@ -18,13 +18,13 @@ fn encode<T: PlainType>(values: &T::Buffer, type_length: usize) -> Vec<u8> {
 
 /// Puts `values` in pieces cut at `cuts` (any order, any size), once with [`Encoder::put`] and
 /// once with [`Encoder::put_slice`], and checks both pages are the same bytes.
-fn slices_match_iterators<T: PlainType>(values: &[T::Value], cuts: &[usize])
+fn slices_match_iterators<T: PlainType + Default>(values: &[T::Value], cuts: &[usize])
 where
     T::Value: Sized,
 {
     let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (values.len() + 1)).collect();
     cuts.sort_unstable();
-    let (mut by_iter, mut by_slice) = (PlainEncoder::<T>::new(0), PlainEncoder::<T>::new(0));
+    let (mut by_iter, mut by_slice) = (PlainEncoder::<T>::default(), PlainEncoder::<T>::default());
     let mut at = 0;
     for end in cuts.into_iter().chain([values.len()]) {
         by_iter.put(&values[at..end]).unwrap();
@@ -38,14 +38,9 @@ where
 /// Decodes `bytes` holding `expected`, following `plan` (`(true, k)` reads `k` values, `(false,
 /// k)` skips `k`), then reads the rest, and checks the values read are the expected ones,
 /// compared by their PLAIN bytes (so NaN payloads and -0.0 count).
-fn check_plan<T: PlainType>(
-    bytes: &[u8],
-    expected: &T::Buffer,
-    type_length: usize,
-    plan: &[(bool, usize)],
-) {
+fn check_plan<T: PlainType>(bytes: &[u8], expected: &T::Buffer, ty: T, plan: &[(bool, usize)]) {
     let n = expected.len();
-    let mut dec = PlainDecoder::<T>::new(Bytes::copy_from_slice(bytes), n, type_length).unwrap();
+    let mut dec = PlainDecoder::<T>::new(Bytes::copy_from_slice(bytes), n, ty).unwrap();
     let mut got = T::Buffer::default();
     let mut want = T::Buffer::default();
     let mut at = 0;
@@ -73,45 +68,42 @@ fn check_plan<T: PlainType>(
     assert_eq!(dec.read(&mut got, 10).unwrap(), 0);
     assert_eq!(dec.skip(10).unwrap(), 0);
     assert_eq!(got.len(), want.len());
-    assert_eq!(
-        encode::<T>(&got, type_length),
-        encode::<T>(&want, type_length)
-    );
+    assert_eq!(encode::<T>(&got, ty), encode::<T>(&want, ty));
 }
 
 /// Encodes `values`, checks the page length, decodes it whole and along `plan`.
 fn round_trip<T: PlainType>(
     values: &T::Buffer,
-    type_length: usize,
+    ty: T,
     width: impl Fn(&T::Value) -> usize,
     plan: &[(bool, usize)],
 ) {
-    let bytes = encode::<T>(values, type_length);
+    let bytes = encode::<T>(values, ty);
     let expected_len: usize = values.values().map(width).sum();
     if T::TYPE == pqcodec_core::PhysicalType::Boolean {
         assert_eq!(bytes.len(), values.len().div_ceil(8));
     } else {
         assert_eq!(bytes.len(), expected_len);
     }
-    let whole = decode_plain_page::<T>(&bytes, values.len(), type_length).unwrap();
-    assert_eq!(encode::<T>(&whole, type_length), bytes);
-    check_plan::<T>(&bytes, values, type_length, plan);
+    let whole = decode_plain_page::<T>(&bytes, values.len(), ty).unwrap();
+    assert_eq!(encode::<T>(&whole, ty), bytes);
+    check_plan::<T>(&bytes, values, ty, plan);
     // Trailing bytes after the values are ignored.
     let mut longer = bytes.clone();
     longer.extend_from_slice(&[0xAB; 13]);
-    check_plan::<T>(&longer, values, type_length, plan);
+    check_plan::<T>(&longer, values, ty, plan);
 }
 
 const LENGTHS: [usize; 14] = [0, 1, 7, 8, 9, 31, 32, 33, 127, 128, 129, 255, 256, 257];
 
 #[test]
 fn spec_grammar_bytes_every_type() {
-    let mut enc = PlainEncoder::<Int64Type>::new(0);
+    let mut enc = PlainEncoder::<Int64Type>::new(Int64Type);
     enc.put(&[1, i64::MIN]).unwrap();
     let bytes = enc.flush().unwrap();
     assert_eq!(bytes, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80]);
     assert_eq!(
-        PlainDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 2, 0)
+        PlainDecoder::<Int64Type>::new(Bytes::copy_from_slice(&bytes), 2, Int64Type)
             .unwrap()
             .read_all()
             .unwrap(),
@@ -119,39 +111,48 @@ fn spec_grammar_bytes_every_type() {
     );
 
     let v = Int96([0x0403_0201, 0x0807_0605, 0x0C0B_0A09]);
-    let mut enc = PlainEncoder::<Int96Type>::new(0);
+    let mut enc = PlainEncoder::<Int96Type>::new(Int96Type);
     enc.put(&[v]).unwrap();
     let bytes = enc.flush().unwrap();
     assert_eq!(bytes, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    assert_eq!(decode_plain_page::<Int96Type>(&bytes, 1, 0).unwrap(), [v]);
+    assert_eq!(
+        decode_plain_page::<Int96Type>(&bytes, 1, Int96Type).unwrap(),
+        [v]
+    );
 
-    let mut enc = PlainEncoder::<FloatType>::new(0);
+    let mut enc = PlainEncoder::<FloatType>::new(FloatType);
     enc.put(&[1.0f32, -0.0]).unwrap();
     let bytes = enc.flush().unwrap();
     assert_eq!(bytes, [0, 0, 0x80, 0x3F, 0, 0, 0, 0x80]);
-    let back = decode_plain_page::<FloatType>(&bytes, 2, 0).unwrap();
+    let back = decode_plain_page::<FloatType>(&bytes, 2, FloatType).unwrap();
     assert_eq!(back[1].to_bits(), (-0.0f32).to_bits());
 
-    let mut enc = PlainEncoder::<DoubleType>::new(0);
+    let mut enc = PlainEncoder::<DoubleType>::new(DoubleType);
     enc.put(&[1.0f64]).unwrap();
     assert_eq!(enc.flush().unwrap(), [0, 0, 0, 0, 0, 0, 0xF0, 0x3F]);
 
-    let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(3);
+    let mut enc =
+        PlainEncoder::<FixedLenByteArrayType>::new(FixedLenByteArrayType::new(3).unwrap());
     enc.put([&b"abc"[..], b"xyz"]).unwrap();
     let bytes = enc.flush().unwrap();
     assert_eq!(bytes, *b"abcxyz");
-    let back = decode_plain_page::<FixedLenByteArrayType>(&bytes, 2, 3).unwrap();
+    let back = decode_plain_page::<FixedLenByteArrayType>(
+        &bytes,
+        2,
+        FixedLenByteArrayType::new(3).unwrap(),
+    )
+    .unwrap();
     assert_eq!(back.iter().collect::<Vec<_>>(), [&b"abc"[..], b"xyz"]);
 
     // The module doc's examples.
-    let mut enc = PlainEncoder::<Int32Type>::new(0);
+    let mut enc = PlainEncoder::<Int32Type>::new(Int32Type);
     enc.put(&[1, -2]).unwrap();
     assert_eq!(enc.flush().unwrap(), [1, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF]);
-    let mut enc = PlainEncoder::<BooleanType>::new(0);
+    let mut enc = PlainEncoder::<BooleanType>::new(BooleanType);
     enc.put(&[true, false, true, true, false, false, false, false, true])
         .unwrap();
     assert_eq!(enc.flush().unwrap(), [0b0000_1101, 0b0000_0001]);
-    let mut enc = PlainEncoder::<ByteArrayType>::new(0);
+    let mut enc = PlainEncoder::<ByteArrayType>::new(ByteArrayType);
     enc.put([&b"ab"[..], b""]).unwrap();
     assert_eq!(enc.flush().unwrap(), [2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0]);
 }
@@ -159,7 +160,7 @@ fn spec_grammar_bytes_every_type() {
 #[test]
 fn booleans_across_puts_and_bit_offsets() {
     let values: Vec<bool> = (0..300).map(|i| (i * 7 + i / 3) % 5 < 2).collect();
-    let mut enc = PlainEncoder::<BooleanType>::new(0);
+    let mut enc = PlainEncoder::<BooleanType>::new(BooleanType);
     // Puts of odd sizes continue the partial last byte.
     let mut at = 0;
     for k in [3, 1, 13, 8, 0, 100, 175] {
@@ -174,7 +175,8 @@ fn booleans_across_puts_and_bit_offsets() {
     assert_eq!(bytes[37] >> 4, 0, "padding bits are zero");
     for skip in 0..17 {
         let mut dec =
-            PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&bytes), 300, 0).unwrap();
+            PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&bytes), 300, BooleanType)
+                .unwrap();
         assert_eq!(dec.skip(skip).unwrap(), skip);
         let mut out = Vec::new();
         assert_eq!(dec.read(&mut out, 283).unwrap(), 283);
@@ -187,37 +189,42 @@ fn boundary_lengths_every_type() {
     let plan = [(true, 3), (false, 5), (true, 64), (false, 1), (true, 200)];
     for n in LENGTHS {
         let bools: Vec<bool> = (0..n).map(|i| i % 3 == 0).collect();
-        round_trip::<BooleanType>(&bools, 0, |_| 0, &plan);
+        round_trip::<BooleanType>(&bools, BooleanType, |_| 0, &plan);
         let ints: Vec<i32> = (0..n as i32)
             .map(|i| i.wrapping_mul(-0x0123_4567))
             .collect();
-        round_trip::<Int32Type>(&ints, 0, |_| 4, &plan);
+        round_trip::<Int32Type>(&ints, Int32Type, |_| 4, &plan);
         let longs: Vec<i64> = (0..n as i64)
             .map(|i| i.wrapping_mul(i64::MIN + 3))
             .collect();
-        round_trip::<Int64Type>(&longs, 0, |_| 8, &plan);
+        round_trip::<Int64Type>(&longs, Int64Type, |_| 8, &plan);
         let int96: Vec<Int96> = (0..n as u32).map(|i| Int96([i, !i, i << 3])).collect();
-        round_trip::<Int96Type>(&int96, 0, |_| 12, &plan);
+        round_trip::<Int96Type>(&int96, Int96Type, |_| 12, &plan);
         let floats: Vec<f32> = (0..n as u32)
             .map(|i| f32::from_bits(i.wrapping_mul(0x9E37_79B9)))
             .collect();
-        round_trip::<FloatType>(&floats, 0, |_| 4, &plan);
+        round_trip::<FloatType>(&floats, FloatType, |_| 4, &plan);
         let doubles: Vec<f64> = (0..n as u64)
             .map(|i| f64::from_bits(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
             .collect();
-        round_trip::<DoubleType>(&doubles, 0, |_| 8, &plan);
+        round_trip::<DoubleType>(&doubles, DoubleType, |_| 8, &plan);
         let arrays: ByteArrays = (0..n).map(|i| &b"abcdefghij"[..i % 11]).collect();
-        round_trip::<ByteArrayType>(&arrays, 0, |v| 4 + v.len(), &plan);
+        round_trip::<ByteArrayType>(&arrays, ByteArrayType, |v| 4 + v.len(), &plan);
         let fixed: ByteArrays = (0..n).map(|i| &b"abcdefghij"[i % 5..i % 5 + 4]).collect();
-        round_trip::<FixedLenByteArrayType>(&fixed, 4, |v| v.len(), &plan);
+        round_trip::<FixedLenByteArrayType>(
+            &fixed,
+            FixedLenByteArrayType::new(4).unwrap(),
+            |v| v.len(),
+            &plan,
+        );
     }
 }
 
 #[test]
 fn extremes_and_special_floats() {
     let plan = [(true, 2), (false, 1)];
-    round_trip::<Int32Type>(&vec![i32::MIN, i32::MAX, 0, -1], 0, |_| 4, &plan);
-    round_trip::<Int64Type>(&vec![i64::MIN, i64::MAX, 0, -1], 0, |_| 8, &plan);
+    round_trip::<Int32Type>(&vec![i32::MIN, i32::MAX, 0, -1], Int32Type, |_| 4, &plan);
+    round_trip::<Int64Type>(&vec![i64::MIN, i64::MAX, 0, -1], Int64Type, |_| 8, &plan);
     let nans = vec![
         f32::from_bits(0x7FC0_0001),
         f32::from_bits(0xFF80_0001),
@@ -225,18 +232,23 @@ fn extremes_and_special_floats() {
         f32::INFINITY,
         f32::MIN_POSITIVE,
     ];
-    round_trip::<FloatType>(&nans, 0, |_| 4, &plan);
-    let bytes = encode::<FloatType>(&nans, 0);
-    let back = decode_plain_page::<FloatType>(&bytes, nans.len(), 0).unwrap();
+    round_trip::<FloatType>(&nans, FloatType, |_| 4, &plan);
+    let bytes = encode::<FloatType>(&nans, FloatType);
+    let back = decode_plain_page::<FloatType>(&bytes, nans.len(), FloatType).unwrap();
     let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&back), bits(&nans));
     let dnans = vec![f64::from_bits(0x7FF0_0000_0000_0001), -0.0, f64::MAX];
-    round_trip::<DoubleType>(&dnans, 0, |_| 8, &plan);
+    round_trip::<DoubleType>(&dnans, DoubleType, |_| 8, &plan);
     let big = vec![0x5Au8; 65536];
     let arrays: ByteArrays = [&big[..], b"", &big[..7]].into_iter().collect();
-    round_trip::<ByteArrayType>(&arrays, 0, |v| 4 + v.len(), &plan);
+    round_trip::<ByteArrayType>(&arrays, ByteArrayType, |v| 4 + v.len(), &plan);
     let fixed: ByteArrays = [&big[..], &big[..]].into_iter().collect();
-    round_trip::<FixedLenByteArrayType>(&fixed, 65536, |v| v.len(), &plan);
+    round_trip::<FixedLenByteArrayType>(
+        &fixed,
+        FixedLenByteArrayType::new(65536).unwrap(),
+        |v| v.len(),
+        &plan,
+    );
 }
 
 #[test]
@@ -253,67 +265,72 @@ fn counts_the_data_cannot_hold() {
         );
     };
     count_too_large(
-        PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&[0; 7]), 2, 0).unwrap_err(),
+        PlainDecoder::<Int32Type>::new(Bytes::copy_from_slice(&[0; 7]), 2, Int32Type).unwrap_err(),
         2,
         1,
     );
     count_too_large(
-        PlainDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[0; 8]), usize::MAX, 0).unwrap_err(),
+        PlainDecoder::<Int64Type>::new(Bytes::copy_from_slice(&[0; 8]), usize::MAX, Int64Type)
+            .unwrap_err(),
         usize::MAX as u64,
         1,
     );
     count_too_large(
-        PlainDecoder::<Int96Type>::new(Bytes::copy_from_slice(&[0; 23]), 2, 0).unwrap_err(),
+        PlainDecoder::<Int96Type>::new(Bytes::copy_from_slice(&[0; 23]), 2, Int96Type).unwrap_err(),
         2,
         1,
     );
     count_too_large(
-        PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&[0; 1]), 9, 0).unwrap_err(),
+        PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&[0; 1]), 9, BooleanType)
+            .unwrap_err(),
         9,
         8,
     );
     count_too_large(
-        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&[0; 11]), 3, 0).unwrap_err(),
-        3,
-        2,
-    );
-    count_too_large(
-        PlainDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&[0; 11]), 3, 4)
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&[0; 11]), 3, ByteArrayType)
             .unwrap_err(),
         3,
         2,
     );
-    assert!(PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&[0; 1]), 8, 0).is_ok());
-    assert!(PlainDecoder::<DoubleType>::new(Bytes::copy_from_slice(&[]), 0, 0).is_ok());
+    count_too_large(
+        PlainDecoder::<FixedLenByteArrayType>::new(
+            Bytes::copy_from_slice(&[0; 11]),
+            3,
+            FixedLenByteArrayType::new(4).unwrap(),
+        )
+        .unwrap_err(),
+        3,
+        2,
+    );
+    assert!(
+        PlainDecoder::<BooleanType>::new(Bytes::copy_from_slice(&[0; 1]), 8, BooleanType).is_ok()
+    );
+    assert!(PlainDecoder::<DoubleType>::new(Bytes::copy_from_slice(&[]), 0, DoubleType).is_ok());
 }
 
 #[test]
 fn fixed_len_needs_a_type_length() {
-    let err = PlainDecoder::<FixedLenByteArrayType>::new(Bytes::copy_from_slice(&[1, 2]), 0, 0)
-        .unwrap_err();
-    assert!(matches!(
-        err,
-        Error::Invalid {
-            encoding: Encoding::Plain,
-            field: "type_length",
-            ..
-        }
-    ));
-    let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(0);
-    assert!(matches!(
-        enc.put([&b""[..]]),
-        Err(Error::Invalid {
-            field: "type_length",
-            ..
-        })
-    ));
+    // A zero-width FIXED_LEN_BYTE_ARRAY marker cannot be made, so no PLAIN decoder or encoder
+    // of one can either.
+    assert_eq!(
+        FixedLenByteArrayType::new(0),
+        Err(Error::TypeLength { type_length: 0 })
+    );
+    let one = FixedLenByteArrayType::new(1).unwrap();
+    let mut dec = PlainDecoder::new(Bytes::copy_from_slice(&[1, 2]), 2, one).unwrap();
+    assert_eq!(
+        dec.read_all().unwrap().iter().collect::<Vec<_>>(),
+        [[1], [2]]
+    );
 }
 
 #[test]
 fn byte_array_lengths_past_the_data() {
     // Second value says 100 bytes, 3 are left.
     let bytes = [1, 0, 0, 0, b'x', 100, 0, 0, 0, b'a', b'b', b'c'];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, ByteArrayType)
+            .unwrap();
     let mut out = ByteArrays::new();
     assert_eq!(
         dec.read(&mut out, 2),
@@ -341,7 +358,9 @@ fn byte_array_lengths_past_the_data() {
 
     // A length of u32::MAX allocates nothing.
     let bytes = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, ByteArrayType)
+            .unwrap();
     assert_eq!(
         dec.read_all(),
         Err(Error::truncated(
@@ -354,14 +373,19 @@ fn byte_array_lengths_past_the_data() {
 
     // The data ends inside the second length.
     let bytes = [0, 0, 0, 0, 0, 0, 0, 0, 5, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, ByteArrayType)
+            .unwrap();
     assert_eq!(dec.skip(1), Ok(1));
     assert_eq!(dec.skip(1), Ok(1));
     let mut dec =
-        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes[..5]), 1, 0).unwrap();
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes[..5]), 1, ByteArrayType)
+            .unwrap();
     assert_eq!(dec.read_all().unwrap().len(), 1);
     let bytes = [1, 0, 0, 0, 7, 9, 0, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, ByteArrayType)
+            .unwrap();
     assert_eq!(
         dec.read_all(),
         Err(Error::truncated(Encoding::Plain, "byte array length", 4, 3))
@@ -394,7 +418,8 @@ fn byte_arrays_come_as_spans_up_to_a_value_cut_short() {
     }
     let whole = bytes.len();
     bytes.extend_from_slice(&[9, 0, 0, 0, b'x']);
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::from(bytes), 301, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::from(bytes), 301, ByteArrayType).unwrap();
     let mut sink = Spans::default();
     assert_eq!(
         dec.read(&mut sink, 301),
@@ -425,7 +450,9 @@ fn a_sink_refusing_sound_byte_arrays_is_an_error() {
         }
     }
     let bytes = [1, 0, 0, 0, b'x'];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 1, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 1, ByteArrayType)
+            .unwrap();
     assert!(matches!(
         dec.read(&mut Refuses, 1),
         Err(Error::Invalid {
@@ -439,7 +466,8 @@ fn a_sink_refusing_sound_byte_arrays_is_an_error() {
 
 #[test]
 fn failed_put_leaves_the_page_unchanged() {
-    let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(2);
+    let mut enc =
+        PlainEncoder::<FixedLenByteArrayType>::new(FixedLenByteArrayType::new(2).unwrap());
     enc.put([&b"ab"[..]]).unwrap();
     let err = enc.put([&b"cd"[..], b"e", b"fg"]).unwrap_err();
     assert!(matches!(
@@ -456,7 +484,7 @@ fn failed_put_leaves_the_page_unchanged() {
     assert_eq!(enc.num_values(), 0);
     assert!(enc.flush().unwrap().is_empty());
 
-    let mut enc = PlainEncoder::<Int32Type>::new(0);
+    let mut enc = PlainEncoder::<Int32Type>::new(Int32Type);
     enc.put(&[7]).unwrap();
     let mut out = vec![0xEE];
     enc.flush_into(&mut out).unwrap();
@@ -467,7 +495,9 @@ fn failed_put_leaves_the_page_unchanged() {
 #[test]
 fn reads_into_a_vec_of_vecs() {
     let bytes = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
-    let mut dec = PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, 0).unwrap();
+    let mut dec =
+        PlainDecoder::<ByteArrayType>::new(Bytes::copy_from_slice(&bytes), 2, ByteArrayType)
+            .unwrap();
     let mut out: Vec<Vec<u8>> = Vec::new();
     assert_eq!(dec.read(&mut out, 5).unwrap(), 2);
     assert_eq!(out, [b"hi".to_vec(), vec![]]);
@@ -529,7 +559,7 @@ proptest! {
 
     #[test]
     fn booleans_round_trip(values in prop::collection::vec(any::<bool>(), 0..600), plan in plan()) {
-        round_trip::<BooleanType>(&values, 0, |_| 0, &plan);
+        round_trip::<BooleanType>(&values, BooleanType, |_| 0, &plan);
     }
 
     #[test]
@@ -537,9 +567,9 @@ proptest! {
         values in prop::collection::vec(prop_oneof![Just(i32::MIN), Just(i32::MAX), any::<i32>()], 0..600),
         plan in plan(),
     ) {
-        round_trip::<Int32Type>(&values, 0, |_| 4, &plan);
-        let bytes = encode::<Int32Type>(&values, 0);
-        prop_assert_eq!(decode_plain_page::<Int32Type>(&bytes, values.len(), 0).unwrap(), values);
+        round_trip::<Int32Type>(&values, Int32Type, |_| 4, &plan);
+        let bytes = encode::<Int32Type>(&values, Int32Type);
+        prop_assert_eq!(decode_plain_page::<Int32Type>(&bytes, values.len(), Int32Type).unwrap(), values);
     }
 
     #[test]
@@ -547,35 +577,35 @@ proptest! {
         values in prop::collection::vec(prop_oneof![Just(i64::MIN), Just(i64::MAX), any::<i64>()], 0..600),
         plan in plan(),
     ) {
-        round_trip::<Int64Type>(&values, 0, |_| 8, &plan);
-        let bytes = encode::<Int64Type>(&values, 0);
-        prop_assert_eq!(decode_plain_page::<Int64Type>(&bytes, values.len(), 0).unwrap(), values);
+        round_trip::<Int64Type>(&values, Int64Type, |_| 8, &plan);
+        let bytes = encode::<Int64Type>(&values, Int64Type);
+        prop_assert_eq!(decode_plain_page::<Int64Type>(&bytes, values.len(), Int64Type).unwrap(), values);
     }
 
     #[test]
     fn int96_round_trip(words in prop::collection::vec(any::<[u32; 3]>(), 0..400), plan in plan()) {
         let values: Vec<Int96> = words.into_iter().map(Int96).collect();
-        round_trip::<Int96Type>(&values, 0, |_| 12, &plan);
-        let bytes = encode::<Int96Type>(&values, 0);
-        prop_assert_eq!(decode_plain_page::<Int96Type>(&bytes, values.len(), 0).unwrap(), values);
+        round_trip::<Int96Type>(&values, Int96Type, |_| 12, &plan);
+        let bytes = encode::<Int96Type>(&values, Int96Type);
+        prop_assert_eq!(decode_plain_page::<Int96Type>(&bytes, values.len(), Int96Type).unwrap(), values);
     }
 
     #[test]
     fn float_round_trip(values in prop::collection::vec(f32s(), 0..600), plan in plan()) {
-        round_trip::<FloatType>(&values, 0, |_| 4, &plan);
+        round_trip::<FloatType>(&values, FloatType, |_| 4, &plan);
     }
 
     #[test]
     fn double_round_trip(values in prop::collection::vec(f64s(), 0..600), plan in plan()) {
-        round_trip::<DoubleType>(&values, 0, |_| 8, &plan);
+        round_trip::<DoubleType>(&values, DoubleType, |_| 8, &plan);
     }
 
     #[test]
     fn byte_array_round_trip(values in byte_arrays(), plan in plan()) {
         let buffer: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        round_trip::<ByteArrayType>(&buffer, 0, |v| 4 + v.len(), &plan);
-        let bytes = encode::<ByteArrayType>(&buffer, 0);
-        let back = decode_plain_page::<ByteArrayType>(&bytes, values.len(), 0).unwrap();
+        round_trip::<ByteArrayType>(&buffer, ByteArrayType, |v| 4 + v.len(), &plan);
+        let bytes = encode::<ByteArrayType>(&buffer, ByteArrayType);
+        let back = decode_plain_page::<ByteArrayType>(&bytes, values.len(), ByteArrayType).unwrap();
         prop_assert!(back.iter().eq(values.iter().map(Vec::as_slice)));
     }
 
@@ -587,8 +617,8 @@ proptest! {
         plan in plan(),
     ) {
         let buffer: ByteArrays = values.iter().map(Vec::as_slice).collect();
-        round_trip::<FixedLenByteArrayType>(&buffer, width, |v| v.len(), &plan);
-        let bytes = encode::<FixedLenByteArrayType>(&buffer, width);
+        round_trip::<FixedLenByteArrayType>(&buffer, FixedLenByteArrayType::new(width).unwrap(), |v| v.len(), &plan);
+        let bytes = encode::<FixedLenByteArrayType>(&buffer, FixedLenByteArrayType::new(width).unwrap());
         prop_assert_eq!(bytes, values.concat());
     }
 
@@ -600,8 +630,8 @@ proptest! {
         type_length in 0usize..6,
         plan in plan(),
     ) {
-        fn drive<T: PlainType>(data: &[u8], n: usize, type_length: usize, plan: &[(bool, usize)]) {
-            if let Ok(mut dec) = PlainDecoder::<T>::new(Bytes::copy_from_slice(data), n, type_length) {
+        fn drive<T: PlainType>(data: &[u8], n: usize, ty: T, plan: &[(bool, usize)]) {
+            if let Ok(mut dec) = PlainDecoder::<T>::new(Bytes::copy_from_slice(data), n, ty) {
                 let mut out = T::Buffer::default();
                 for &(read, k) in plan {
                     let _ = if read { dec.read(&mut out, k) } else { dec.skip(k) };
@@ -609,12 +639,14 @@ proptest! {
                 let _ = dec.read_all();
             }
         }
-        drive::<BooleanType>(&data, n, type_length, &plan);
-        drive::<Int32Type>(&data, n, type_length, &plan);
-        drive::<Int96Type>(&data, n, type_length, &plan);
-        drive::<DoubleType>(&data, n, type_length, &plan);
-        drive::<ByteArrayType>(&data, n, type_length, &plan);
-        drive::<FixedLenByteArrayType>(&data, n, type_length, &plan);
+        drive(&data, n, BooleanType, &plan);
+        drive(&data, n, Int32Type, &plan);
+        drive(&data, n, Int96Type, &plan);
+        drive(&data, n, DoubleType, &plan);
+        drive(&data, n, ByteArrayType, &plan);
+        if let Ok(ty) = FixedLenByteArrayType::new(type_length) {
+            drive(&data, n, ty, &plan);
+        }
     }
 }
 
@@ -624,7 +656,7 @@ proptest! {
 fn byte_arrays_of_every_short_length_are_written_exactly() {
     let pool: Vec<u8> = (0..80u8).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
     let values: Vec<&[u8]> = (0..=40).map(|n| &pool[n..2 * n]).collect();
-    let mut enc = PlainEncoder::<ByteArrayType>::new(0);
+    let mut enc = PlainEncoder::<ByteArrayType>::new(ByteArrayType);
     enc.put(values.iter().copied()).unwrap();
     let page = enc.flush().unwrap();
     let mut expect = Vec::new();
@@ -636,7 +668,7 @@ fn byte_arrays_of_every_short_length_are_written_exactly() {
     // FIXED_LEN_BYTE_ARRAY: three values of each width, back to back.
     for width in 1..=40 {
         let values: Vec<&[u8]> = (0..3).map(|i| &pool[i * 13..i * 13 + width]).collect();
-        let mut enc = PlainEncoder::<FixedLenByteArrayType>::new(width);
+        let mut enc = PlainEncoder::new(FixedLenByteArrayType::new(width).unwrap());
         enc.put(values.iter().copied()).unwrap();
         assert_eq!(enc.flush().unwrap(), values.concat(), "width {width}");
     }

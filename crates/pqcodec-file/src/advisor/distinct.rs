@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
-use pqcodec_core::PhysicalType;
+use pqcodec_core::ColumnType;
 
 /// Distinct values of one leaf column over one row group, and the bytes their PLAIN
 /// dictionary page would hold.
@@ -40,9 +40,9 @@ pub(crate) enum Distinct {
 }
 
 impl DistinctCounter {
-    pub(crate) fn new(physical: PhysicalType, type_length: usize, limit: u64) -> Self {
+    pub(crate) fn new(column_type: ColumnType, limit: u64) -> Self {
         // Byte arrays are counted by their bytes, of no one width.
-        let width = physical.value_width(type_length).unwrap_or(0) as u64;
+        let width = column_type.value_width().unwrap_or(0) as u64;
         DistinctCounter {
             seen: HashSet::default(),
             bytes: 0,

@@ -177,8 +177,11 @@ impl Advisor {
             let leaves = field_descr(&root_of(roots, field.name())?)?
                 .columns()
                 .iter()
-                .map(|c| column_desc(c))
-                .collect();
+                .map(|c| {
+                    column_desc(c)
+                        .map_err(|e| Error::Request(format!("column {:?}: {e}", c.path().string())))
+                })
+                .collect::<Result<_>>()?;
             fields.push((Arc::clone(field), leaves));
         }
         Ok(Sampler::new(
@@ -218,15 +221,14 @@ impl Advisor {
             sample::leaf_arrays(&rows, &mut sample_leaves);
             for (i, leaf) in field.leaves.iter().enumerate() {
                 let in_sample = sample_leaves.get(i).map(|array| {
-                    let mut counter =
-                        DistinctCounter::new(leaf.physical, leaf.type_length, u64::MAX);
+                    let mut counter = DistinctCounter::new(leaf.column_type, u64::MAX);
                     counter.observe(array);
                     counter.finish()
                 });
                 let value_bytes = sample_leaves.get(i).map_or(0, value_bytes);
                 let scale = Scale {
                     costs: self.costs,
-                    physical: leaf.physical,
+                    physical: leaf.physical(),
                     value_bytes: value_bytes as f64,
                     total,
                     sample: bench.rows(),
@@ -268,7 +270,7 @@ impl Advisor {
                 ByteSize(self.writer.dictionary_page_bytes as u64)
             ));
         }
-        for encoding in encodings_for(desc.physical, self.alp) {
+        for encoding in encodings_for(desc.physical(), self.alp) {
             if encoding.is_dictionary() && !dictionary_fits {
                 continue;
             }
@@ -286,7 +288,7 @@ impl Advisor {
         let input = match &current {
             Some(c) => c.bytes,
             None => {
-                let default = Choice::default_of(&self.writer, desc.physical);
+                let default = Choice::default_of(&self.writer, desc.physical());
                 let default = if default.encoding.is_dictionary() && !dictionary_fits {
                     Choice::new(Encoding::Plain, default.compression)
                 } else {
@@ -298,7 +300,7 @@ impl Advisor {
         };
         Ok(ColumnAdvice {
             path: desc.path.clone(),
-            physical_type: desc.physical,
+            physical_type: desc.physical(),
             current,
             input_bytes: input,
             candidates,

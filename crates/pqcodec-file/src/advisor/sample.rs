@@ -42,7 +42,7 @@ impl FieldSample {
     fn new(field: FieldRef, leaves: Vec<ColumnDesc>, dictionary_limit: u64) -> Self {
         let counters = leaves
             .iter()
-            .map(|l| DistinctCounter::new(l.physical, l.type_length, dictionary_limit))
+            .map(|l| DistinctCounter::new(l.column_type, dictionary_limit))
             .collect();
         FieldSample {
             groups: vec![Vec::new(); leaves.len()],

@@ -18,8 +18,9 @@ use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
 use parquet::schema::types::ColumnDescriptor;
 use pqcodec_arrow::ColumnDesc;
 use pqcodec_arrow::write::{Bound, SortOrder, Statistics};
-use pqcodec_core::{Encoding, PhysicalType};
+use pqcodec_core::{ColumnType, Encoding, PhysicalType};
 
+use super::FramingError;
 use super::checks::{DATA_PAGE_V2, DICTIONARY_PAGE};
 use super::footer_out::{ColumnIndex, PageLocation};
 use crate::compression::Compression;
@@ -50,15 +51,23 @@ pub fn physical(t: PqType) -> PhysicalType {
     }
 }
 
-/// The leaf column `c` as pqcodec describes it.
-pub(crate) fn column_desc(c: &ColumnDescriptor) -> ColumnDesc {
-    ColumnDesc {
+/// The leaf column `c` as pqcodec describes it; [`pqcodec_core::Error::TypeLength`] for a
+/// FIXED_LEN_BYTE_ARRAY column of type length 0 (the parquet crate refuses a negative one;
+/// other types have none, -1).
+pub(crate) fn column_desc(c: &ColumnDescriptor) -> pqcodec_core::Result<ColumnDesc> {
+    let type_length = usize::try_from(c.type_length()).unwrap_or(0);
+    Ok(ColumnDesc {
         path: c.path().string(),
-        physical: physical(c.physical_type()),
-        type_length: usize::try_from(c.type_length()).unwrap_or(0),
+        column_type: ColumnType::new(physical(c.physical_type()), type_length)?,
         max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
         max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
-    }
+    })
+}
+
+/// [`column_desc`] of a column of a file's schema: a type it cannot have is the footer's
+/// fault, named with the column.
+pub(crate) fn footer_column_desc(c: &ColumnDescriptor) -> Result<ColumnDesc, FramingError> {
+    column_desc(c).map_err(|e| FramingError::Footer(format!("column {:?}: {e}", c.path().string())))
 }
 
 /// The name of the codec `codec` and the cargo feature it needs, if this build was compiled

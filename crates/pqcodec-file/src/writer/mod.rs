@@ -41,7 +41,7 @@ use parquet::file::metadata::{
 };
 use parquet::schema::types::{ColumnDescriptor, SchemaDescPtr, SchemaDescriptor};
 use pqcodec_arrow::write::{ColumnOptions, DictionaryLimits, FieldEncoder, Prepared};
-use pqcodec_core::{Encoding, PhysicalType};
+use pqcodec_core::Encoding;
 
 pub use crate::compression::Compression;
 pub(crate) use options::{Chooser, ColumnChooser};
@@ -540,7 +540,8 @@ fn encoders(
         next += n;
         let mut columns = Vec::with_capacity(n);
         for leaf in leaves {
-            let desc = column_desc(leaf);
+            let desc = column_desc(leaf)
+                .map_err(|e| Error::Request(format!("column {:?}: {e}", leaf.path().string())))?;
             let (column_options, codec) = column_options(options, leaf, &desc.path);
             if let Some(feature) = options::missing_feature(codec) {
                 return Err(Error::CodecNotCompiled {
@@ -597,7 +598,7 @@ fn column_options(
         .with_page_rows(options.page_rows)
         .with_statistics(
             settings.statistics.unwrap_or(options.statistics)
-                && column_desc(leaf).physical != PhysicalType::Int96,
+                && leaf.physical_type() != parquet::basic::Type::INT96,
         )
         .with_sort_order(sort_order(leaf.sort_order()));
     (column, settings.compression.unwrap_or(options.compression))

@@ -92,7 +92,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Bad input must give an error, never a panic: pqcodec's own crates return errors, and a
-    // panic left in the parquet crate's framing (footer, page headers, decompression) is
+    // panic left in what the parquet crate does (the page index, the metadata's checks) is
     // caught here and reported as an error instead of a backtrace.
     let location = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let hook_location = std::sync::Arc::clone(&location);

@@ -1,7 +1,7 @@
-//! Parquet files read by pqcodec: the footer and page index (read by the parquet crate), page
-//! headers (pqcodec's) and decompression (SNAPPY pqcodec's, the other codecs the parquet crate's),
-//! and a reader that engines can call, decoding with pqcodec's
-//! decoders into Arrow.
+//! Parquet files read by pqcodec: the footer (pqcodec's Thrift, into the parquet crate's
+//! metadata), the page index (the parquet crate's), page headers (pqcodec's) and decompression
+//! (SNAPPY pqcodec's, the other codecs by their crates), and a reader that engines can call,
+//! decoding with pqcodec's decoders into Arrow.
 //!
 //! [`ReaderBuilder`] says what to read, as arrow-rs's `ParquetRecordBatchReaderBuilder` does:
 //! a [`Projection`] of columns, row groups, a [`RowSelection`] of rows, an offset and a limit,

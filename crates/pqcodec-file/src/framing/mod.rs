@@ -2,8 +2,8 @@
 //! pqcodec, over byte ranges already read. Reading, the footer is decoded into the parquet
 //! crate's metadata (`footer_in`, which says what that view leaves out: encodings it cannot name,
 //! such as ALP) and page headers are read (`page_header_in`); [`ChunkPages`] frames a column
-//! chunk's pages and decompresses them (SNAPPY by pqcodec's [`snappy`], the other codecs by the
-//! parquet crate's). Writing, pqcodec frames page headers, the page index and the footer
+//! chunk's pages and decompresses them (SNAPPY by pqcodec's [`snappy`], the other codecs by
+//! their crates). Writing, pqcodec frames page headers, the page index and the footer
 //! (`page_header_out`, `footer_out`, `thrift_out`). Only framing: every value and level is
 //! decoded by pqcodec. Of the rest of the crate it uses only the read metrics it adds to; the
 //! footer's metadata, the readers and the writer stand on it.

@@ -71,8 +71,6 @@ pub(crate) fn value_reader(column_type: C, data_type: &D) -> Option<Box<dyn Valu
 
 fn select<M: Make>(column_type: C, dt: &D, m: M) -> Option<Box<dyn ValueReader>> {
     let d = dt.clone();
-    // FIXED_LEN_BYTE_ARRAY's width, for the arms that depend on it.
-    let tl = column_type.value_width().unwrap_or(0);
     match (column_type, dt) {
         (C::Boolean, D::Null) => m.make(Nulls::default(), BooleanType),
         (C::Int32, D::Null) => m.make(Nulls::default(), Int32Type),
@@ -138,28 +136,32 @@ fn select<M: Make>(column_type: C, dt: &D, m: M) -> Option<Box<dyn ValueReader>>
         (C::ByteArray, D::Decimal256(..)) => m.make(Decimals::<i256>::new(d), ByteArrayType),
 
         (C::FixedLenByteArray(flba), D::FixedSizeBinary(n))
-            if usize::try_from(*n).ok() == Some(tl) =>
+            if usize::try_from(*n).ok() == Some(flba.width()) =>
         {
-            m.make(FixedBytes::new(d, tl), flba)
+            m.make(FixedBytes::new(d, flba.width()), flba)
         }
-        (C::FixedLenByteArray(flba), D::Float16) if tl == 2 => m.make(FixedBytes::new(d, 2), flba),
-        (C::FixedLenByteArray(flba), D::Interval(IntervalUnit::YearMonth)) if tl == 12 => {
+        (C::FixedLenByteArray(flba), D::Float16) if flba.width() == 2 => {
+            m.make(FixedBytes::new(d, 2), flba)
+        }
+        (C::FixedLenByteArray(flba), D::Interval(IntervalUnit::YearMonth))
+            if flba.width() == 12 =>
+        {
             m.make(FixedBytes::slice(d, 12, 0..4), flba)
         }
-        (C::FixedLenByteArray(flba), D::Interval(IntervalUnit::DayTime)) if tl == 12 => {
+        (C::FixedLenByteArray(flba), D::Interval(IntervalUnit::DayTime)) if flba.width() == 12 => {
             m.make(FixedBytes::slice(d, 12, 4..12), flba)
         }
-        (C::FixedLenByteArray(flba), D::Decimal32(..)) if tl <= 4 => {
-            m.make(Decimals::<i32>::fixed(d, tl), flba)
+        (C::FixedLenByteArray(flba), D::Decimal32(..)) if flba.width() <= 4 => {
+            m.make(Decimals::<i32>::fixed(d, flba.width()), flba)
         }
-        (C::FixedLenByteArray(flba), D::Decimal64(..)) if tl <= 8 => {
-            m.make(Decimals::<i64>::fixed(d, tl), flba)
+        (C::FixedLenByteArray(flba), D::Decimal64(..)) if flba.width() <= 8 => {
+            m.make(Decimals::<i64>::fixed(d, flba.width()), flba)
         }
-        (C::FixedLenByteArray(flba), D::Decimal128(..)) if tl <= 16 => {
-            m.make(Decimals::<i128>::fixed(d, tl), flba)
+        (C::FixedLenByteArray(flba), D::Decimal128(..)) if flba.width() <= 16 => {
+            m.make(Decimals::<i128>::fixed(d, flba.width()), flba)
         }
-        (C::FixedLenByteArray(flba), D::Decimal256(..)) if tl <= 32 => {
-            m.make(Decimals::<i256>::fixed(d, tl), flba)
+        (C::FixedLenByteArray(flba), D::Decimal256(..)) if flba.width() <= 32 => {
+            m.make(Decimals::<i256>::fixed(d, flba.width()), flba)
         }
         _ => None,
     }

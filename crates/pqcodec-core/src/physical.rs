@@ -377,16 +377,7 @@ impl ColumnType {
 
     /// The physical type, without the width.
     pub fn physical(self) -> PhysicalType {
-        match self {
-            ColumnType::Boolean => PhysicalType::Boolean,
-            ColumnType::Int32 => PhysicalType::Int32,
-            ColumnType::Int64 => PhysicalType::Int64,
-            ColumnType::Int96 => PhysicalType::Int96,
-            ColumnType::Float => PhysicalType::Float,
-            ColumnType::Double => PhysicalType::Double,
-            ColumnType::ByteArray => PhysicalType::ByteArray,
-            ColumnType::FixedLenByteArray(_) => PhysicalType::FixedLenByteArray,
-        }
+        crate::with_physical!(self, _: T => T::TYPE)
     }
 
     /// The bytes one value takes unpacked ([`Physical::value_width`]).

@@ -9,7 +9,7 @@ use arrow_schema::{DataType, Field, Schema};
 use bytes::Bytes;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{BrotliLevel, Compression as ParquetCompression};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{WriterProperties, WriterVersion};
 use pqcodec_file::{Compression, FileWriter, ReaderBuilder, WriterOptions};
 
 fn batch() -> RecordBatch {
@@ -24,8 +24,25 @@ fn batch() -> RecordBatch {
 
 /// The batch written by arrow-rs with BROTLI pages.
 fn brotli_file(batch: &RecordBatch) -> Bytes {
+    arrow_rs_file(
+        batch,
+        ParquetCompression::BROTLI(BrotliLevel::default()),
+        false,
+    )
+}
+
+/// The batch written by arrow-rs with `codec`, in pages (v2 pages if `v2`) of about 1,000
+/// bytes: several a chunk.
+fn arrow_rs_file(batch: &RecordBatch, codec: ParquetCompression, v2: bool) -> Bytes {
+    let version = match v2 {
+        true => WriterVersion::PARQUET_2_0,
+        false => WriterVersion::PARQUET_1_0,
+    };
     let props = WriterProperties::builder()
-        .set_compression(ParquetCompression::BROTLI(BrotliLevel::default()))
+        .set_compression(codec)
+        .set_writer_version(version)
+        .set_data_page_size_limit(1000)
+        .set_write_batch_size(100)
         .build();
     let mut out = Vec::new();
     let mut writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
@@ -91,4 +108,29 @@ fn brotli_compiled_in_is_read_and_written() {
     writer.write(&batch).unwrap();
     let file = Bytes::from(writer.into_inner().unwrap());
     assert_eq!(read(file).unwrap(), [batch]);
+}
+
+/// Every codec of the default features, as arrow-rs writes it (LZ4 in Hadoop's framing, GZIP
+/// and ZSTD as streams), is read back equal, on v1 and v2 pages.
+#[test]
+fn what_arrow_rs_compresses_is_read() {
+    use parquet::basic::{GzipLevel, ZstdLevel};
+    let batch = batch();
+    let mut codecs = vec![ParquetCompression::UNCOMPRESSED, ParquetCompression::SNAPPY];
+    if cfg!(feature = "flate2") {
+        codecs.push(ParquetCompression::GZIP(GzipLevel::default()));
+    }
+    if cfg!(feature = "lz4") {
+        codecs.extend([ParquetCompression::LZ4, ParquetCompression::LZ4_RAW]);
+    }
+    if cfg!(feature = "zstd") {
+        codecs.push(ParquetCompression::ZSTD(ZstdLevel::default()));
+    }
+    for (codec, v2) in codecs.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+        assert_eq!(
+            read(arrow_rs_file(&batch, codec, v2)).unwrap(),
+            std::slice::from_ref(&batch),
+            "{codec}, v2 pages: {v2}"
+        );
+    }
 }

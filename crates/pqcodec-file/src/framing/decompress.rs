@@ -3,7 +3,7 @@
 //! its cargo feature. Every decompressor appends to the page's buffer and stops at the size the
 //! page header gives (plus one byte, so that more is seen and refused), whatever the data claims.
 
-#[cfg(any(feature = "flate2", feature = "brotli"))]
+#[cfg(any(feature = "flate2", feature = "brotli", feature = "lz4"))]
 use std::io::Read;
 
 use parquet::basic::Compression;
@@ -88,7 +88,7 @@ impl Decompressor {
         match out.len() - start {
             n if n == size => Ok(()),
             n => Err(format!(
-                "the page decompresses to {n} bytes, not the {size} its header gives"
+                "the page's compressed bytes give {n} bytes, not {size}"
             )),
         }
     }
@@ -103,7 +103,7 @@ fn zeroed(out: &mut Vec<u8>, size: usize) -> &mut [u8] {
 }
 
 /// Reads a stream's output into `out`, at most `size` bytes and one more.
-#[cfg(any(feature = "flate2", feature = "brotli"))]
+#[cfg(any(feature = "flate2", feature = "brotli", feature = "lz4"))]
 fn read_to(stream: impl Read, size: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
     stream.take(size as u64 + 1).read_to_end(out).map(drop)
 }
@@ -218,7 +218,7 @@ mod tests {
             let short = decompress(codec, input, data.len() - 10).unwrap_err();
             assert!(!short.is_empty());
             let long = decompress(codec, input, data.len() + 10).unwrap_err();
-            assert!(long.contains("decompresses to 70000 bytes"), "{long}");
+            assert!(long.contains("give 70000 bytes, not 70010"), "{long}");
             assert!(decompress(codec, &input[..input.len() / 2], data.len()).is_err());
         }
         // Two GZIP members are one page.

@@ -1,4 +1,5 @@
-//! Parquet's physical types as zero-sized markers, and the capabilities encodings ask of them.
+//! Parquet's physical types as markers (unit structs; FIXED_LEN_BYTE_ARRAY's holds its width),
+//! the run-time [`ColumnType`], and the capabilities encodings ask of them.
 //!
 //! Every marker implements the sealed [`Physical`] trait. An encoding states what it needs in its
 //! bounds: DELTA_BINARY_PACKED is implemented for `T: Integer`, BYTE_STREAM_SPLIT for

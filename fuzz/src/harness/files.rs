@@ -4,11 +4,12 @@
 use super::*;
 
 thread_local! {
-    /// Whether this thread is inside the parquet crate's framing.
+    /// Whether this thread is inside a call into the parquet crate.
     static IN_FRAMING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Runs `f`, a call into the parquet crate's framing; a panic in it is `None`.
+/// Runs `f`, a call into the parquet crate (the metadata it builds from pqcodec's footer, the
+/// page index); a panic in it is `None`.
 ///
 /// The first call wraps the panic hook (libFuzzer's aborts the process) so that it stays quiet
 /// inside framing and is called as before everywhere else.
@@ -28,22 +29,6 @@ pub(super) fn framing<R>(f: impl FnOnce() -> R) -> Option<R> {
     result.ok()
 }
 
-/// A column's pages from the file, each read from it inside [`framing`].
-pub(super) struct Framed(FilePages);
-
-impl Iterator for Framed {
-    type Item = std::result::Result<Page, Box<dyn std::error::Error + Send + Sync>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match framing(|| self.0.next()) {
-            Some(Some(Ok(page))) => Some(Ok(page)),
-            Some(Some(Err(e))) => Some(Err(e)),
-            Some(None) => None,
-            None => Some(Err("the parquet crate panicked reading a page".into())),
-        }
-    }
-}
-
 /// Rows per batch, as `pqcodec cat` reads them.
 pub(super) const CAT_BATCH_SIZE: usize = 8192;
 
@@ -60,7 +45,7 @@ pub fn cat_file(data: &[u8]) {
     let columns = descs
         .into_iter()
         .enumerate()
-        .map(|(i, desc)| Column::new(desc, Framed(file.pages(i))))
+        .map(|(i, desc)| Column::new(desc, file.pages(i)))
         .collect();
     let Ok(decoder) = RecordBatchDecoder::try_new(schema, columns, CAT_BATCH_SIZE) else {
         return;

@@ -16,10 +16,10 @@
 //! or giving other values than one read of the same page; an encode then decode not giving
 //! the values back; an Arrow array that fails `validate_full`.
 //!
-//! Panics inside the parquet crate's framing (footer, page headers, decompression) are not
-//! pqcodec's: `cat_file` catches them around those calls only, as the `pqcodec` CLI does at its
-//! boundary, and `read_file` around the metadata load only; everything of pqcodec's runs
-//! outside `catch_unwind`.
+//! Panics inside the parquet crate (the metadata it builds from pqcodec's footer, the page index)
+//! are not pqcodec's: `cat_file` catches them around opening the file only, as the `pqcodec` CLI
+//! does at its boundary, and `read_file` around the metadata load only; everything of pqcodec's
+//! (page headers, decompression, decoding) runs outside `catch_unwind`.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -43,7 +43,7 @@ use pqcodec_encodings::dictionary::IndexDecoder;
 use pqcodec_encodings::dynamic::{DynamicType, plain_value_count};
 use pqcodec_encodings::plain::decode_plain_page;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
-use pqcodec_file::{FilePages, ParquetFile};
+use pqcodec_file::ParquetFile;
 use pqcodec_file::{Projection, ReaderBuilder, ReaderOptions, RowSelection, RowSelector};
 
 mod arrow;

@@ -643,7 +643,7 @@ mod seeds {
         let dir = std::env::temp_dir().join("pqcodec-fuzz-seeds");
         std::fs::create_dir_all(&dir).unwrap();
         let mut out = Vec::new();
-        let configs: [(&str, Option<PqEncoding>, bool, WriterVersion, Compression); 8] = [
+        let configs: [(&str, Option<PqEncoding>, bool, WriterVersion, Compression); 11] = [
             (
                 "dict_v1",
                 None,
@@ -699,6 +699,28 @@ mod seeds {
                 false,
                 WriterVersion::PARQUET_2_0,
                 Compression::ZSTD(Default::default()),
+            ),
+            // The other codecs' decompressors, as arrow-rs compresses (LZ4 in Hadoop's framing).
+            (
+                "plain_v1_gzip",
+                Some(PqEncoding::PLAIN),
+                false,
+                WriterVersion::PARQUET_1_0,
+                Compression::GZIP(Default::default()),
+            ),
+            (
+                "dict_v2_lz4",
+                None,
+                true,
+                WriterVersion::PARQUET_2_0,
+                Compression::LZ4,
+            ),
+            (
+                "plain_v2_lz4_raw",
+                Some(PqEncoding::PLAIN),
+                false,
+                WriterVersion::PARQUET_2_0,
+                Compression::LZ4_RAW,
             ),
         ];
         for (name, encoding, dictionary, version, compression) in configs {

@@ -76,10 +76,12 @@ impl Decompressor {
             Decompressor::Lz4 => lz4(input, size, out)?,
             #[cfg(feature = "zstd")]
             Decompressor::Zstd(zstd) => {
-                let n = zstd
-                    .decompress_to_buffer(input, zeroed(out, size))
+                // Written into `out`'s spare capacity, which bounds it, with no zeroing first.
+                out.reserve_exact(size + 1);
+                let mut tail = std::io::Cursor::new(&mut *out);
+                tail.set_position(start as u64);
+                zstd.decompress_to_buffer(input, &mut tail)
                     .map_err(|e| format!("ZSTD: {e}"))?;
-                out.truncate(start + n);
             }
             #[cfg(feature = "brotli")]
             Decompressor::Brotli => read_to(brotli::Decompressor::new(input, 4096), size, out)
@@ -95,7 +97,7 @@ impl Decompressor {
 }
 
 /// `size` zeroed bytes appended to `out`, for the block codecs to write into.
-#[cfg(any(feature = "lz4", feature = "zstd"))]
+#[cfg(feature = "lz4")]
 fn zeroed(out: &mut Vec<u8>, size: usize) -> &mut [u8] {
     let start = out.len();
     out.resize(start + size, 0);
@@ -199,6 +201,27 @@ mod tests {
             assert!(decompress(Compression::LZ4, input, data.len() + 1).is_err());
         }
         assert!(decompress(Compression::LZ4, &hadoop[..hadoop.len() - 1], data.len()).is_err());
+    }
+
+    /// Every byte of a block changed in turn, and the block cut short at every length: the
+    /// result is the page's size or an error, never a panic or more bytes.
+    #[cfg(feature = "lz4")]
+    #[test]
+    fn corrupt_lz4_blocks_are_errors_or_the_size_claimed() {
+        let data = text(3_000);
+        let block = lz4_flex::block::compress(&data);
+        for codec in [Compression::LZ4_RAW, Compression::LZ4] {
+            for i in 0..block.len() {
+                for flip in [0x01, 0x80, 0xff] {
+                    let mut bad = block.clone();
+                    bad[i] ^= flip;
+                    if let Ok(out) = decompress(codec, &bad, data.len()) {
+                        assert_eq!(out.len(), data.len());
+                    }
+                }
+                assert!(decompress(codec, &block[..i], data.len()).is_err());
+            }
+        }
     }
 
     #[cfg(all(feature = "zstd", feature = "flate2"))]

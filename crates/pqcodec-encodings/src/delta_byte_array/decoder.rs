@@ -37,8 +37,8 @@ struct Chain {
     previous: Vec<u8>,
     /// Values decoded so far (for error messages).
     index: usize,
-    /// The length every value must have (FIXED_LEN_BYTE_ARRAY's width), or 0 for any.
-    fixed_len: usize,
+    /// The length every value must have: FIXED_LEN_BYTE_ARRAY's width, `None` for BYTE_ARRAY.
+    fixed_len: Option<usize>,
     /// Where values are built for a sink that does not let them be built in place.
     scratch: Vec<u8>,
 }
@@ -74,7 +74,7 @@ impl<T: Binary> DeltaByteArrayDecoder<T> {
             chain: Chain {
                 previous: Vec::new(),
                 index: 0,
-                fixed_len: ty.value_width().unwrap_or(0),
+                fixed_len: ty.value_width(),
                 scratch: Vec::new(),
             },
             remaining: num_values,
@@ -201,7 +201,7 @@ impl Chain {
         for ((&prefix, &suffix), slot) in values {
             bad |= (prefix < 0) | (prefix as u32 as usize > len);
             len = prefix as u32 as usize + suffix as usize;
-            bad |= (self.fixed_len != 0) & (len != self.fixed_len);
+            bad |= len != self.fixed_len.unwrap_or(len);
             *slot = prefix as u32;
         }
         if !bad {
@@ -214,8 +214,10 @@ impl Chain {
                 return (i, Some(bad_prefix(prefix, index, len)));
             };
             len = keep + suffix as usize;
-            if self.fixed_len != 0 && len != self.fixed_len {
-                return (i, Some(bad_length(index, len, self.fixed_len)));
+            if let Some(width) = self.fixed_len
+                && len != width
+            {
+                return (i, Some(bad_length(index, len, width)));
             }
         }
         (prefixes.len().min(lengths.len()), None)

@@ -14,8 +14,8 @@ pub struct DeltaByteArrayEncoder<T: Binary> {
     prefixes: DeltaBinaryPackedEncoder<Int32Type>,
     suffixes: DeltaLengthByteArrayEncoder,
     previous: Vec<u8>,
-    /// The length every value must have (FIXED_LEN_BYTE_ARRAY's width), or 0 for any.
-    fixed_len: usize,
+    /// The length every value must have: FIXED_LEN_BYTE_ARRAY's width, `None` for BYTE_ARRAY.
+    fixed_len: Option<usize>,
     _type: PhantomData<T>,
 }
 
@@ -27,7 +27,7 @@ impl<T: Binary> DeltaByteArrayEncoder<T> {
             prefixes: DeltaBinaryPackedEncoder::new(),
             suffixes: DeltaLengthByteArrayEncoder::new(),
             previous: Vec::new(),
-            fixed_len: ty.value_width().unwrap_or(0),
+            fixed_len: ty.value_width(),
             _type: PhantomData,
         }
     }
@@ -58,11 +58,13 @@ impl<T: Binary> Encoder<T> for DeltaByteArrayEncoder<T> {
     {
         for value in values {
             let index = self.suffixes.len();
-            if self.fixed_len != 0 && value.len() != self.fixed_len {
+            if let Some(width) = self.fixed_len
+                && value.len() != width
+            {
                 return Err(Error::Value {
                     encoding: ENCODING,
                     index,
-                    reason: format!("{} bytes, not the column's {}", value.len(), self.fixed_len),
+                    reason: format!("{} bytes, not the column's {width}", value.len()),
                 });
             }
             if i32::try_from(value.len()).is_err() {

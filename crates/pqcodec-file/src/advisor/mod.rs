@@ -177,10 +177,7 @@ impl Advisor {
             let leaves = field_descr(&root_of(roots, field.name())?)?
                 .columns()
                 .iter()
-                .map(|c| {
-                    column_desc(c)
-                        .map_err(|e| Error::Request(format!("column {:?}: {e}", c.path().string())))
-                })
+                .map(|c| column_desc(c).map_err(Error::Request))
                 .collect::<Result<_>>()?;
             fields.push((Arc::clone(field), leaves));
         }

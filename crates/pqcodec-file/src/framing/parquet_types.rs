@@ -51,23 +51,24 @@ pub fn physical(t: PqType) -> PhysicalType {
     }
 }
 
-/// The leaf column `c` as pqcodec describes it; [`pqcodec_core::Error::TypeLength`] for a
-/// FIXED_LEN_BYTE_ARRAY column of type length 0 (the parquet crate refuses a negative one;
-/// other types have none, -1).
-pub(crate) fn column_desc(c: &ColumnDescriptor) -> pqcodec_core::Result<ColumnDesc> {
+/// The leaf column `c` as pqcodec describes it. A FIXED_LEN_BYTE_ARRAY column of type length 0
+/// is refused ([`pqcodec_core::Error::TypeLength`]) with the column's path in the message; the
+/// parquet crate refuses a negative one, and other types have none (-1).
+pub(crate) fn column_desc(c: &ColumnDescriptor) -> Result<ColumnDesc, String> {
     let type_length = usize::try_from(c.type_length()).unwrap_or(0);
+    let column_type = ColumnType::new(physical(c.physical_type()), type_length)
+        .map_err(|e| format!("column {:?}: {e}", c.path().string()))?;
     Ok(ColumnDesc {
         path: c.path().string(),
-        column_type: ColumnType::new(physical(c.physical_type()), type_length)?,
+        column_type,
         max_def_level: u16::try_from(c.max_def_level()).unwrap_or(0),
         max_rep_level: u16::try_from(c.max_rep_level()).unwrap_or(0),
     })
 }
 
-/// [`column_desc`] of a column of a file's schema: a type it cannot have is the footer's
-/// fault, named with the column.
+/// [`column_desc`] of a column of a file's schema: a type it cannot have is the footer's fault.
 pub(crate) fn footer_column_desc(c: &ColumnDescriptor) -> Result<ColumnDesc, FramingError> {
-    column_desc(c).map_err(|e| FramingError::Footer(format!("column {:?}: {e}", c.path().string())))
+    column_desc(c).map_err(FramingError::Footer)
 }
 
 /// The name of the codec `codec` and the cargo feature it needs, if this build was compiled

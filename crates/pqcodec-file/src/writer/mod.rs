@@ -540,8 +540,7 @@ fn encoders(
         next += n;
         let mut columns = Vec::with_capacity(n);
         for leaf in leaves {
-            let desc = column_desc(leaf)
-                .map_err(|e| Error::Request(format!("column {:?}: {e}", leaf.path().string())))?;
+            let desc = column_desc(leaf).map_err(Error::Request)?;
             let (column_options, codec) = column_options(options, leaf, &desc.path);
             if let Some(feature) = options::missing_feature(codec) {
                 return Err(Error::CodecNotCompiled {

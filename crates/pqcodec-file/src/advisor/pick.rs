@@ -28,6 +28,10 @@ pub enum Objective {
 /// How much larger than the smallest a `Balanced` file may be.
 const BALANCED_SLACK: f64 = 1.25;
 
+/// The share of a budget a plan may fill: its bytes are estimates from a sample, within about
+/// half a per cent of what the writer then writes, so the file it writes keeps to the budget.
+const ESTIMATE_MARGIN: f64 = 0.99;
+
 /// Decode times this close are one: measured on a sample, a difference of a few per cent is
 /// noise, and the smaller candidate is taken.
 const SAME_TIME: f64 = 1.05;
@@ -63,12 +67,9 @@ impl FromStr for Objective {
 /// and why.
 ///
 /// `Size` takes each column's smallest. `Balanced` and `Speed` give the file a budget of
-/// bytes (1.25 times the sum of the smallest; the sum of the inputs) and spend it where it
-/// saves the most decode time: every column starts at its fastest candidate, and while the
-/// file is over budget, the column whose next smaller candidate costs the least time per
-/// byte saved takes it. Then any column that can be faster within what is left of the
-/// budget is. Should that end slower than every column's smallest (which fits the budget
-/// whenever any plan does), the smallest are taken.
+/// bytes (1.25 times the sum of the smallest; the sum of the inputs) and take the plan of least
+/// decode time within [`ESTIMATE_MARGIN`] of it ([`fastest_within`]). When no plan but the
+/// smallest fits, or not even it, the smallest it is.
 pub(crate) fn plan(
     objective: Objective,
     candidates: &[Vec<Estimate>],
@@ -100,41 +101,6 @@ pub(crate) fn plan(
         );
         return smallest.into_iter().map(|i| (i, why.clone())).collect();
     }
-    let mut picks: Vec<usize> = candidates.iter().map(|c| fastest(c, |_| true)).collect();
-    let total =
-        |picks: &[usize]| -> u64 { picks.iter().zip(candidates).map(|(&i, c)| c[i].bytes).sum() };
-    let mut bytes = total(&picks);
-    while bytes > budget {
-        // The smaller candidate that costs the least time per byte saved, over all columns.
-        let mut best: Option<(usize, usize, f64)> = None;
-        for (col, c) in candidates.iter().enumerate() {
-            let now = &c[picks[col]];
-            for (i, e) in c.iter().enumerate() {
-                if e.bytes >= now.bytes {
-                    continue;
-                }
-                let cost = (e.decode_seconds - now.decode_seconds) / (now.bytes - e.bytes) as f64;
-                if best.is_none_or(|(_, _, b)| cost < b) {
-                    best = Some((col, i, cost));
-                }
-            }
-        }
-        let Some((col, i, _)) = best else { break };
-        bytes = bytes - candidates[col][picks[col]].bytes + candidates[col][i].bytes;
-        picks[col] = i;
-    }
-    // What is left of the budget: a column may be faster with it.
-    for (col, c) in candidates.iter().enumerate() {
-        let now = c[picks[col]];
-        let room = budget.saturating_sub(bytes) + now.bytes;
-        let i = fastest(c, |e| e.bytes <= room);
-        if i != picks[col] && c[i].decode_seconds * SAME_TIME < now.decode_seconds {
-            bytes = bytes - now.bytes + c[i].bytes;
-            picks[col] = i;
-        }
-    }
-    // The greedy descent can end slower than the smallest plan when that fits the budget too:
-    // then the smallest it is.
     let seconds = |picks: &[usize]| -> f64 {
         picks
             .iter()
@@ -142,9 +108,10 @@ pub(crate) fn plan(
             .map(|(&i, c)| c[i].decode_seconds)
             .sum()
     };
-    if seconds(&smallest) < seconds(&picks) {
-        picks.clone_from(&smallest);
-    }
+    // The smallest plan fits; the search, which keeps a margin and rounds bytes up, may miss it.
+    let picks = fastest_within(candidates, (budget as f64 * ESTIMATE_MARGIN) as u64)
+        .filter(|picks| seconds(picks) <= seconds(&smallest))
+        .unwrap_or_else(|| smallest.clone());
     let limit = match objective {
         Objective::Balanced => format!(
             "with the file within 25 % of its smallest ({})",
@@ -170,6 +137,125 @@ pub(crate) fn plan(
             (i, why)
         })
         .collect()
+}
+
+/// Steps the budget is cut into for [`fastest_within`].
+const BUDGET_STEPS: u64 = 4096;
+
+/// The most cells (columns times steps) a search keeps, 16 MiB of picks: files of more than
+/// 4,096 columns are searched in fewer, coarser steps.
+const SEARCH_CELLS: u64 = 1 << 24;
+
+/// Searches [`fastest_within`] makes, each with the room the one before left or overran.
+const SEARCHES: usize = 4;
+
+/// The plan of least total decode time whose bytes are within `budget`: each column's pick,
+/// or `None` if the search finds none.
+///
+/// A column's candidates are first cut to those that decode faster than every smaller one by
+/// more than [`SAME_TIME`] (so the smaller of two near-equal candidates is taken). The choice
+/// is then a knapsack with one item per column, solved exactly over bytes counted in steps of
+/// `budget / BUDGET_STEPS` (fewer for thousands of columns): unlike a greedy descent, it can
+/// spend the budget on one large column made fast (a text column in LZ4_RAW, the rest at their
+/// smallest) when that saves more time than many small columns made fast. Bytes are rounded to
+/// the nearest step, so each plan's exact bytes are checked, and the search is made again with
+/// the room the plan left, or less by what it overran.
+fn fastest_within(candidates: &[Vec<Estimate>], budget: u64) -> Option<Vec<usize>> {
+    let steps = (SEARCH_CELLS / candidates.len().max(1) as u64).clamp(1, BUDGET_STEPS);
+    let step = budget.div_ceil(steps).max(1);
+    let weight = |e: &Estimate| ((e.bytes + step / 2) / step) as usize;
+    let options: Vec<Vec<usize>> = candidates.iter().map(|c| frontier(c)).collect();
+    let mut capacity = (budget / step) as usize;
+    let mut best: Option<(f64, Vec<usize>)> = None;
+    for _ in 0..SEARCHES {
+        let Some(picks) = knapsack(candidates, &options, &weight, capacity) else {
+            break;
+        };
+        let (bytes, seconds) = picks
+            .iter()
+            .zip(candidates)
+            .fold((0u64, 0.0), |(b, t), (&i, c)| {
+                (b + c[i].bytes, t + c[i].decode_seconds)
+            });
+        let next = if bytes <= budget {
+            if best.as_ref().is_none_or(|(t, _)| seconds < *t) {
+                best = Some((seconds, picks));
+            }
+            capacity + ((budget - bytes) / step) as usize
+        } else {
+            capacity.checked_sub((bytes - budget).div_ceil(step) as usize)?
+        };
+        if next == capacity {
+            break;
+        }
+        capacity = next;
+    }
+    best.map(|(_, picks)| picks)
+}
+
+/// The picks of least total time whose weights sum to at most `capacity`, each column taking
+/// one of its `options`; `None` if none fits.
+fn knapsack(
+    candidates: &[Vec<Estimate>],
+    options: &[Vec<usize>],
+    weight: &impl Fn(&Estimate) -> usize,
+    capacity: usize,
+) -> Option<Vec<usize>> {
+    // least[w]: the least time of the columns so far within `w` steps.
+    let mut least = vec![0.0f64; capacity + 1];
+    // took[col][w]: the candidate column `col` took within `w` steps (`u16::MAX`: none fits).
+    let mut took: Vec<Vec<u16>> = Vec::with_capacity(candidates.len());
+    for (c, options) in candidates.iter().zip(options) {
+        let mut next = vec![f64::INFINITY; capacity + 1];
+        let mut chose = vec![u16::MAX; capacity + 1];
+        for (w, (slot, pick)) in next.iter_mut().zip(chose.iter_mut()).enumerate() {
+            for &i in options {
+                let Some(rest) = w.checked_sub(weight(&c[i])) else {
+                    continue;
+                };
+                let total = least[rest] + c[i].decode_seconds;
+                if total < *slot {
+                    *slot = total;
+                    *pick = i as u16;
+                }
+            }
+        }
+        least = next;
+        took.push(chose);
+    }
+    if !least.last()?.is_finite() {
+        return None;
+    }
+    let mut w = capacity;
+    let mut picks = vec![0; candidates.len()];
+    for (col, chose) in took.iter().enumerate().rev() {
+        let i = usize::from(chose[w]);
+        picks[col] = i;
+        w = w.checked_sub(weight(candidates[col].get(i)?))?;
+    }
+    Some(picks)
+}
+
+/// The candidates worth a byte more: from the smallest up, each that decodes faster than every
+/// smaller one by more than [`SAME_TIME`].
+fn frontier(candidates: &[Estimate]) -> Vec<usize> {
+    let mut by_size: Vec<usize> = (0..candidates.len()).collect();
+    by_size.sort_by(|&a, &b| {
+        let key = |e: &Estimate| (e.bytes, e.decode_seconds);
+        key(&candidates[a])
+            .partial_cmp(&key(&candidates[b]))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut kept = Vec::new();
+    let mut best = f64::INFINITY;
+    for i in by_size {
+        let time = candidates[i].decode_seconds;
+        if time * SAME_TIME < best {
+            kept.push(i);
+            best = time;
+        }
+    }
+    kept
 }
 
 /// The fastest candidate that passes `keep`: the smallest of those within [`SAME_TIME`] of
@@ -204,4 +290,129 @@ fn index_of_min(
         }
     }
     best.map_or(0, |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use pqcodec_core::Encoding;
+
+    use super::*;
+    use crate::compression::Compression;
+
+    fn estimate(bytes: u64, decode_seconds: f64) -> Estimate {
+        Estimate {
+            encoding: Encoding::Plain,
+            compression: Compression::Uncompressed,
+            bytes,
+            decode_seconds,
+        }
+    }
+
+    fn totals(candidates: &[Vec<Estimate>], picks: &[(usize, String)]) -> (u64, f64) {
+        picks
+            .iter()
+            .zip(candidates)
+            .fold((0, 0.0), |(b, t), ((i, _), c)| {
+                (b + c[*i].bytes, t + c[*i].decode_seconds)
+            })
+    }
+
+    /// Ten bytes too many: a greedy descent by time per byte saved takes the text column's big
+    /// step (0.033 s a byte, 30 bytes); one small column's step (0.04 s a byte, 10 bytes) is
+    /// enough, and costs less time in all.
+    #[test]
+    fn one_small_step_beats_a_cheaper_big_one() {
+        let text = vec![estimate(80, 1.0), estimate(50, 2.0)];
+        let small = vec![estimate(20, 0.1), estimate(10, 0.5)];
+        let mut candidates = vec![text];
+        candidates.extend(std::iter::repeat_n(small, 4));
+        // 150 bytes fit in 99 % of 152.
+        let picks = plan(Objective::Speed, &candidates, &[152]);
+        assert_eq!(picks[0].0, 0, "{picks:?}");
+        assert_eq!(picks[1..].iter().filter(|(i, _)| *i == 1).count(), 1);
+        let (bytes, seconds) = totals(&candidates, &picks);
+        assert_eq!(bytes, 150);
+        assert!((seconds - 1.8).abs() < 1e-9, "{seconds}");
+    }
+
+    /// A thousand columns of equal candidates (rounding errs the same way in each): the plan
+    /// still fills its budget, and twenty thousand are planned within it.
+    #[test]
+    fn wide_files_are_planned_within_budget() {
+        for columns in [1_000u64, 20_000] {
+            let candidates =
+                vec![vec![estimate(2_000, 0.1), estimate(1_000, 0.5)]; columns as usize];
+            let budget = columns * 1_500;
+            let picks = plan(Objective::Speed, &candidates, &[budget]);
+            let (bytes, seconds) = totals(&candidates, &picks);
+            assert!(bytes <= budget, "{bytes} > {budget}");
+            if columns == 1_000 {
+                // The best: 485 columns fast (99 % of the budget), 0.306 s a column.
+                assert!(seconds < columns as f64 * 0.31, "{seconds}");
+            }
+        }
+    }
+
+    /// Against every plan of small files: within the budget, and as fast as the fastest plan
+    /// within 99 % of it but for the 5 % that near-equal candidates may give up for bytes.
+    #[test]
+    fn plans_are_within_budget_and_as_fast_as_any() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..300 {
+            let columns = 1 + next(4) as usize;
+            let candidates: Vec<Vec<Estimate>> = (0..columns)
+                .map(|_| {
+                    (0..1 + next(4))
+                        .map(|_| estimate(1 + next(200), (1 + next(1000)) as f64 / 1000.0))
+                        .collect()
+                })
+                .collect();
+            let inputs = [candidates.iter().map(|c| c[0].bytes).sum::<u64>() + next(50)];
+            for objective in [Objective::Balanced, Objective::Speed] {
+                let least: u64 = candidates
+                    .iter()
+                    .map(|c| c.iter().map(|e| e.bytes).min().unwrap())
+                    .sum();
+                let budget = match objective {
+                    Objective::Balanced => (least as f64 * BALANCED_SLACK) as u64,
+                    _ => inputs[0],
+                };
+                let (bytes, seconds) = totals(&candidates, &plan(objective, &candidates, &inputs));
+                assert!(
+                    bytes <= budget.max(least),
+                    "{bytes} > {budget}: {candidates:?}"
+                );
+                let budget = (budget as f64 * ESTIMATE_MARGIN) as u64;
+                // Every plan within the search's budget, by brute force.
+                let mut best = f64::INFINITY;
+                let plans: usize = candidates.iter().map(Vec::len).product();
+                for mut n in 0..plans {
+                    let (mut b, mut t) = (0, 0.0);
+                    for c in &candidates {
+                        let e = c[n % c.len()];
+                        n /= c.len();
+                        b += e.bytes;
+                        t += e.decode_seconds;
+                    }
+                    if b <= budget {
+                        best = best.min(t);
+                    }
+                }
+                if best.is_finite() {
+                    assert!(
+                        seconds <= best * SAME_TIME + 1e-9,
+                        "{seconds} > {best}: {candidates:?}"
+                    );
+                } else {
+                    assert_eq!(bytes, least);
+                }
+            }
+        }
+    }
 }

@@ -9,7 +9,8 @@ use crate::compression::Compression;
 #[non_exhaustive]
 pub enum DecodeCosts {
     /// Each candidate's sample read back by pqcodec's reader on this machine (the fastest of
-    /// three reads), scaled to the column. Follows the machine; a few per cent of noise.
+    /// three reads, the column's candidates read in turns), scaled to the column. Follows the
+    /// machine; a few per cent of noise.
     #[default]
     Measured,
     /// [`CostTable::REFERENCE`]-like per-value and per-byte costs: the same advice on every

@@ -267,15 +267,25 @@ impl Advisor {
                 ByteSize(self.writer.dictionary_page_bytes as u64)
             ));
         }
+        let mut trials = Vec::new();
         for encoding in encodings_for(desc.physical(), self.alp) {
             if encoding.is_dictionary() && !dictionary_fits {
                 continue;
             }
             for &compression in &self.codecs {
                 let choice = Choice::new(encoding, compression);
-                let measured = bench.measure(leaf, choice.settings())?;
-                candidates.push(scale.estimate(choice, &measured));
+                trials.push((choice, bench.write(leaf, choice.settings())?));
             }
+        }
+        // The candidates are read in turns, so that a moment the machine is slow falls on
+        // them alike, not on one candidate's every read.
+        for _ in 0..bench.reads() {
+            for (_, written) in &mut trials {
+                bench.read(written)?;
+            }
+        }
+        for (choice, written) in &trials {
+            candidates.push(scale.estimate(*choice, &written.measured()));
         }
         if candidates.is_empty() {
             return Err(Error::Request("no codec to advise with".into()));
@@ -291,8 +301,8 @@ impl Advisor {
                 } else {
                     default
                 };
-                let measured = bench.measure(leaf, default.settings())?;
-                scale.estimate(default, &measured).bytes
+                let written = bench.write(leaf, default.settings())?;
+                scale.estimate(default, &written.measured()).bytes
             }
         };
         Ok(ColumnAdvice {

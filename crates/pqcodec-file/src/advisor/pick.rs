@@ -142,9 +142,10 @@ pub(crate) fn plan(
 /// Steps the budget is cut into for [`fastest_within`].
 const BUDGET_STEPS: u64 = 4096;
 
-/// The most cells (columns times steps) a search keeps, 16 MiB of picks: files of more than
-/// 4,096 columns are searched in fewer, coarser steps.
-const SEARCH_CELLS: u64 = 1 << 24;
+/// The cells (columns times steps) a search starts with, at most: files of more than 2,048
+/// columns are searched in fewer, coarser steps. A search keeps two bytes a cell, and may
+/// grow to twice its steps: at most 32 MiB.
+const SEARCH_CELLS: u64 = 1 << 23;
 
 /// Searches [`fastest_within`] makes, each with the room the one before left or overran.
 const SEARCHES: usize = 4;
@@ -181,7 +182,7 @@ fn fastest_within(candidates: &[Vec<Estimate>], budget: u64) -> Option<Vec<usize
             if best.as_ref().is_none_or(|(t, _)| seconds < *t) {
                 best = Some((seconds, picks));
             }
-            capacity + ((budget - bytes) / step) as usize
+            (capacity + ((budget - bytes) / step) as usize).min(2 * steps as usize)
         } else {
             capacity.checked_sub((bytes - budget).div_ceil(step) as usize)?
         };

@@ -1,7 +1,7 @@
 //! One candidate tried on a field's sample: written by the writer, read back by the reader.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{Schema, SchemaRef};
@@ -27,6 +27,20 @@ pub(crate) struct Measured {
     pub(crate) page_bytes: u64,
     /// The fastest of a few reads of the sample (decompressing and decoding); 0 with no read.
     pub(crate) seconds: f64,
+}
+
+/// One candidate's sample written, and its reads so far.
+pub(crate) struct Written {
+    file: Bytes,
+    metadata: Arc<FileMetadata>,
+    measured: Measured,
+}
+
+impl Written {
+    /// Its pages' measures, and the fastest of its reads.
+    pub(crate) fn measured(&self) -> Measured {
+        self.measured
+    }
 }
 
 /// A field's sample, ready to be written with each candidate.
@@ -68,9 +82,14 @@ impl<'a> Bench<'a> {
         self.batch.num_rows() as u64
     }
 
-    /// Writes the sample with `settings` for leaf `leaf` (the others PLAIN, uncompressed),
-    /// measures that leaf's pages and how fast the sample reads.
-    pub(crate) fn measure(&self, leaf: usize, settings: ColumnSettings) -> Result<Measured> {
+    /// How many times each candidate's sample is read.
+    pub(crate) fn reads(&self) -> usize {
+        self.reads
+    }
+
+    /// Writes the sample with `settings` for leaf `leaf` (the others PLAIN, uncompressed) and
+    /// measures that leaf's pages; [`Bench::read`] then times its reads.
+    pub(crate) fn write(&self, leaf: usize, settings: ColumnSettings) -> Result<Written> {
         let mut options = self.base.clone();
         for (i, column) in self.leaves.iter().enumerate() {
             let s = if i == leaf {
@@ -102,25 +121,31 @@ impl<'a> Bench<'a> {
             dictionary_bytes += dictionary;
             data_bytes += total - dictionary;
         }
-        let mut fastest = Duration::ZERO;
-        for _ in 0..self.reads {
-            let started = Instant::now();
-            let mut reader =
-                ReaderBuilder::new_with_metadata(file.clone(), Arc::clone(&metadata)).build()?;
-            while reader.next_batch()?.is_some() {}
-            let took = started.elapsed();
-            fastest = if fastest.is_zero() {
-                took
-            } else {
-                fastest.min(took)
-            };
-        }
-        Ok(Measured {
-            data_bytes,
-            dictionary_bytes,
-            values,
-            page_bytes,
-            seconds: fastest.as_secs_f64(),
+        Ok(Written {
+            file,
+            metadata,
+            measured: Measured {
+                data_bytes,
+                dictionary_bytes,
+                values,
+                page_bytes,
+                seconds: 0.0,
+            },
         })
+    }
+
+    /// Reads `written` once (decompressing and decoding), keeping the fastest read.
+    pub(crate) fn read(&self, written: &mut Written) -> Result<()> {
+        let started = Instant::now();
+        let mut reader =
+            ReaderBuilder::new_with_metadata(written.file.clone(), Arc::clone(&written.metadata))
+                .build()?;
+        while reader.next_batch()?.is_some() {}
+        let took = started.elapsed().as_secs_f64();
+        let fastest = &mut written.measured.seconds;
+        if *fastest == 0.0 || took < *fastest {
+            *fastest = took;
+        }
+        Ok(())
     }
 }

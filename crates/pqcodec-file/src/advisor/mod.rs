@@ -281,7 +281,7 @@ impl Advisor {
         // them alike, not on one candidate's every read.
         for _ in 0..bench.reads() {
             for (_, written) in &mut trials {
-                bench.read(written)?;
+                written.read()?;
             }
         }
         for (choice, written) in &trials {

@@ -41,6 +41,21 @@ impl Written {
     pub(crate) fn measured(&self) -> Measured {
         self.measured
     }
+
+    /// Reads the sample once (decompressing and decoding), keeping the fastest read.
+    pub(crate) fn read(&mut self) -> Result<()> {
+        let started = Instant::now();
+        let mut reader =
+            ReaderBuilder::new_with_metadata(self.file.clone(), Arc::clone(&self.metadata))
+                .build()?;
+        while reader.next_batch()?.is_some() {}
+        let took = started.elapsed().as_secs_f64();
+        let fastest = &mut self.measured.seconds;
+        if *fastest == 0.0 || took < *fastest {
+            *fastest = took;
+        }
+        Ok(())
+    }
 }
 
 /// A field's sample, ready to be written with each candidate.
@@ -88,7 +103,7 @@ impl<'a> Bench<'a> {
     }
 
     /// Writes the sample with `settings` for leaf `leaf` (the others PLAIN, uncompressed) and
-    /// measures that leaf's pages; [`Bench::read`] then times its reads.
+    /// measures that leaf's pages; [`Written::read`] then times its reads.
     pub(crate) fn write(&self, leaf: usize, settings: ColumnSettings) -> Result<Written> {
         let mut options = self.base.clone();
         for (i, column) in self.leaves.iter().enumerate() {
@@ -132,20 +147,5 @@ impl<'a> Bench<'a> {
                 seconds: 0.0,
             },
         })
-    }
-
-    /// Reads `written` once (decompressing and decoding), keeping the fastest read.
-    pub(crate) fn read(&self, written: &mut Written) -> Result<()> {
-        let started = Instant::now();
-        let mut reader =
-            ReaderBuilder::new_with_metadata(written.file.clone(), Arc::clone(&written.metadata))
-                .build()?;
-        while reader.next_batch()?.is_some() {}
-        let took = started.elapsed().as_secs_f64();
-        let fastest = &mut written.measured.seconds;
-        if *fastest == 0.0 || took < *fastest {
-            *fastest = took;
-        }
-        Ok(())
     }
 }

@@ -108,7 +108,7 @@ pub(crate) fn plan(
             .map(|(&i, c)| c[i].decode_seconds)
             .sum()
     };
-    // The smallest plan fits; the search, which keeps a margin and rounds bytes up, may miss it.
+    // The smallest plan fits; the search, which keeps a margin and counts in steps, may miss it.
     let picks = fastest_within(candidates, (budget as f64 * ESTIMATE_MARGIN) as u64)
         .filter(|picks| seconds(picks) <= seconds(&smallest))
         .unwrap_or_else(|| smallest.clone());

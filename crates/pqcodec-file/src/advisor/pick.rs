@@ -101,14 +101,8 @@ pub(crate) fn plan(
         );
         return smallest.into_iter().map(|i| (i, why.clone())).collect();
     }
-    let seconds = |picks: &[usize]| -> f64 {
-        picks
-            .iter()
-            .zip(candidates)
-            .map(|(&i, c)| c[i].decode_seconds)
-            .sum()
-    };
     // The smallest plan fits; the search, which keeps a margin and counts in steps, may miss it.
+    let seconds = |picks: &[usize]| totals(candidates, picks).1;
     let picks = fastest_within(candidates, (budget as f64 * ESTIMATE_MARGIN) as u64)
         .filter(|picks| seconds(picks) <= seconds(&smallest))
         .unwrap_or_else(|| smallest.clone());
@@ -164,27 +158,34 @@ const SEARCHES: usize = 4;
 fn fastest_within(candidates: &[Vec<Estimate>], budget: u64) -> Option<Vec<usize>> {
     let steps = (SEARCH_CELLS / candidates.len().max(1) as u64).clamp(1, BUDGET_STEPS);
     let step = budget.div_ceil(steps).max(1);
-    let weight = |e: &Estimate| ((e.bytes + step / 2) / step) as usize;
-    let options: Vec<Vec<usize>> = candidates.iter().map(|c| frontier(c)).collect();
-    let mut capacity = (budget / step) as usize;
+    // Each column's frontier, with its candidates' steps and times.
+    let options: Vec<Vec<Weighed>> = candidates
+        .iter()
+        .map(|c| {
+            frontier(c)
+                .into_iter()
+                .map(|i| Weighed {
+                    index: i,
+                    steps: c[i].bytes.saturating_add(step / 2) / step,
+                    seconds: c[i].decode_seconds,
+                })
+                .collect()
+        })
+        .collect();
+    let mut capacity = budget / step;
     let mut best: Option<(f64, Vec<usize>)> = None;
     for _ in 0..SEARCHES {
-        let Some(picks) = knapsack(candidates, &options, &weight, capacity) else {
+        let Some(picks) = knapsack(&options, capacity as usize) else {
             break;
         };
-        let (bytes, seconds) = picks
-            .iter()
-            .zip(candidates)
-            .fold((0u64, 0.0), |(b, t), (&i, c)| {
-                (b + c[i].bytes, t + c[i].decode_seconds)
-            });
+        let (bytes, seconds) = totals(candidates, &picks);
         let next = if bytes <= budget {
             if best.as_ref().is_none_or(|(t, _)| seconds < *t) {
                 best = Some((seconds, picks));
             }
-            (capacity + ((budget - bytes) / step) as usize).min(2 * steps as usize)
+            (capacity + (budget - bytes) / step).min(2 * steps)
         } else {
-            capacity.checked_sub((bytes - budget).div_ceil(step) as usize)?
+            capacity.checked_sub((bytes - budget).div_ceil(step))?
         };
         if next == capacity {
             break;
@@ -194,30 +195,37 @@ fn fastest_within(candidates: &[Vec<Estimate>], budget: u64) -> Option<Vec<usize
     best.map(|(_, picks)| picks)
 }
 
-/// The picks of least total time whose weights sum to at most `capacity`, each column taking
-/// one of its `options`; `None` if none fits.
-fn knapsack(
-    candidates: &[Vec<Estimate>],
-    options: &[Vec<usize>],
-    weight: &impl Fn(&Estimate) -> usize,
-    capacity: usize,
-) -> Option<Vec<usize>> {
+/// A candidate as [`knapsack`] weighs it.
+#[derive(Debug, Clone, Copy)]
+struct Weighed {
+    /// Its index among the column's candidates.
+    index: usize,
+    /// Its bytes, in steps of the budget.
+    steps: u64,
+    seconds: f64,
+}
+
+/// The candidates' indices of least total time whose steps sum to at most `capacity`, each
+/// column taking one of its `options`; `None` if none fits.
+fn knapsack(options: &[Vec<Weighed>], capacity: usize) -> Option<Vec<usize>> {
     // least[w]: the least time of the columns so far within `w` steps.
     let mut least = vec![0.0f64; capacity + 1];
-    // took[col][w]: the candidate column `col` took within `w` steps (`u16::MAX`: none fits).
-    let mut took: Vec<Vec<u16>> = Vec::with_capacity(candidates.len());
-    for (c, options) in candidates.iter().zip(options) {
+    // took[col][w]: the option column `col` took within `w` steps (`u16::MAX`: none fits).
+    let mut took: Vec<Vec<u16>> = Vec::with_capacity(options.len());
+    for column in options {
         let mut next = vec![f64::INFINITY; capacity + 1];
         let mut chose = vec![u16::MAX; capacity + 1];
-        for (w, (slot, pick)) in next.iter_mut().zip(chose.iter_mut()).enumerate() {
-            for &i in options {
-                let Some(rest) = w.checked_sub(weight(&c[i])) else {
-                    continue;
-                };
-                let total = least[rest] + c[i].decode_seconds;
+        for (k, o) in column.iter().enumerate() {
+            let Ok(weight) = usize::try_from(o.steps) else {
+                continue;
+            };
+            // Each width `w` that holds this option, against what the columns before left.
+            let fits = next.iter_mut().zip(chose.iter_mut()).skip(weight);
+            for ((slot, pick), before) in fits.zip(&least) {
+                let total = before + o.seconds;
                 if total < *slot {
                     *slot = total;
-                    *pick = i as u16;
+                    *pick = k as u16;
                 }
             }
         }
@@ -228,13 +236,23 @@ fn knapsack(
         return None;
     }
     let mut w = capacity;
-    let mut picks = vec![0; candidates.len()];
+    let mut picks = vec![0; options.len()];
     for (col, chose) in took.iter().enumerate().rev() {
-        let i = usize::from(chose[w]);
-        picks[col] = i;
-        w = w.checked_sub(weight(candidates[col].get(i)?))?;
+        let o = options[col].get(usize::from(chose[w]))?;
+        picks[col] = o.index;
+        w = w.checked_sub(usize::try_from(o.steps).ok()?)?;
     }
     Some(picks)
+}
+
+/// A plan's bytes and decode seconds.
+fn totals(candidates: &[Vec<Estimate>], picks: &[usize]) -> (u64, f64) {
+    picks
+        .iter()
+        .zip(candidates)
+        .fold((0, 0.0), |(b, t), (&i, c)| {
+            (b + c[i].bytes, t + c[i].decode_seconds)
+        })
 }
 
 /// The candidates worth a byte more: from the smallest up, each that decodes faster than every
@@ -309,13 +327,9 @@ mod tests {
         }
     }
 
-    fn totals(candidates: &[Vec<Estimate>], picks: &[(usize, String)]) -> (u64, f64) {
-        picks
-            .iter()
-            .zip(candidates)
-            .fold((0, 0.0), |(b, t), ((i, _), c)| {
-                (b + c[*i].bytes, t + c[*i].decode_seconds)
-            })
+    fn plan_totals(candidates: &[Vec<Estimate>], picks: &[(usize, String)]) -> (u64, f64) {
+        let picks: Vec<usize> = picks.iter().map(|(i, _)| *i).collect();
+        totals(candidates, &picks)
     }
 
     /// Ten bytes too many: a greedy descent by time per byte saved takes the text column's big
@@ -331,7 +345,7 @@ mod tests {
         let picks = plan(Objective::Speed, &candidates, &[152]);
         assert_eq!(picks[0].0, 0, "{picks:?}");
         assert_eq!(picks[1..].iter().filter(|(i, _)| *i == 1).count(), 1);
-        let (bytes, seconds) = totals(&candidates, &picks);
+        let (bytes, seconds) = plan_totals(&candidates, &picks);
         assert_eq!(bytes, 150);
         assert!((seconds - 1.8).abs() < 1e-9, "{seconds}");
     }
@@ -345,7 +359,7 @@ mod tests {
                 vec![vec![estimate(2_000, 0.1), estimate(1_000, 0.5)]; columns as usize];
             let budget = columns * 1_500;
             let picks = plan(Objective::Speed, &candidates, &[budget]);
-            let (bytes, seconds) = totals(&candidates, &picks);
+            let (bytes, seconds) = plan_totals(&candidates, &picks);
             assert!(bytes <= budget, "{bytes} > {budget}");
             if columns == 1_000 {
                 // The best: 485 columns fast (99 % of the budget), 0.306 s a column.
@@ -384,7 +398,8 @@ mod tests {
                     Objective::Balanced => (least as f64 * BALANCED_SLACK) as u64,
                     _ => inputs[0],
                 };
-                let (bytes, seconds) = totals(&candidates, &plan(objective, &candidates, &inputs));
+                let (bytes, seconds) =
+                    plan_totals(&candidates, &plan(objective, &candidates, &inputs));
                 assert!(
                     bytes <= budget.max(least),
                     "{bytes} > {budget}: {candidates:?}"

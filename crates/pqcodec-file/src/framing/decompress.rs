@@ -1,7 +1,8 @@
 //! Page decompression: SNAPPY by pqcodec's own [`snappy`](super::snappy), the other codecs by
 //! the codec crates the writer compresses with (flate2, lz4_flex, zstd, brotli), each behind
-//! its cargo feature. Every decompressor appends to the page's buffer and stops at the size the
-//! page header gives (plus one byte, so that more is seen and refused), whatever the data claims.
+//! its cargo feature. Every decompressor appends to the page's buffer and stops soon after the
+//! size the page header gives (at one byte more, or at the buffer's capacity for ZSTD), so that
+//! more is seen and refused, whatever the data claims.
 
 #[cfg(any(feature = "flate2", feature = "brotli", feature = "lz4"))]
 use std::io::Read;

@@ -21,7 +21,7 @@ use pqcodec::arrow::{
     ArrayDecoder, Column, ColumnDesc, DataPageV1, DataPageV2, DictionaryPage, Page,
 };
 use pqcodec::core::{ColumnType, Decoder, Encoding, PhysicalType, with_physical};
-use pqcodec::encodings::dynamic::{self, DynamicType, plain_value_count};
+use pqcodec::encodings::dynamic::{self, DynamicType, IntoValues, plain_value_count};
 use pqcodec::encodings::plain::decode_plain_page;
 
 /// The system allocator, counting live bytes and their peak per thread.
@@ -257,7 +257,7 @@ fn hostile_pages_cover_every_encoding_and_type() {
     for e in Encoding::ALL {
         for p in PhysicalType::ALL {
             let column_type = ColumnType::new(p, 4).unwrap();
-            let applies = dynamic::encode(e, &empty_values(p), column_type).is_ok();
+            let applies = dynamic::encode(e, &empty_values(column_type), column_type).is_ok();
             let covered = pages
                 .iter()
                 .any(|h| h.encoding == e && h.column_type.physical() == p);
@@ -266,18 +266,8 @@ fn hostile_pages_cover_every_encoding_and_type() {
     }
 }
 
-fn empty_values(p: PhysicalType) -> dynamic::Values {
-    use dynamic::Values as V;
-    match p {
-        PhysicalType::Boolean => V::Boolean(vec![]),
-        PhysicalType::Int32 => V::Int32(vec![]),
-        PhysicalType::Int64 => V::Int64(vec![]),
-        PhysicalType::Int96 => V::Int96(vec![]),
-        PhysicalType::Float => V::Float(vec![]),
-        PhysicalType::Double => V::Double(vec![]),
-        PhysicalType::ByteArray => V::ByteArray(Default::default()),
-        PhysicalType::FixedLenByteArray => V::FixedLenByteArray(Default::default()),
-    }
+fn empty_values(column_type: ColumnType) -> dynamic::Values {
+    with_physical!(column_type, _: T => T::into_values(Default::default()))
 }
 
 #[test]

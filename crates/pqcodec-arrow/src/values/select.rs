@@ -5,7 +5,7 @@ use arrow_buffer::i256;
 use arrow_schema::{DataType as D, IntervalUnit, TimeUnit};
 use pqcodec_core::{
     BooleanType, ByteArrayType, ColumnType as C, DoubleType, FloatType, Int32Type, Int64Type,
-    Int96Type,
+    Int96Type, with_physical,
 };
 use pqcodec_encodings::dynamic::DynamicType;
 
@@ -72,14 +72,7 @@ pub(crate) fn value_reader(column_type: C, data_type: &D) -> Option<Box<dyn Valu
 fn select<M: Make>(column_type: C, dt: &D, m: M) -> Option<Box<dyn ValueReader>> {
     let d = dt.clone();
     match (column_type, dt) {
-        (C::Boolean, D::Null) => m.make(Nulls::default(), BooleanType),
-        (C::Int32, D::Null) => m.make(Nulls::default(), Int32Type),
-        (C::Int64, D::Null) => m.make(Nulls::default(), Int64Type),
-        (C::Int96, D::Null) => m.make(Nulls::default(), Int96Type),
-        (C::Float, D::Null) => m.make(Nulls::default(), FloatType),
-        (C::Double, D::Null) => m.make(Nulls::default(), DoubleType),
-        (C::ByteArray, D::Null) => m.make(Nulls::default(), ByteArrayType),
-        (C::FixedLenByteArray(flba), D::Null) => m.make(Nulls::default(), flba),
+        (c, D::Null) => with_physical!(c, ty: T => m.make::<T, _>(Nulls::default(), ty)),
 
         (C::Boolean, D::Boolean) => m.make(Booleans::new(), BooleanType),
 

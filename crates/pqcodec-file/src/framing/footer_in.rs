@@ -34,8 +34,7 @@ use parquet::geospatial::bounding_box::BoundingBox;
 use parquet::geospatial::statistics::GeospatialStatistics;
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type, TypePtr};
 
-use super::FramingError;
-use super::checks::{DATA_PAGE, DATA_PAGE_V2, check_schema_tree};
+use super::page_header_in::{DATA_PAGE, DATA_PAGE_V2};
 use super::parquet_types::{
     codec_of, converted_type_of, edge_interpolation_of, encoding_named, physical_type_of, reason,
     repetition_of,
@@ -43,6 +42,7 @@ use super::parquet_types::{
 use super::thrift_in::{
     Cursor, Result, ThriftError, bool_field, read_list, read_struct, read_union,
 };
+use super::{FramingError, MAX_SCHEMA_DEPTH};
 
 /// A footer decoded.
 #[derive(Debug)]
@@ -239,6 +239,84 @@ pub(crate) struct SchemaElement<'a> {
     /// Field 10.
     pub logical: Option<LogicalType>,
 }
+
+/// Checks the schema's tree (flattened depth-first: each group followed by its
+/// `num_children` children) without recursion, before the parquet crate's types are built from
+/// it: fields nest at most [`MAX_SCHEMA_DEPTH`] levels below the root, every group's children
+/// are there, and the leaves' paths are not out of proportion to the `footer_len` bytes they
+/// come from (the parquet crate gives each leaf a copy of its ancestors' names: a long name
+/// above many leaves would take terabytes).
+pub(crate) fn check_schema_tree(
+    schema: &[SchemaElement<'_>],
+    footer_len: usize,
+) -> std::result::Result<(), FramingError> {
+    let name = |i: usize| String::from_utf8_lossy(schema[i].name).into_owned();
+    // What one part of a leaf's path takes: a `String` and its bytes.
+    let part = |i: usize| 24 + schema[i].name.len() as u64;
+    let most_path_bytes = PATH_BYTES_PER_FOOTER_BYTE * footer_len as u64 + PATH_BYTES_FREE;
+    let mut path_bytes = 0u64;
+    // The groups whose children are being read: (element, num_children, children still to
+    // come, the bytes of the path to the group's children).
+    let mut open: Vec<(usize, i32, i32, u64)> = Vec::new();
+    for (i, element) in schema.iter().enumerate() {
+        let parent = open.last().map_or(0, |&(.., path)| path);
+        if let Some((_, _, left, _)) = open.last_mut() {
+            *left -= 1;
+        }
+        match element.num_children {
+            Some(n) if n < 0 => {
+                return Err(FramingError::Footer(format!(
+                    "schema: element {i} ({:?}) has num_children {n}",
+                    name(i)
+                )));
+            }
+            Some(n) if n > 0 => {
+                // The root's name is in no path.
+                let path = if open.is_empty() { 0 } else { parent + part(i) };
+                open.push((i, n, n, path));
+                if open.len() > MAX_SCHEMA_DEPTH {
+                    return Err(FramingError::Footer(format!(
+                        "the schema nests too deep: the children of group {:?} (element {i}) \
+                         would be {} levels below the root, more than the {MAX_SCHEMA_DEPTH} \
+                         pqcodec reads",
+                        name(i),
+                        open.len()
+                    )));
+                }
+            }
+            _ => {
+                path_bytes += 24 + parent + part(i);
+                if path_bytes > most_path_bytes {
+                    return Err(FramingError::Footer(format!(
+                        "schema: the leaves' paths (ancestors' names repeated for each leaf) \
+                         reach {path_bytes} bytes at element {i} ({:?}), out of proportion to \
+                         a footer of {footer_len} bytes",
+                        name(i)
+                    )));
+                }
+            }
+        }
+        while open.last().is_some_and(|&(_, _, left, _)| left == 0) {
+            open.pop();
+        }
+    }
+    match open.last() {
+        Some(&(g, n, left, _)) => Err(FramingError::Footer(format!(
+            "schema: group {:?} (element {g}) has num_children {n}, but the schema ends {left} \
+             short of them",
+            name(g)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The most bytes the leaves' paths may take, per byte of the footer, beyond
+/// [`PATH_BYTES_FREE`]: leaves of one-letter names 12 levels deep take about 40 per byte of
+/// their own schema elements (and each row group adds bytes to the footer, none to the paths).
+const PATH_BYTES_PER_FOOTER_BYTE: u64 = 64;
+
+/// The bytes the leaves' paths may take whatever the footer's length.
+const PATH_BYTES_FREE: u64 = 64 << 20;
 
 fn read_schema(c: &mut Cursor<'_>) -> Result<SchemaDescriptor> {
     let elements = list_of(c, schema_element)?;

@@ -1,5 +1,5 @@
-//! The footer (`FileMetaData`) and the page index (`ColumnIndex`, `OffsetIndex`), written by
-//! pqcodec. The writer holds a file's metadata in the parquet crate's types, which it gives
+//! The footer (`FileMetaData`), written by pqcodec (the page index before it:
+//! [`page_index_out`](super::page_index_out)). The writer holds a file's metadata in the parquet crate's types, which it gives
 //! back from `close`, but the encodings a column chunk lists and counts are pqcodec's
 //! [`ChunkEncodings`]: parquet 59 has no name for ALP.
 
@@ -9,7 +9,7 @@ use parquet::schema::types::{SchemaDescriptor, Type};
 use pqcodec_core::Encoding;
 
 use super::parquet_types::{codec_id, edge_interpolation_id};
-use super::thrift_out::{BINARY, BOOL, I32, I64, STRUCT, ThriftOut};
+use super::thrift_out::{BINARY, I32, STRUCT, ThriftOut};
 
 /// What a column chunk's metadata says of its encodings.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -311,63 +311,6 @@ fn column_chunk(w: &mut ThriftOut, chunk: &ColumnChunkMetaData, encodings: &Chun
     }
     if let Some(len) = chunk.column_index_length() {
         w.i32(7, len);
-    }
-    w.end();
-}
-
-/// A column chunk's `ColumnIndex`: each page's bounds, whether it holds only nulls, and its
-/// null count.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ColumnIndex {
-    pub null_pages: Vec<bool>,
-    pub min: Vec<Vec<u8>>,
-    pub max: Vec<Vec<u8>>,
-    /// `BoundaryOrder`'s Thrift id.
-    pub boundary_order: i32,
-    pub null_counts: Vec<i64>,
-}
-
-impl ColumnIndex {
-    /// Appends the index's Thrift to `out`.
-    pub(crate) fn write(&self, out: &mut Vec<u8>) {
-        let mut w = ThriftOut::new(out);
-        w.list(1, BOOL, self.null_pages.len());
-        for &null in &self.null_pages {
-            w.elem_bool(null);
-        }
-        for (id, bounds) in [(2, &self.min), (3, &self.max)] {
-            w.list(id, BINARY, bounds.len());
-            for b in bounds {
-                w.elem_binary(b);
-            }
-        }
-        w.i32(4, self.boundary_order);
-        w.list(5, I64, self.null_counts.len());
-        for &n in &self.null_counts {
-            w.elem_i64(n);
-        }
-        w.end();
-    }
-}
-
-/// Where a data page lies in the file, and the index of its first row in the row group.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct PageLocation {
-    pub offset: i64,
-    pub size: i32,
-    pub first_row: i64,
-}
-
-/// Appends the Thrift of the `OffsetIndex` of a column chunk whose data pages are `pages`.
-pub(crate) fn write_offset_index(pages: &[PageLocation], out: &mut Vec<u8>) {
-    let mut w = ThriftOut::new(out);
-    w.list(1, STRUCT, pages.len());
-    for p in pages {
-        w.element()
-            .i64(1, p.offset)
-            .i32(2, p.size)
-            .i64(3, p.first_row)
-            .end();
     }
     w.end();
 }

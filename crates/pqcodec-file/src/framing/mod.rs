@@ -4,9 +4,9 @@
 //! such as ALP) and page headers are read (`page_header_in`); [`ChunkPages`] frames a column
 //! chunk's pages and decompresses them (SNAPPY by pqcodec's [`snappy`], the other codecs by
 //! their crates). Writing, pqcodec frames page headers, the page index and the footer
-//! (`page_header_out`, `footer_out`, `thrift_out`). Only framing: every value and level is
-//! decoded by pqcodec. Of the rest of the crate it uses only the read metrics it adds to; the
-//! footer's metadata, the readers and the writer stand on it.
+//! (`page_header_out`, `page_index_out`, `footer_out`, `thrift_out`). Only framing: every
+//! value and level is decoded by pqcodec. Of the rest of the crate it uses only the read
+//! metrics it adds to; the footer's metadata, the readers and the writer stand on it.
 //!
 //! Nothing a malformed file claims is trusted: the Thrift is read without recursion (unknown
 //! fields skipped with an explicit stack), a schema nested deeper than [`MAX_SCHEMA_DEPTH`] or
@@ -29,6 +29,7 @@ pub(crate) mod footer_in;
 pub(crate) mod footer_out;
 pub(crate) mod page_header_in;
 pub(crate) mod page_header_out;
+pub(crate) mod page_index_out;
 mod pages;
 pub(crate) mod parquet_types;
 pub mod snappy;
@@ -86,8 +87,8 @@ pub enum FramingError {
 mod tests {
     use parquet::basic::Compression;
 
-    use super::checks::{check_decompressed_size, check_schema_tree, footer_bytes};
-    use super::footer_in::SchemaElement;
+    use super::checks::{check_decompressed_size, footer_bytes};
+    use super::footer_in::{SchemaElement, check_schema_tree};
     use super::*;
 
     /// A schema of a root, `groups` nested groups of one child and a leaf.

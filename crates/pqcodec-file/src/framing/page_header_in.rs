@@ -6,6 +6,12 @@
 use super::thrift_in::ThriftError;
 use super::thrift_in::{Cursor, Result, bool_field, id, read_struct};
 
+/// Page type ids.
+pub(crate) const DATA_PAGE: i32 = 0;
+pub(crate) const INDEX_PAGE: i32 = 1;
+pub(crate) const DICTIONARY_PAGE: i32 = 2;
+pub(crate) const DATA_PAGE_V2: i32 = 3;
+
 /// A page header: its sizes, counts and encodings (its statistics and CRC are skipped).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct PageHeader {

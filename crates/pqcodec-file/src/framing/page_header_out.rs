@@ -4,7 +4,7 @@
 
 use pqcodec_core::Encoding;
 
-use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
+use super::page_header_in::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
 use super::thrift_out::ThriftOut;
 
 /// What kind of page a header frames, with its counts.

@@ -15,9 +15,10 @@ use pqcodec_arrow::{
 };
 use pqcodec_core::Encoding;
 
-use super::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE, PageChecks, page_body};
+use super::checks::{PageChecks, page_body};
 use super::decompress::Decompressor;
 use super::page_header_in::{self, PageHeader};
+use super::page_header_in::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE};
 use super::snappy;
 use super::{Fetched, FramingError};
 use crate::metrics::{ReadMetrics, decompressing};

@@ -21,8 +21,8 @@ use pqcodec_arrow::write::{Bound, SortOrder, Statistics};
 use pqcodec_core::{ColumnType, Encoding, PhysicalType};
 
 use super::FramingError;
-use super::checks::{DATA_PAGE_V2, DICTIONARY_PAGE};
-use super::footer_out::{ColumnIndex, PageLocation};
+use super::page_header_in::{DATA_PAGE_V2, DICTIONARY_PAGE};
+use super::page_index_out::{ColumnIndex, PageLocation};
 use crate::compression::Compression;
 
 /// Parquet's physical types by their Thrift id.

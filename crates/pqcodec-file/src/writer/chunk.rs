@@ -13,9 +13,10 @@ use super::compress::Compressor;
 use super::truncate::Truncate;
 use crate::compression::Compression;
 use crate::error::{Error, Result};
-use crate::framing::checks::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
-use crate::framing::footer_out::{ChunkEncodings, ColumnIndex, PageLocation};
+use crate::framing::footer_out::ChunkEncodings;
+use crate::framing::page_header_in::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
 use crate::framing::page_header_out::{PageKind, write_page_header};
+use crate::framing::page_index_out::{ColumnIndex, PageLocation};
 use crate::framing::parquet_types::{
     footer_encoding, parquet_page_type, parquet_statistics, written_to_files,
 };

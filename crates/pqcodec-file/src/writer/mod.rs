@@ -51,9 +51,8 @@ pub use pqcodec_arrow::write::PageVersion;
 pub use upload::AsyncFileWriter;
 
 use crate::error::{Error, Result};
-use crate::framing::footer_out::{
-    ChunkEncodings, ColumnIndex, Footer, PageLocation, write_offset_index,
-};
+use crate::framing::footer_out::{ChunkEncodings, Footer};
+use crate::framing::page_index_out::{ColumnIndex, PageLocation, write_offset_index};
 use crate::framing::parquet_types::{
     column_desc, parquet_column_index, parquet_offset_index, sort_order,
 };

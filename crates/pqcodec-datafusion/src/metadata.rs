@@ -30,7 +30,7 @@ impl CacheEntry for Cached {
     }
 
     fn memory_size(&self) -> usize {
-        self.0.metadata().memory_size()
+        self.0.memory_size()
     }
 
     fn extra_info(&self) -> HashMap<String, String> {

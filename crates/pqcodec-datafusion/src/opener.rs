@@ -160,12 +160,20 @@ impl OpenFile {
         let parquet = meta.metadata();
         let groups = parquet.row_groups();
         let parquet_schema = parquet.file_metadata().schema_descr();
-        let mut row_groups =
-            RowGroupAccessPlanFilter::new(ParquetAccessPlan::new_all(groups.len()));
-        // A row group belongs to the byte range holding its first page.
-        if let Some(range) = &self.file.range {
-            row_groups.prune_by_range(groups, range);
-        }
+        // A row group belongs to the byte range holding its first page: found by a binary
+        // search over the offsets the metadata sorted once, not a walk of every row group.
+        let share = match &self.file.range {
+            Some(range) => {
+                let bound = |offset: i64| u64::try_from(offset).unwrap_or(0);
+                let mut share = ParquetAccessPlan::new_none(groups.len());
+                for g in meta.row_groups_starting_in(bound(range.start)..bound(range.end)) {
+                    share.scan(g);
+                }
+                share
+            }
+            None => ParquetAccessPlan::new_all(groups.len()),
+        };
+        let mut row_groups = RowGroupAccessPlanFilter::new(share);
         if let Some(predicate) = &predicate
             && self.options.pruning
         {

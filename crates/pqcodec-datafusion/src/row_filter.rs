@@ -128,8 +128,8 @@ pub(crate) fn row_filter(
     (pruned, matched): (&Count, &Count),
     (measures, adjacent_joins): (&Measures, &[u64]),
 ) -> datafusion::error::Result<Option<RowFilter>> {
-    // Each top-level field's compressed bytes in the file, to order the conjuncts.
-    let parquet = meta.metadata();
+    // Each top-level field's compressed bytes in the file, to order the conjuncts (summed
+    // once per file when its footer was read).
     let mut first_leaf = Vec::with_capacity(schema.fields().len() + 1);
     let mut leaves = 0;
     for field in schema.fields() {
@@ -137,12 +137,10 @@ pub(crate) fn row_filter(
         leaves += pqcodec_arrow::leaf_count(field);
     }
     first_leaf.push(leaves);
-    let bytes = |root: usize| -> i64 {
-        let columns = first_leaf[root]..first_leaf[root + 1];
-        (parquet.row_groups().iter())
-            .flat_map(|g| columns.clone().filter_map(move |c| g.columns().get(c)))
-            .map(|c| c.compressed_size())
-            .fold(0i64, i64::saturating_add)
+    let bytes = |root: usize| -> u64 {
+        (first_leaf[root]..first_leaf[root + 1])
+            .map(|leaf| meta.column_compressed_size(leaf))
+            .fold(0, u64::saturating_add)
     };
 
     let mut conjuncts = Vec::new();
@@ -175,7 +173,7 @@ pub(crate) fn row_filter(
         let adjacent = id.is_some_and(|id| adjacent_joins.contains(&id));
         let measured = id.map(|id| measures.of(id));
         let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
-        let cost = (roots.iter().map(|&r| bytes(r))).fold(0i64, i64::saturating_add);
+        let cost = (roots.iter().map(|&r| bytes(r))).fold(0, u64::saturating_add);
         conjuncts.push((
             cost,
             measured,

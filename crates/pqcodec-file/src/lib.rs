@@ -38,6 +38,7 @@ mod compression;
 mod error;
 mod filter;
 pub mod framing;
+mod layout;
 mod metadata;
 mod metrics;
 mod parquet_file;

@@ -23,6 +23,7 @@ use crate::framing::checks::{chunk_range, footer_len};
 use crate::framing::footer_in;
 use crate::framing::parquet_types::{PHYSICAL_TYPES, footer_column_desc};
 use crate::framing::{ChunkPages, Fetched, FramingError, reason};
+use crate::layout::Layout;
 
 /// Bytes read from the end of a file in the first request: most footers fit, so most files
 /// take one request for their metadata.
@@ -45,6 +46,8 @@ pub struct FileMetadata {
     /// The column chunks whose own metadata gives another physical type than their schema
     /// column's (the parquet crate keeps only the schema's): (row group, column, type id).
     pub(crate) chunk_type_mismatches: Vec<(usize, usize, i32)>,
+    /// The row groups by first page, and the columns' sizes, worked out once.
+    layout: Layout,
 }
 
 impl FileMetadata {
@@ -94,6 +97,40 @@ impl FileMetadata {
     /// The number of row groups.
     pub fn num_row_groups(&self) -> usize {
         self.metadata.num_row_groups()
+    }
+
+    /// The row groups whose first page (the first column's dictionary page, else its first data
+    /// page) starts in `range`, ordered by that offset: the share of a byte range when a file is
+    /// split into ranges, as DataFusion and Spark split it, so that every row group goes to
+    /// exactly one range. A binary search over offsets sorted when the footer was read: no walk
+    /// of every row group per range.
+    ///
+    /// ```
+    /// # use pqcodec_file::FileMetadata;
+    /// # fn shares(meta: &FileMetadata) {
+    /// let half = meta.file_size() / 2;
+    /// let first: Vec<usize> = meta.row_groups_starting_in(0..half).collect();
+    /// let second: Vec<usize> = meta.row_groups_starting_in(half..meta.file_size()).collect();
+    /// assert_eq!(first.len() + second.len(), meta.num_row_groups());
+    /// # }
+    /// ```
+    pub fn row_groups_starting_in(&self, range: Range<u64>) -> impl Iterator<Item = usize> + '_ {
+        self.layout.row_groups_starting_in(range)
+    }
+
+    /// About how many bytes this metadata holds: the parquet crate's metadata (its
+    /// [`memory_size`](ParquetMetaData::memory_size)) and pqcodec's own beside it, as a cache
+    /// with a memory limit counts it.
+    pub fn memory_size(&self) -> usize {
+        self.metadata.memory_size()
+            + size_of_val(self.columns.as_slice())
+            + self.layout.memory_size()
+    }
+
+    /// Leaf column `leaf`'s compressed bytes summed over every row group (0 for a leaf the
+    /// file lacks), worked out once when the footer was read.
+    pub fn column_compressed_size(&self, leaf: usize) -> u64 {
+        self.layout.compressed_size(leaf)
     }
 
     /// Column chunk `column` of `row_group` and its byte range, checked: the range lies in the
@@ -441,6 +478,7 @@ impl FileMetadata {
             .collect::<Result<_, _>>()?;
         Ok(FileMetadata {
             schema: Arc::clone(arrow.schema()),
+            layout: Layout::new(&metadata),
             metadata,
             columns,
             file_size,

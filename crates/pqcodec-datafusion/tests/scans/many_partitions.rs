@@ -8,6 +8,9 @@ use std::path::Path as FsPath;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use datafusion::datasource::listing::FileRange;
+use datafusion::datasource::physical_plan::parquet::{ParquetAccessPlan, RowGroupAccessPlanFilter};
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::SessionContext;
 use futures::stream::BoxStream;
 use object_store::local::LocalFileSystem;
@@ -210,6 +213,48 @@ async fn metadata_is_read_once_for_every_partition_and_query() {
     assert_eq!(info["page_index"], "true");
 }
 
+/// With DataFusion's file metadata cache too small for the file, pqcodec keeps nothing behind
+/// its back: the cache lists no entry, each query reads the footer again, and the results
+/// stay right.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_metadata_cache_too_small_for_the_file_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let chunks = chunks(&path);
+    let store = Recorded::new(dir.path());
+    let runtime = RuntimeEnvBuilder::new()
+        .with_metadata_cache_limit(64)
+        .build_arc()
+        .unwrap();
+    let config = config(16).with_repartition_file_min_size(1);
+    let ctx = SessionContext::new_with_config_rt(config, runtime);
+    pqcodec_datafusion::register(&ctx).unwrap();
+    ctx.register_object_store(
+        &Url::parse("recorded://data").unwrap(),
+        Arc::clone(&store) as Arc<dyn ObjectStore>,
+    );
+    let create =
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION 'recorded://data/sample.parquet'";
+    ctx.sql(create).await.unwrap();
+    store.take();
+    let footer_reads = || {
+        (store.take().iter())
+            .filter(|ranges| ranges.iter().any(|r| !in_the_chunks(r, &chunks)))
+            .count()
+    };
+    let mut reads = Vec::new();
+    for _ in 0..3 {
+        let (batches, plan) = run_plan(&ctx, "SELECT sum(id) FROM t WHERE score >= 0").await;
+        assert_eq!(rows(&batches), ["199990000"]);
+        let explain = datafusion::physical_plan::displayable(plan.as_ref()).indent(true);
+        assert!(explain.to_string().contains("file_groups={16 groups"));
+        reads.push(footer_reads());
+    }
+    assert!(reads.iter().all(|&n| n >= 1), "{reads:?}");
+    let cache = ctx.runtime_env().cache_manager.get_file_metadata_cache();
+    assert!(cache.list_entries().is_empty());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn partitions_read_their_row_groups_and_no_more_bytes_than_datafusion_s_reader() {
     let dir = tempfile::tempdir().unwrap();
@@ -245,6 +290,38 @@ async fn partitions_read_their_row_groups_and_no_more_bytes_than_datafusion_s_re
             scanned[0],
             scanned[1]
         );
+    }
+}
+
+/// Each byte range of a file takes the row groups DataFusion's reader gives it
+/// (`prune_by_range`, a walk of every row group), which pqcodec finds by a binary search.
+#[test]
+fn each_byte_range_takes_the_row_groups_datafusion_s_reader_gives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = bytes::Bytes::from(std::fs::read(sample_file(dir.path())).unwrap());
+    let meta = pqcodec_file::FileMetadata::load(&data, false).unwrap();
+    let groups = meta.metadata().row_groups();
+    assert_eq!(groups.len(), 20);
+    let size = meta.file_size() as i64;
+    for parts in [1, 2, 3, 7, 16, 64] {
+        let mut taken = 0;
+        for p in 0..parts {
+            let range = FileRange {
+                start: size * p / parts,
+                end: size * (p + 1) / parts,
+            };
+            let mut theirs =
+                RowGroupAccessPlanFilter::new(ParquetAccessPlan::new_all(groups.len()));
+            theirs.prune_by_range(groups, &range);
+            let theirs = theirs.build().row_group_indexes();
+            let mut ours: Vec<usize> = meta
+                .row_groups_starting_in(range.start as u64..range.end as u64)
+                .collect();
+            ours.sort_unstable();
+            assert_eq!(ours, theirs, "{parts} ranges, {range:?}");
+            taken += ours.len();
+        }
+        assert_eq!(taken, groups.len(), "{parts} ranges");
     }
 }
 

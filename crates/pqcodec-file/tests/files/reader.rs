@@ -292,6 +292,79 @@ fn the_written_file_has_many_pages_and_an_offset_index() {
     assert!(index[0][0].page_locations().len() >= 8);
 }
 
+/// Where row group `g` of `meta` starts, worked out from the parquet crate's metadata: its
+/// first column's dictionary page, else its first data page.
+fn first_page(meta: &FileMetadata, g: usize) -> i64 {
+    let chunk = meta.metadata().row_group(g).column(0);
+    chunk
+        .dictionary_page_offset()
+        .unwrap_or(chunk.data_page_offset())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A file cut into byte ranges anywhere: each range's row groups are those whose first
+    /// page it holds, ordered by offset, and every row group falls in exactly one range.
+    #[test]
+    fn byte_ranges_share_the_row_groups_by_first_page(
+        mut cuts in proptest::collection::vec(any::<u64>(), 0..6),
+        v2 in any::<bool>(),
+    ) {
+        let data = file(v2);
+        let meta = FileMetadata::load(data, false).unwrap();
+        let size = meta.file_size();
+        cuts.iter_mut().for_each(|c| *c %= size + 1);
+        cuts.extend([0, size]);
+        cuts.sort_unstable();
+        let mut seen = Vec::new();
+        for range in cuts.windows(2).map(|w| w[0]..w[1]) {
+            let share: Vec<usize> = meta.row_groups_starting_in(range.clone()).collect();
+            let mut expected: Vec<usize> = (0..meta.num_row_groups())
+                .filter(|&g| range.contains(&(first_page(&meta, g) as u64)))
+                .collect();
+            expected.sort_by_key(|&g| first_page(&meta, g));
+            prop_assert_eq!(&share, &expected, "{:?}", range);
+            seen.extend(share);
+        }
+        seen.sort_unstable();
+        prop_assert_eq!(seen, (0..meta.num_row_groups()).collect::<Vec<_>>());
+    }
+}
+
+/// Ranges past the file's end, empty and reversed hold no row group; each column's size is
+/// its chunks' compressed sizes summed.
+#[test]
+fn row_groups_and_column_sizes_from_the_layout() {
+    let meta = FileMetadata::load(file(false), false).unwrap();
+    let size = meta.file_size();
+    assert_eq!(meta.row_groups_starting_in(0..size).count(), 4);
+    assert_eq!(meta.row_groups_starting_in(size..u64::MAX).count(), 0);
+    assert_eq!(meta.row_groups_starting_in(9..9).count(), 0);
+    #[allow(clippy::reversed_empty_ranges)]
+    let reversed = size..0;
+    assert_eq!(meta.row_groups_starting_in(reversed).count(), 0);
+    // The first row group's own start, and the byte before it.
+    let first = first_page(&meta, 0) as u64;
+    assert_eq!(
+        meta.row_groups_starting_in(first..first + 1)
+            .collect::<Vec<_>>(),
+        [0]
+    );
+    assert_eq!(meta.row_groups_starting_in(0..first).count(), 0);
+    for leaf in 0..meta.columns().len() {
+        let summed: i64 = (meta.metadata().row_groups().iter())
+            .map(|g| g.column(leaf).compressed_size())
+            .sum();
+        assert_eq!(
+            meta.column_compressed_size(leaf),
+            summed as u64,
+            "leaf {leaf}"
+        );
+    }
+    assert_eq!(meta.column_compressed_size(meta.columns().len()), 0);
+}
+
 /// Every corpus file, read by parts, equals arrow-rs's read of the same parts.
 #[test]
 fn the_corpus_reads_as_arrow_rs_reads_it() {

@@ -86,6 +86,16 @@ pub enum Error {
         /// The cargo feature that brings it.
         feature: &'static str,
     },
+    /// What the writer was given is more than a Parquet file can hold: a page over 2 GiB or
+    /// of more than `i32::MAX` values, more than 32767 row groups, a page index or footer past
+    /// the offsets the format has for them.
+    #[error("{what} is more than a Parquet file holds ({limit})")]
+    TooLarge {
+        /// What was too large: the page and its column, the row groups, the footer.
+        what: String,
+        /// The format's limit.
+        limit: &'static str,
+    },
     /// The writer failed before, and its output is incomplete: it takes nothing more.
     #[error("the writer failed earlier: {0}")]
     Failed(String),

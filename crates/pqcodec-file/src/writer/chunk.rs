@@ -78,11 +78,9 @@ impl ChunkWriter {
     fn frame(&self, kind: PageKind, body: &[u8], uncompressed: usize) -> Result<(Vec<u8>, i64)> {
         let mut framed = Vec::with_capacity(body.len() + 64);
         let size = |n: usize| {
-            i32::try_from(n).map_err(|_| {
-                Error::Request(format!(
-                    "column {:?}: a page of {n} bytes is too large",
-                    self.path
-                ))
+            i32::try_from(n).map_err(|_| Error::TooLarge {
+                what: format!("column {:?}: a page of {n} bytes", self.path),
+                limit: "2 GiB a page",
             })
         };
         write_page_header(kind, size(uncompressed)?, size(body.len())?, &mut framed);
@@ -276,10 +274,9 @@ pub(crate) fn check_written(column: &str, e: Encoding) -> Result<()> {
 }
 
 fn i32_of(path: &str, n: usize) -> Result<i32> {
-    i32::try_from(n).map_err(|_| {
-        Error::Request(format!(
-            "column {path:?}: a page of {n} values is too large"
-        ))
+    i32::try_from(n).map_err(|_| Error::TooLarge {
+        what: format!("column {path:?}: a page of {n} values"),
+        limit: "2^31 - 1 values a page",
     })
 }
 

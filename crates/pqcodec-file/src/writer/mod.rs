@@ -332,8 +332,10 @@ impl<W: Write + Send> FileWriter<W> {
 
     fn write_row_group(&mut self) -> Result<()> {
         let rows = self.rows_in_group as i64;
-        let ordinal = i16::try_from(self.row_groups.len())
-            .map_err(|_| Error::Request("a file holds at most 32767 row groups".into()))?;
+        let ordinal = i16::try_from(self.row_groups.len()).map_err(|_| Error::TooLarge {
+            what: format!("row group {}", self.row_groups.len() + 1),
+            limit: "32767 row groups a file",
+        })?;
         let start = self.written as i64;
         let mut columns = Vec::with_capacity(self.chunks.len());
         let mut written = Vec::with_capacity(self.chunks.len());
@@ -435,7 +437,10 @@ impl<W: Write + Send> FileWriter<W> {
             }
             offset_indexes.push(row);
         }
-        let too_far = |_| Error::Request("a column chunk's page index is over 2 GiB".into());
+        let too_far = |_| Error::TooLarge {
+            what: "a column chunk's page index".into(),
+            limit: "2 GiB",
+        };
         for (g, group) in groups.iter_mut().enumerate() {
             let mut columns = Vec::with_capacity(group.num_columns());
             for (c, chunk) in group.columns().iter().enumerate() {
@@ -472,8 +477,10 @@ impl<W: Write + Send> FileWriter<W> {
             created_by: CREATED_BY,
         }
         .write(&mut buf);
-        let footer_len = u32::try_from(buf.len() - footer_at)
-            .map_err(|_| Error::Request("the footer is over 4 GiB".into()))?;
+        let footer_len = u32::try_from(buf.len() - footer_at).map_err(|_| Error::TooLarge {
+            what: "the footer".into(),
+            limit: "4 GiB",
+        })?;
         buf.extend_from_slice(&footer_len.to_le_bytes());
         buf.extend_from_slice(b"PAR1");
         self.write_out(&buf)?;

@@ -1,6 +1,7 @@
 //! The checks made before a file's footer and pages are read: what the parquet crate would
-//! abort on (a deeply nested schema, negative offsets) or a codec allocate blindly (the sizes
-//! page headers claim) is refused with a [`FramingError`] naming what is wrong.
+//! abort on (negative offsets, a chunk past the file's end) or a codec allocate blindly (the
+//! sizes page headers claim) is refused with a [`FramingError`] naming what is wrong. The
+//! schema's tree is checked where its elements are read, in `footer_in`.
 
 use parquet::basic::Compression;
 use parquet::file::metadata::ColumnChunkMetaData;

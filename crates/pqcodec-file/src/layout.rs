@@ -7,8 +7,10 @@ use std::ops::Range;
 
 use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
 
+use crate::framing::checks::chunk_start;
+
 /// Row groups sorted by their first page's offset, and the columns' compressed sizes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Layout {
     /// (offset of the first page, row group), sorted.
     starts: Vec<(i64, usize)>,
@@ -20,10 +22,7 @@ pub(crate) struct Layout {
 /// page, as DataFusion and Spark assign row groups to byte ranges. A row group without columns
 /// starts at 0, so that the first range reads it.
 fn first_page(group: &RowGroupMetaData) -> i64 {
-    group.columns().first().map_or(0, |c| {
-        c.dictionary_page_offset()
-            .unwrap_or_else(|| c.data_page_offset())
-    })
+    group.columns().first().map_or(0, chunk_start)
 }
 
 impl Layout {

@@ -144,7 +144,11 @@ fn in_the_chunks(range: &Range<u64>, chunks: &[Vec<Range<u64>>]) -> bool {
 /// reading `sample.parquet` of `dir` through `store` as table `t`.
 async fn session(reader: Reader, partitions: usize, store: Arc<Recorded>) -> SessionContext {
     let config = config(partitions).with_repartition_file_min_size(1);
-    let ctx = context(reader, config);
+    with_table(context(reader, config), store).await
+}
+
+/// `ctx` with table `t`: `sample.parquet` of `store`'s folder.
+async fn with_table(ctx: SessionContext, store: Arc<Recorded>) -> SessionContext {
     ctx.register_object_store(&Url::parse("recorded://data").unwrap(), store);
     let create =
         "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION 'recorded://data/sample.parquet'";
@@ -229,13 +233,7 @@ async fn a_metadata_cache_too_small_for_the_file_keeps_nothing() {
     let config = config(16).with_repartition_file_min_size(1);
     let ctx = SessionContext::new_with_config_rt(config, runtime);
     pqcodec_datafusion::register(&ctx).unwrap();
-    ctx.register_object_store(
-        &Url::parse("recorded://data").unwrap(),
-        Arc::clone(&store) as Arc<dyn ObjectStore>,
-    );
-    let create =
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION 'recorded://data/sample.parquet'";
-    ctx.sql(create).await.unwrap();
+    let ctx = with_table(ctx, Arc::clone(&store)).await;
     store.take();
     let footer_reads = || {
         (store.take().iter())

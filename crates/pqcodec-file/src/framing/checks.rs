@@ -54,6 +54,14 @@ pub(crate) fn footer_len(tail: &[u8], file_size: u64) -> Result<u64, FramingErro
     Ok(len)
 }
 
+/// Where a column chunk's pages begin: its dictionary page, else its first data page (as
+/// claimed: [`chunk_range`] checks it).
+pub(crate) fn chunk_start(chunk: &ColumnChunkMetaData) -> i64 {
+    chunk
+        .dictionary_page_offset()
+        .unwrap_or(chunk.data_page_offset())
+}
+
 /// The byte range of a column chunk's pages, checked against the file's length (the parquet
 /// crate asserts its offset and size are not negative, and reads past the end as an I/O
 /// error).
@@ -61,9 +69,7 @@ pub(crate) fn chunk_range(
     chunk: &ColumnChunkMetaData,
     file_len: u64,
 ) -> Result<std::ops::Range<u64>, String> {
-    let start = chunk
-        .dictionary_page_offset()
-        .unwrap_or(chunk.data_page_offset());
+    let start = chunk_start(chunk);
     let size = chunk.compressed_size();
     if start < 0 || size < 0 {
         return Err(format!(

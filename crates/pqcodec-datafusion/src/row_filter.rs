@@ -1,11 +1,12 @@
 //! The query's filters evaluated while a file is read (`pushdown_filters`): each conjunct of
 //! the predicate becomes a predicate of pqcodec's [`RowFilter`] over the columns it names
-//! (cheapest first, fewest compressed bytes, with `reorder_filters`), so that the columns
-//! projected are decoded only for the rows every conjunct keeps. A dynamic filter (a join's or
-//! a top-k's, which only saves work) is left out once it keeps nearly every row or, coming from
-//! a hash join right above the scan ([`AdjacentJoinFilters`](crate::AdjacentJoinFilters)),
-//! costs more than the rows it drops save (see [`RowFilter`]): measured over every partition
-//! and file of the scan together, and again each time the operator updates it.
+//! (those over the same columns as one; cheapest first, fewest compressed bytes, with
+//! `reorder_filters`), so that the columns projected are decoded only for the rows every
+//! conjunct keeps. A dynamic filter (a join's or a top-k's, which only saves work) is left out
+//! once it keeps nearly every row or, coming from a hash join right above the scan
+//! ([`AdjacentJoinFilters`](crate::AdjacentJoinFilters)), costs more than the rows it drops
+//! save (see [`RowFilter`]): measured over every partition and file of the scan together, and
+//! again each time the operator updates it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -14,8 +15,8 @@ use arrow_array::{Array, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use datafusion::arrow::array::AsArray;
 use datafusion::physical_expr::expressions::DynamicFilterPhysicalExpr;
-use datafusion::physical_expr::split_conjunction;
 use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
+use datafusion::physical_expr::{conjunction, split_conjunction};
 use datafusion::physical_expr_common::physical_expr::{is_volatile, snapshot_generation};
 use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::Count;
@@ -143,9 +144,9 @@ pub(crate) fn row_filter(
             .fold(0, u64::saturating_add)
     };
 
-    let mut conjuncts = Vec::new();
     // A volatile conjunct (`random() < 0.5`) is left to the filter above the scan: evaluated
     // twice, it would keep fewer rows.
+    let mut exprs: Vec<(Arc<dyn PhysicalExpr>, Vec<usize>, bool)> = Vec::new();
     for expr in split_conjunction(predicate)
         .into_iter()
         .filter(|e| !is_volatile(e))
@@ -161,6 +162,22 @@ pub(crate) fn row_filter(
         if roots.is_empty() {
             continue;
         }
+        // Static conjuncts over the same columns (`d >= x AND d < y`) are evaluated as one, on
+        // the same batch: apart, the second would take its columns again for the rows the
+        // first kept (from the predicate cache, a copy of each), and cost more than both
+        // comparisons together.
+        let optional = expr.downcast_ref::<DynamicFilterPhysicalExpr>().is_some();
+        let same = (exprs.iter_mut()).find(|(_, other_roots, other_optional)| {
+            !optional && !*other_optional && *other_roots == roots
+        });
+        match same {
+            Some((other, _, _)) => *other = conjunction([Arc::clone(other), Arc::clone(expr)]),
+            None => exprs.push((Arc::clone(expr), roots, optional)),
+        }
+    }
+
+    let mut conjuncts = Vec::with_capacity(exprs.len());
+    for (expr, roots, optional) in exprs {
         // The batch the conjunct sees: its fields, in the file's order.
         let projected = Schema::new(
             roots
@@ -168,11 +185,10 @@ pub(crate) fn row_filter(
                 .map(|&r| Arc::clone(&schema.fields()[r]))
                 .collect::<Vec<_>>(),
         );
-        let optional = expr.downcast_ref::<DynamicFilterPhysicalExpr>().is_some();
         let id = optional.then(|| expr.expression_id()).flatten();
         let adjacent = id.is_some_and(|id| adjacent_joins.contains(&id));
         let measured = id.map(|id| measures.of(id));
-        let expr = reassign_expr_columns(Arc::clone(expr), &projected)?;
+        let expr = reassign_expr_columns(expr, &projected)?;
         let cost = (roots.iter().map(|&r| bytes(r))).fold(0, u64::saturating_add);
         conjuncts.push((
             cost,

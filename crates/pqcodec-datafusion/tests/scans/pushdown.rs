@@ -1,7 +1,8 @@
 //! Filters pushed into pqcodec's scans (`pushdown_filters`): a column both filtered and
-//! projected decoded once (the predicate cache); a dynamic join filter that keeps every row
-//! left out once measured, and one right below its join (or below the probe sides of joins
-//! between) that spares no decoding; results equal to DataFusion's reader's.
+//! projected decoded once (the predicate cache); conjuncts over the same columns evaluated as
+//! one; a dynamic join filter that keeps every row left out once measured, and one right below
+//! its join (or below the probe sides of joins between) that spares no decoding; results equal
+//! to DataFusion's reader's.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -50,6 +51,33 @@ async fn a_column_filtered_and_projected_is_decoded_once() {
         // The conjuncts' evaluation is timed apart from decoding (nanoseconds).
         assert!(metric(&plan, "row_pushdown_eval_time") > 1000);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conjuncts_over_the_same_columns_are_evaluated_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let sql = format!(
+        "SELECT id FROM '{}' WHERE score > 1000 AND score < 3000",
+        path.display()
+    );
+    let theirs = rows(
+        &run(&context(Reader::DataFusion, config(1)), &sql)
+            .await
+            .unwrap(),
+    );
+    let mut config = pushdown(1, None);
+    config.options_mut().execution.parquet.enable_page_index = false;
+    config.options_mut().execution.parquet.pruning = false;
+    let (batches, plan) = run_plan(&context(Reader::Pqcodec, config), &sql).await;
+    assert_eq!(rows(&batches), theirs);
+    // Both bounds are one predicate: it sees each of the 20 000 rows once (apart, the second
+    // would see again the rows the first kept), and `score` is decoded for it alone, never
+    // cached for a second.
+    assert!(!theirs.is_empty());
+    let seen = metric(&plan, "pushdown_rows_matched") + metric(&plan, "pushdown_rows_pruned");
+    assert_eq!(seen, 20_000);
+    assert_eq!(metric(&plan, "predicate_cache_inner_records"), 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

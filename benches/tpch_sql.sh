@@ -136,6 +136,7 @@ for p in partitions:
     print("| query | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     sums = [[0.0, 0.0] for _ in names]
+    dearer = []
     for q in qs:
         cells = [q]
         for i in range(len(names)):
@@ -143,6 +144,8 @@ for p in partitions:
             b = statistics.median(r[i] for r in t[(q, p, second)])
             sums[i][0] += a
             sums[i][1] += b
+            if i == 1 and a > b:
+                dearer.append(f"{q} {a / b:.2f}x ({len(t[(q, p, first)])} runs)")
             ratio = f" ({b / a:.2f}x)" if a > 0 and i < 3 else ""
             cells.append(f"{a * scale[i]:.3f} / {b * scale[i]:.3f}{ratio}")
         print("| " + " | ".join(cells) + " |")
@@ -151,11 +154,5 @@ for p in partitions:
         ratio = f" ({b / a:.2f}x)" if a > 0 and i < 3 else ""
         cells.append(f"{a * scale[i]:.2f} / {b * scale[i]:.2f}{ratio}")
     print("| " + " | ".join(cells) + " |")
-    dearer = []
-    for q in qs:
-        a = statistics.median(r[1] for r in t[(q, p, first)])
-        b = statistics.median(r[1] for r in t[(q, p, second)])
-        if a > b:
-            dearer.append(f"{q} {a / b:.2f}x ({len(t[(q, p, first)])} runs)")
     print(f"{first} takes more CPU than {second}: " + (", ".join(dearer) or "none"))
 PY

@@ -392,10 +392,7 @@ fn a_column_read_again_is_decoded_once() {
     let second = (0..ROWS as i64).filter(below_300).filter(ends_in_2).count() as u64;
     let first = (0..ROWS as i64).filter(below_300).count() as u64;
     let inner = metrics.cache_inner_records();
-    assert!(
-        (ROWS as u64 + first..=2 * ROWS as u64).contains(&inner),
-        "{inner}"
-    );
+    assert!((ROWS as u64 + first..=2 * ROWS as u64).contains(&inner), "{inner}");
     assert_eq!(metrics.cache_records(), 2 * second + 2 * rows as u64);
     let (same, metrics) = read(0);
     assert_eq!(same, rows);

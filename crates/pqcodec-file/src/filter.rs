@@ -184,38 +184,11 @@ impl RowFilter {
         (spent.skipped).fetch_add(saturate(skipped as u128), Ordering::Relaxed);
     }
 
-    /// Counts `seen` rows given to predicate `p`, of which it kept `kept`, evaluated over
-    /// `evaluated` rows (those and the rows a mask dropped, where it saw whole batches) in
-    /// `spent`.
-    pub(crate) fn count(
-        &self,
-        p: usize,
-        seen: usize,
-        kept: usize,
-        evaluated: usize,
-        spent: Duration,
-    ) {
-        self.selectivity[p].add(seen, kept, evaluated, spent);
-    }
-
-    /// Whether predicate `p`, given rows of which a mask keeps the share `kept` (scattered),
-    /// is evaluated on whole batches, every row, its results then cut by the mask, rather than
-    /// on the kept rows of its `columns` decoded leaf columns filtered and gathered into new
-    /// batches: once its cost a row `e` is measured, when evaluating the rows the mask drops,
-    /// `(1 - kept) * e`, costs less than gathering the rows it keeps, `kept * columns` times
-    /// [`GATHER_NANOS`].
-    pub(crate) fn on_whole_batches(&self, p: usize, kept: f64, columns: usize) -> bool {
-        let gathering = kept * columns as f64 * GATHER_NANOS;
-        (self.selectivity[p].nanos_per_row()).is_some_and(|e| (1.0 - kept) * e < gathering)
+    /// Counts `seen` rows evaluated by predicate `p` in `spent`, of which it kept `kept`.
+    pub(crate) fn count(&self, p: usize, seen: usize, kept: usize, spent: Duration) {
+        self.selectivity[p].add(seen, kept, spent);
     }
 }
-
-/// What filtering one value of a decoded column and gathering it into a new batch costs, in
-/// nanoseconds: about what Arrow's filter and coalescer take for a fixed-width value, more
-/// than a comparison of one costs, less than a hash table's lookup or a string function.
-/// (Evaluated on whole batches, TPC-H q19's join filter, behind a mask keeping 7 % of the
-/// rows, cost 1.8 times the CPU at scale factor 10 on 16 partitions.)
-const GATHER_NANOS: f64 = 2.0;
 
 /// The rows a predicate was seen to keep, of those it saw, and the time it took: cheap to
 /// clone, every clone counting into the same totals.
@@ -235,9 +208,6 @@ pub struct Selectivity(Arc<Measures>);
 struct Measures {
     seen: AtomicU64,
     kept: AtomicU64,
-    /// The rows evaluated: those seen, and those a mask had dropped of the whole batches it
-    /// was given.
-    evaluated: AtomicU64,
     nanos: AtomicU64,
     /// The predicate's generation they were measured at.
     generation: AtomicU64,
@@ -249,8 +219,7 @@ impl Selectivity {
         Self::default()
     }
 
-    /// The rows the predicate was asked about (where it was given whole batches, the rows of
-    /// those a mask kept).
+    /// The rows the predicate was evaluated over.
     pub fn rows_seen(&self) -> u64 {
         self.0.seen.load(Ordering::Relaxed)
     }
@@ -265,16 +234,10 @@ impl Selectivity {
         Duration::from_nanos(self.0.nanos.load(Ordering::Relaxed))
     }
 
-    /// The time a row's evaluation took, once one was evaluated.
-    fn nanos_per_row(&self) -> Option<f64> {
-        ratio(&self.0.nanos, &self.0.evaluated)
-    }
-
-    fn add(&self, seen: usize, kept: usize, evaluated: usize, spent: Duration) {
+    fn add(&self, seen: usize, kept: usize, spent: Duration) {
         let m = &self.0;
         m.seen.fetch_add(saturate(seen as u128), Ordering::Relaxed);
         m.kept.fetch_add(saturate(kept as u128), Ordering::Relaxed);
-        (m.evaluated).fetch_add(saturate(evaluated as u128), Ordering::Relaxed);
         let nanos = saturate(spent.as_nanos());
         m.nanos.fetch_add(nanos, Ordering::Relaxed);
     }
@@ -286,7 +249,7 @@ impl Selectivity {
     fn not_worth(&self, generation: u64, decoding: Option<f64>) -> bool {
         let m = &self.0;
         if m.generation.swap(generation, Ordering::Relaxed) != generation {
-            for measure in [&m.seen, &m.kept, &m.evaluated, &m.nanos] {
+            for measure in [&m.seen, &m.kept, &m.nanos] {
                 measure.store(0, Ordering::Relaxed);
             }
             return false;
@@ -298,7 +261,7 @@ impl Selectivity {
             return false;
         }
         let nearly_all = kept.saturating_mul(100) >= seen.saturating_mul(NEARLY_ALL);
-        let cost = self.nanos_per_row().unwrap_or(0.0);
+        let cost = m.nanos.load(Ordering::Relaxed) as f64 / seen as f64;
         let kept = kept as f64 / seen as f64;
         let too_dear = |spared: f64| kept * cost > (1.0 - kept) * spared;
         nearly_all || decoding.is_some_and(too_dear)
@@ -499,12 +462,7 @@ mod tests {
         // repeats the work above), its own cost above the reader.
         let worth = |kept: usize, cost: f64, spared: Option<f64>| {
             let s = Selectivity::new();
-            s.add(
-                100_000,
-                kept,
-                100_000,
-                Duration::from_nanos((cost * 1e5) as u64),
-            );
+            s.add(100_000, kept, Duration::from_nanos((cost * 1e5) as u64));
             !s.not_worth(0, spared)
         };
         // Dropping 99.9 %, however dear, while sparing some decoding: its kept rows cost 0.1 %
@@ -528,33 +486,8 @@ mod tests {
         assert!(!worth(95_000, 0.1, None));
         // Not yet measured over 64 Ki rows: evaluated.
         let s = Selectivity::new();
-        s.add(60_000, 60_000, 60_000, Duration::from_secs(1));
+        s.add(60_000, 60_000, Duration::from_secs(1));
         assert!(!s.not_worth(0, Some(10.0)));
-    }
-
-    #[test]
-    fn a_cheap_predicate_over_scattered_rows_sees_whole_batches() {
-        // Measured over 1 000 rows evaluated in `nanos` (none: not measured).
-        let filter = |nanos: u64| {
-            let keep_all = ArrowPredicateFn::new(Projection::leaves([0]), |b: RecordBatch| {
-                Ok(BooleanArray::from(vec![true; b.num_rows()]))
-            });
-            let filter = RowFilter::new(vec![Box::new(keep_all)]);
-            if nanos > 0 {
-                filter.count(0, 500, 100, 1_000, Duration::from_nanos(nanos));
-            }
-            filter
-        };
-        // Gathered until measured.
-        assert!(!filter(0).on_whole_batches(0, 0.5, 1));
-        // 1 ns a row: evaluating the half the mask drops (0.5 ns) costs less than gathering
-        // the half it keeps (1 ns a column), not so for a tenth kept (0.9 ns against 0.2).
-        assert!(filter(1_000).on_whole_batches(0, 0.5, 1));
-        assert!(!filter(1_000).on_whole_batches(0, 0.1, 1));
-        assert!(filter(1_000).on_whole_batches(0, 0.1, 5));
-        // 20 ns a row (a hash table's lookup): gathered unless the mask keeps nearly all.
-        assert!(!filter(20_000).on_whole_batches(0, 0.5, 2));
-        assert!(filter(20_000).on_whole_batches(0, 0.95, 1));
     }
 
     #[test]

@@ -259,13 +259,10 @@ impl Plan {
                     }
                 }
             }
-            // Over scattered rows, a predicate that takes no field from the cache and costs
-            // little may be evaluated on whole batches, its results then cut by the mask, its
-            // columns spared the filter and gather that the projection's go through.
-            let whole = mask.is_some() && taken.is_empty() && {
-                let kept = rows as f64 / selection.row_count().max(1) as f64;
-                filter.on_whole_batches(p, kept, leaves.len())
-            };
+            // Over scattered rows, a predicate that takes no field from the cache is evaluated
+            // on whole batches, its results then cut by the mask: cheaper than filtering its
+            // columns and gathering the rows kept into batches first, as the projection does.
+            let whole = mask.is_some() && taken.is_empty();
             if let Some(cache) = cache.as_mut().filter(|_| !keeping.is_empty()) {
                 let batches = (mask.as_ref().filter(|_| whole))
                     .map(|mask| whole_batches(mask, self.batch_size));
@@ -337,7 +334,7 @@ impl Plan {
                     Some(keep) => (&kept(&result) & &keep, keep.count_set_bits()),
                     None => (kept(&result), n),
                 };
-                filter.count(p, seen, result.count_set_bits(), n, spent);
+                filter.count(p, seen, result.count_set_bits(), spent);
                 // The batches the mask keeps no row of were skipped: none of their rows kept.
                 results.append_n(at.saturating_sub(results.len()), false);
                 results.append_buffer(&result);

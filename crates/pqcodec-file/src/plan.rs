@@ -13,7 +13,7 @@ use parquet::file::page_index::offset_index::PageLocation;
 use pqcodec_arrow::{Column, RecordBatchDecoder};
 
 use crate::error::{Error, Result};
-use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, spread, whole_batches};
+use crate::filter::{RowFilter, as_selection_or_mask, kept, refine, rows_decoded, spread};
 use crate::framing::Fetched;
 use crate::metadata::FileMetadata;
 use crate::metrics::ReadMetrics;
@@ -254,22 +254,12 @@ impl Plan {
                     let read_after = i + 1 < s.readers.len() || s.projected.is_some();
                     match cache.take(at, read)? {
                         Some(array) => taken.push((column, array)),
-                        None if read_after => keeping.push((column, at)),
+                        None if read_after => {
+                            cache.start(at, read.clone());
+                            keeping.push((column, at));
+                        }
                         None => {}
                     }
-                }
-            }
-            // Over scattered rows, a predicate that takes no field from the cache is evaluated
-            // on whole batches, its results then cut by the mask: cheaper than filtering its
-            // columns and gathering the rows kept into batches first, as the projection does.
-            let whole = mask.is_some() && taken.is_empty();
-            if let Some(cache) = cache.as_mut().filter(|_| !keeping.is_empty()) {
-                let batches = (mask.as_ref().filter(|_| whole))
-                    .map(|mask| whole_batches(mask, self.batch_size));
-                let over = batches.as_ref().or(mask.as_ref());
-                let read = rows_read(&selection, over, self.rows(row_group));
-                for &(_, at) in &keeping {
-                    cache.start(at, read.clone());
                 }
             }
             let (decoded, leaves) = decoded(schema, leaves, &taken);
@@ -294,21 +284,15 @@ impl Plan {
             .with_mask(mask.clone())
             .with_taken(schema.clone(), taken);
             let mut gathered = gather(schema.clone(), self.batch_size);
-            // A bit a row the mask keeps; evaluated on whole batches, a bit a selected row.
-            let len = if whole { selection.row_count() } else { rows };
-            let mut results = BooleanBufferBuilder::new(len);
+            let mut results = BooleanBufferBuilder::new(rows);
             loop {
                 let start = std::time::Instant::now();
-                let next = match whole {
-                    true => batches.next_whole()?,
-                    false => match batches.next_batch(&mut gathered)? {
-                        Some(batch) => Some(batch),
-                        None => last_gathered(&mut gathered)?,
-                    }
-                    .map(|batch| (results.len(), batch, None)),
-                };
-                let Some((at, batch, keep)) = next else {
-                    break;
+                let batch = match batches.next_batch(&mut gathered)? {
+                    Some(batch) => batch,
+                    None => match last_gathered(&mut gathered)? {
+                        Some(batch) => batch,
+                        None => break,
+                    },
                 };
                 let n = batch.num_rows();
                 filter.count_read(start.elapsed(), n * decoding);
@@ -330,42 +314,28 @@ impl Plan {
                         format!("{} results for {n} rows", result.len()),
                     )));
                 }
-                let (result, seen) = match keep {
-                    Some(keep) => (&kept(&result) & &keep, keep.count_set_bits()),
-                    None => (kept(&result), n),
-                };
-                filter.count(p, seen, result.count_set_bits(), spent);
-                // The batches the mask keeps no row of were skipped: none of their rows kept.
-                results.append_n(at.saturating_sub(results.len()), false);
+                let result = kept(&result);
+                filter.count(p, n, result.count_set_bits(), spent);
                 results.append_buffer(&result);
                 // Measured not worth evaluating: the rest are kept unread.
-                if results.len() < len && filter.leaves_out(p, spared) {
-                    match mask.as_ref().filter(|_| whole) {
-                        Some(mask) => {
-                            results.append_buffer(&mask.slice(results.len(), len - results.len()))
-                        }
-                        None => results.append_n(len - results.len(), true),
-                    }
+                if results.len() < rows && filter.leaves_out(p, spared) {
+                    results.append_n(rows - results.len(), true);
                     if let Some(cache) = &mut cache {
                         keeping.iter().for_each(|&(_, at)| cache.give_up(at));
                     }
                     break;
                 }
             }
-            results.append_n(len.saturating_sub(results.len()), false);
             let results = results.finish();
             let bits = match &mask {
-                Some(mask) if !whole => spread(mask, &results),
-                _ => results,
+                Some(mask) => spread(mask, &results),
+                None => results,
             };
             (selection, mask) = as_selection_or_mask(selection, bits);
         }
         let rows = fetch.selection.row_count();
         let (kept, decoded) = match &mask {
-            Some(mask) => (
-                mask.count_set_bits(),
-                whole_batches(mask, self.batch_size).count_set_bits(),
-            ),
+            Some(mask) => (mask.count_set_bits(), rows_decoded(mask, self.batch_size)),
             None => (selection.row_count(), selection.row_count()),
         };
         filter.count_dropped(rows.saturating_sub(kept), rows.saturating_sub(decoded));

@@ -32,8 +32,6 @@ pub(crate) struct RowGroupReader {
     /// values for every row given; the rows given so far.
     taken: Option<(SchemaRef, Vec<(usize, ArrayRef)>)>,
     given: usize,
-    /// The selected rows decoded or skipped so far.
-    passed: usize,
 }
 
 impl RowGroupReader {
@@ -58,7 +56,6 @@ impl RowGroupReader {
             mask: None,
             taken: None,
             given: 0,
-            passed: 0,
         }
     }
 
@@ -127,18 +124,6 @@ impl RowGroupReader {
         }
     }
 
-    /// The next batch of the selected rows that the mask keeps any of, decoded whole and not
-    /// filtered, with where its first row lies among the selected rows and which of its rows
-    /// the mask keeps (`None`: all). The taken fields are not put in.
-    pub(crate) fn next_whole(
-        &mut self,
-    ) -> Result<Option<(usize, RecordBatch, Option<BooleanBuffer>)>> {
-        let Some((batch, keep)) = self.next_decoded()? else {
-            return Ok(None);
-        };
-        Ok(Some((self.passed - batch.num_rows(), batch, keep)))
-    }
-
     /// `batch` with the taken fields' values for its rows put in place.
     fn with_taken_fields(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
         let Some((schema, taken)) = &self.taken else {
@@ -167,9 +152,7 @@ impl RowGroupReader {
     fn next_decoded(&mut self) -> Result<Option<(RecordBatch, Option<BooleanBuffer>)>> {
         loop {
             let Some((mask, at)) = &mut self.mask else {
-                let batch = self.next_selected(false)?;
-                self.passed += batch.as_ref().map_or(0, RecordBatch::num_rows);
-                return Ok(batch.map(|batch| (batch, None)));
+                return Ok(self.next_selected(false)?.map(|batch| (batch, None)));
             };
             let n = self.batch_size.min(mask.len() - *at);
             if n == 0 {
@@ -177,7 +160,6 @@ impl RowGroupReader {
             }
             let keep = mask.slice(*at, n);
             *at += n;
-            self.passed = *at;
             let count = keep.count_set_bits();
             if count == 0 {
                 self.next_selected(true)?;

@@ -11,7 +11,7 @@
 //!
 //! mimalloc is built not to ask the kernel for transparent huge pages (its `no_thp` feature):
 //! each such page is zeroed whole on its first touch, and compacted for when memory is
-//! fragmented. TPC-H SF 10 on 16 partitions spent 0.7-1.9 s of system time a query with them
+//! fragmented. TPC-H SF 10's q03 on 16 partitions spent 0.7-1.9 s of system time with them
 //! against 0.3-0.4 s without and peak memory 719 against 500 MiB, for 1-4 % more user time.
 
 use std::alloc::{GlobalAlloc, Layout};

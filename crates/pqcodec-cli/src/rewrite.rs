@@ -32,7 +32,8 @@ pub struct RewriteArgs {
     /// ALP for floats, RLE for booleans); repeatable. `*=ENCODING` sets it for every column it applies to.
     #[arg(long = "encoding", value_parser = parse_encoding)]
     pub encodings: Vec<(String, Encoding)>,
-    /// Page compression, `CODEC[:LEVEL]`: uncompressed, snappy, gzip, lz4_raw, zstd, brotli.
+    /// Page compression, `CODEC[:LEVEL]`: uncompressed, snappy, gzip, lz4_raw (1 fast, 2-12
+    /// high-compression), zstd, brotli.
     #[arg(long, default_value = "snappy")]
     pub compression: Compression,
     /// Rows per row group.

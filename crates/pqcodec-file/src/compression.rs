@@ -4,7 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A page compression codec and its level.
+/// A page compression codec and its level. Shown as `NAME:LEVEL` (`ZSTD:3`), LZ4_RAW's
+/// level only when it is not its fast 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// No compression.
@@ -13,8 +14,10 @@ pub enum Compression {
     Snappy,
     /// Gzip (deflate), level 0-9 (default 6).
     Gzip(u32),
-    /// LZ4, raw blocks (`LZ4_RAW`).
-    Lz4Raw,
+    /// LZ4, raw blocks (`LZ4_RAW`), level 1-12 (default 1) as the `lz4` tool numbers them:
+    /// 1 is LZ4's fast compressor, 2-12 its high-compression search (feature `lz4-hc`), whose
+    /// blocks are smaller and decompress as fast, for more time writing them.
+    Lz4Raw(u32),
     /// Zstandard, level 1-22 (default 1).
     Zstd(i32),
     /// Brotli, quality 0-11 (default 1).
@@ -28,7 +31,7 @@ impl Compression {
             Compression::Uncompressed => "UNCOMPRESSED",
             Compression::Snappy => "SNAPPY",
             Compression::Gzip(_) => "GZIP",
-            Compression::Lz4Raw => "LZ4_RAW",
+            Compression::Lz4Raw(_) => "LZ4_RAW",
             Compression::Zstd(_) => "ZSTD",
             Compression::Brotli(_) => "BROTLI",
         }
@@ -40,6 +43,7 @@ impl fmt::Display for Compression {
         match self {
             Compression::Gzip(l) | Compression::Brotli(l) => write!(f, "{}:{l}", self.name()),
             Compression::Zstd(l) => write!(f, "{}:{l}", self.name()),
+            Compression::Lz4Raw(l) if *l != 1 => write!(f, "{}:{l}", self.name()),
             other => f.write_str(other.name()),
         }
     }
@@ -78,7 +82,7 @@ impl FromStr for Compression {
         match name.to_ascii_lowercase().as_str() {
             "uncompressed" | "none" => no_level(Compression::Uncompressed),
             "snappy" => no_level(Compression::Snappy),
-            "lz4_raw" | "lz4" => no_level(Compression::Lz4Raw),
+            "lz4_raw" | "lz4" => Ok(Compression::Lz4Raw(level_of(1, 1..=12)? as u32)),
             "gzip" => Ok(Compression::Gzip(level_of(6, 0..=9)? as u32)),
             "zstd" => Ok(Compression::Zstd(level_of(1, 1..=22)? as i32)),
             "brotli" => Ok(Compression::Brotli(level_of(1, 0..=11)? as u32)),

@@ -85,7 +85,9 @@ fn a_codec_left_out_is_refused_by_name() {
     for codec in [
         Compression::Snappy,
         Compression::Zstd(3),
-        Compression::Lz4Raw,
+        Compression::Lz4Raw(1),
+        #[cfg(feature = "lz4-hc")]
+        Compression::Lz4Raw(9),
     ] {
         let options = WriterOptions::new().with_compression(codec);
         let mut writer = FileWriter::try_new(Vec::new(), batch.schema(), options).unwrap();

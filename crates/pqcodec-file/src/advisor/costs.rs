@@ -98,7 +98,7 @@ impl CostTable {
         let codec = match compression {
             Compression::Uncompressed => 0.0,
             Compression::Snappy => self.codec_byte[0],
-            Compression::Lz4Raw => self.codec_byte[1],
+            Compression::Lz4Raw(_) => self.codec_byte[1],
             Compression::Zstd(_) => self.codec_byte[2],
             Compression::Gzip(_) => self.codec_byte[3],
             Compression::Brotli(_) => self.codec_byte[4],

@@ -104,7 +104,7 @@ impl From<Compression> for parquet::basic::Compression {
             Compression::Uncompressed => P::UNCOMPRESSED,
             Compression::Snappy => P::SNAPPY,
             Compression::Gzip(l) => P::GZIP(GzipLevel::try_new(l).unwrap_or_default()),
-            Compression::Lz4Raw => P::LZ4_RAW,
+            Compression::Lz4Raw(_) => P::LZ4_RAW,
             Compression::Zstd(l) => P::ZSTD(ZstdLevel::try_new(l).unwrap_or_default()),
             Compression::Brotli(l) => P::BROTLI(BrotliLevel::try_new(l).unwrap_or_default()),
         }

@@ -1,6 +1,7 @@
 //! Page compression, by the codec crates the parquet crate decompresses with (snap, flate2,
-//! lz4_flex, zstd, brotli): the bytes any reader expects for each Parquet codec. Each is behind
-//! its cargo feature; the writer refuses a codec left out before it compresses anything.
+//! lz4_flex, zstd, brotli), and liblz4 for LZ4_RAW's high-compression levels: the bytes any
+//! reader expects for each Parquet codec. Each is behind its cargo feature; the writer refuses
+//! a codec left out before it compresses anything.
 
 #[cfg(any(feature = "flate2", feature = "zstd", feature = "brotli"))]
 use std::io::Write;
@@ -50,13 +51,21 @@ impl Compressor {
                 encoder.finish()?;
             }
             #[cfg(feature = "lz4")]
-            Compression::Lz4Raw => {
+            Compression::Lz4Raw(1) => {
                 let work = room(
                     &mut self.work,
                     lz4_flex::block::get_maximum_output_size(data.len()),
                 );
                 let n =
                     lz4_flex::block::compress_into(data, work).map_err(std::io::Error::other)?;
+                out.extend_from_slice(&self.work[..n]);
+            }
+            #[cfg(feature = "lz4-hc")]
+            Compression::Lz4Raw(level) => {
+                let bound = lz4::block::compress_bound(data.len())?;
+                let work = room(&mut self.work, bound);
+                let mode = lz4::block::CompressionMode::HIGHCOMPRESSION(level as i32);
+                let n = lz4::block::compress_to_buffer(data, Some(mode), false, work)?;
                 out.extend_from_slice(&self.work[..n]);
             }
             #[cfg(feature = "zstd")]

@@ -282,10 +282,14 @@ impl WriterOptions {
 }
 
 /// The cargo feature writing `codec` needs, if this build was compiled without it: what
-/// reading it needs, and for SNAPPY (read by pqcodec's own code) `snap`.
+/// reading it needs, for SNAPPY (read by pqcodec's own code) `snap`, and for LZ4_RAW above
+/// level 1 `lz4-hc`.
 pub(crate) fn missing_feature(codec: Compression) -> Option<&'static str> {
     match codec {
         Compression::Snappy => (!cfg!(feature = "snap")).then_some("snap"),
+        Compression::Lz4Raw(level) if level > 1 && cfg!(feature = "lz4") => {
+            (!cfg!(feature = "lz4-hc")).then_some("lz4-hc")
+        }
         other => codec_not_compiled(other.into()).map(|(_, feature)| feature),
     }
 }
@@ -299,7 +303,11 @@ mod tests {
         assert_eq!("zstd:3".parse(), Ok(Compression::Zstd(3)));
         assert_eq!("ZSTD".parse(), Ok(Compression::Zstd(1)));
         assert_eq!("gzip:9".parse(), Ok(Compression::Gzip(9)));
-        assert_eq!("lz4_raw".parse(), Ok(Compression::Lz4Raw));
+        assert_eq!("lz4_raw".parse(), Ok(Compression::Lz4Raw(1)));
+        assert_eq!("LZ4_RAW:9".parse(), Ok(Compression::Lz4Raw(9)));
+        assert!("lz4_raw:13".parse::<Compression>().is_err());
+        assert_eq!(Compression::Lz4Raw(1).to_string(), "LZ4_RAW");
+        assert_eq!(Compression::Lz4Raw(9).to_string(), "LZ4_RAW:9");
         assert!("zstd:23".parse::<Compression>().is_err());
         assert!("snappy:1".parse::<Compression>().is_err());
         assert!("lzo".parse::<Compression>().is_err());
@@ -307,8 +315,24 @@ mod tests {
             Compression::Brotli(4),
             Compression::Uncompressed,
             Compression::Snappy,
+            Compression::Lz4Raw(1),
+            Compression::Lz4Raw(12),
         ] {
             assert_eq!(c.to_string().parse(), Ok(c));
         }
+    }
+
+    #[test]
+    fn lz4_above_level_one_needs_lz4_hc() {
+        let hc = (cfg!(feature = "lz4") && !cfg!(feature = "lz4-hc")).then_some("lz4-hc");
+        assert_eq!(
+            missing_feature(Compression::Lz4Raw(9)),
+            hc.or(lz4_missing())
+        );
+        assert_eq!(missing_feature(Compression::Lz4Raw(1)), lz4_missing());
+    }
+
+    fn lz4_missing() -> Option<&'static str> {
+        (!cfg!(feature = "lz4")).then_some("lz4")
     }
 }

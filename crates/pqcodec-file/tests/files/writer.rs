@@ -409,7 +409,8 @@ fn every_codec_reads_back() {
         Compression::Uncompressed,
         Compression::Snappy,
         Compression::Gzip(6),
-        Compression::Lz4Raw,
+        Compression::Lz4Raw(1),
+        Compression::Lz4Raw(9),
         Compression::Zstd(3),
         #[cfg(feature = "brotli")]
         Compression::Brotli(1),

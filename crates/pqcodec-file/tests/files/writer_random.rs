@@ -272,7 +272,8 @@ fn run(seed: u64) {
         Compression::Uncompressed,
         Compression::Snappy,
         Compression::Zstd(1),
-        Compression::Lz4Raw,
+        Compression::Lz4Raw(1),
+        Compression::Lz4Raw(4),
         Compression::Gzip(1),
         #[cfg(feature = "brotli")]
         Compression::Brotli(1),

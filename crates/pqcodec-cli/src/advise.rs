@@ -18,7 +18,7 @@ pub struct AdvisorArgs {
     #[arg(long, default_value = "balanced")]
     pub objective: Objective,
     /// The codecs to choose from, comma-separated `CODEC[:LEVEL]` [default:
-    /// uncompressed,snappy,lz4_raw:9,zstd:9].
+    /// uncompressed,snappy,lz4_raw:6,zstd:9].
     #[arg(long, value_delimiter = ',')]
     pub codecs: Option<Vec<Compression>>,
     /// Let FLOAT and DOUBLE columns be ALP (few readers read it yet).

@@ -140,6 +140,28 @@ fn text_takes_zstd() {
     );
 }
 
+/// TPC-H's comments, words of a small vocabulary: at `Balanced`, within the file's slack, LZ4's
+/// high-compression blocks (a third smaller than its fast ones, and as fast to read) are taken
+/// over ZSTD's smaller ones, which take twice as long to decompress.
+#[cfg(feature = "lz4-hc")]
+#[test]
+fn tpch_comments_take_lz4_high_compression_when_balanced() {
+    use tpchgen::generators::OrderGenerator;
+    use tpchgen_arrow::OrderArrow;
+    let orders: Vec<RecordBatch> = OrderArrow::new(OrderGenerator::new(0.05, 1, 1))
+        .map(Result::unwrap)
+        .collect();
+    let advice = advisor()
+        .with_objective(Objective::Balanced)
+        .advise(&orders)
+        .unwrap();
+    let comment = advice.columns.iter().find(|c| c.path == "o_comment").unwrap();
+    assert!(
+        matches!(comment.picked().compression, Compression::Lz4Raw(l) if l > 1),
+        "{comment:#?}"
+    );
+}
+
 /// Every column of the known cases, in one batch.
 fn mixed() -> RecordBatch {
     let text = text();

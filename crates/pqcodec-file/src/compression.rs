@@ -16,7 +16,8 @@ pub enum Compression {
     Gzip(u32),
     /// LZ4, raw blocks (`LZ4_RAW`), level 1-12 (default 1) as the `lz4` tool numbers them:
     /// 1 is LZ4's fast compressor, 2-12 its high-compression search (feature `lz4-hc`), whose
-    /// blocks are smaller and decompress as fast, for more time writing them.
+    /// blocks are smaller and decompress as fast, for more time writing them. The writer takes
+    /// 0 as 1, and levels past 12 as 12.
     Lz4Raw(u32),
     /// Zstandard, level 1-22 (default 1).
     Zstd(i32),

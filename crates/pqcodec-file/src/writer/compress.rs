@@ -51,7 +51,7 @@ impl Compressor {
                 encoder.finish()?;
             }
             #[cfg(feature = "lz4")]
-            Compression::Lz4Raw(1) => {
+            Compression::Lz4Raw(0 | 1) => {
                 let work = room(
                     &mut self.work,
                     lz4_flex::block::get_maximum_output_size(data.len()),

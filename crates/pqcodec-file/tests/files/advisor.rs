@@ -155,7 +155,11 @@ fn tpch_comments_take_lz4_high_compression_when_balanced() {
         .with_objective(Objective::Balanced)
         .advise(&orders)
         .unwrap();
-    let comment = advice.columns.iter().find(|c| c.path == "o_comment").unwrap();
+    let comment = advice
+        .columns
+        .iter()
+        .find(|c| c.path == "o_comment")
+        .unwrap();
     assert!(
         matches!(comment.picked().compression, Compression::Lz4Raw(l) if l > 1),
         "{comment:#?}"

@@ -273,6 +273,7 @@ fn run(seed: u64) {
         Compression::Snappy,
         Compression::Zstd(1),
         Compression::Lz4Raw(1),
+        #[cfg(feature = "lz4-hc")]
         Compression::Lz4Raw(4),
         Compression::Gzip(1),
         #[cfg(feature = "brotli")]

@@ -64,7 +64,7 @@ impl Compressor {
             Compression::Lz4Raw(level) => {
                 let bound = lz4::block::compress_bound(data.len())?;
                 let work = room(&mut self.work, bound);
-                let mode = lz4::block::CompressionMode::HIGHCOMPRESSION(level as i32);
+                let mode = lz4::block::CompressionMode::HIGHCOMPRESSION(level.min(12) as i32);
                 let n = lz4::block::compress_to_buffer(data, Some(mode), false, work)?;
                 out.extend_from_slice(&self.work[..n]);
             }

@@ -31,8 +31,10 @@
 
 mod column;
 mod gather;
+mod physical;
 mod shred;
 mod stats;
+mod typed;
 mod values;
 
 use arrow_array::ArrayRef;

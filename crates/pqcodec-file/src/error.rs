@@ -58,6 +58,13 @@ pub enum Error {
         #[source]
         source: arrow_schema::ArrowError,
     },
+    /// An Arrow kernel refused what pqcodec gave it: a batch whose columns disagree with its
+    /// schema, arrays that cannot be joined or filtered.
+    #[error(transparent)]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// The Arrow schema asked for cannot be read from the file's columns.
+    #[error("the schema cannot be read: {0}")]
+    Schema(#[source] pqcodec_arrow::Error),
     /// Writing to the output failed.
     #[error("writing: {0}")]
     Io(#[source] std::io::Error),
@@ -96,7 +103,8 @@ pub enum Error {
         /// The format's limit.
         limit: &'static str,
     },
-    /// The writer failed before, and its output is incomplete: it takes nothing more.
+    /// The writer failed before, and its output is incomplete: it takes nothing more. The
+    /// text is the first failure's, whose error the call that failed returned.
     #[error("the writer failed earlier: {0}")]
     Failed(String),
     /// A page's levels or values could not be decoded into Arrow arrays.

@@ -159,7 +159,6 @@ impl Cache {
         if kept.arrays.is_empty() {
             return Ok(None);
         }
-        let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
         // Each batch cut to the rows read, then joined: readers come in order, each reading
         // some of the rows the one before read, so what is kept is cut down to what this one
         // reads, for the next.
@@ -176,7 +175,7 @@ impl Cache {
             for array in &mut kept.arrays {
                 let part = BooleanArray::new(keep.slice(at, array.len()), None);
                 at += array.len();
-                *array = arrow_select::filter::filter(array, &part).map_err(request)?;
+                *array = arrow_select::filter::filter(array, &part)?;
             }
             kept.rows = read.clone();
         }
@@ -220,8 +219,7 @@ pub(crate) fn rows_read(
 /// For each row `held` holds, whether `wanted` holds it: `wanted` filtered by `held`.
 fn gather(held: &BooleanBuffer, wanted: &BooleanBuffer) -> Result<BooleanBuffer> {
     let wanted = BooleanArray::new(wanted.clone(), None);
-    let gathered = arrow_select::filter::filter(&wanted, &BooleanArray::new(held.clone(), None))
-        .map_err(|e| Error::Request(e.to_string()))?;
+    let gathered = arrow_select::filter::filter(&wanted, &BooleanArray::new(held.clone(), None))?;
     Ok(gathered.as_boolean().values().clone())
 }
 

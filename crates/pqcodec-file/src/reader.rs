@@ -313,7 +313,7 @@ fn check_schema(plan: &Plan) -> Result<()> {
             .collect();
         RecordBatchDecoder::try_new(schema.clone(), columns, 1)
             .map(drop)
-            .map_err(|e| Error::Request(format!("the schema cannot be read: {e}")))
+            .map_err(Error::Schema)
     };
     decodable(&plan.schema, &plan.leaves)?;
     // The row filter's columns, as its predicates read them.

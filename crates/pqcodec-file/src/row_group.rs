@@ -89,7 +89,6 @@ impl RowGroupReader {
         &mut self,
         gather: &mut BatchCoalescer,
     ) -> Result<Option<RecordBatch>> {
-        let request = |e: arrow_schema::ArrowError| Error::Request(e.to_string());
         loop {
             if let Some(batch) = gather.next_completed_batch() {
                 return Ok(Some(batch));
@@ -105,22 +104,20 @@ impl RowGroupReader {
                     return Ok(Some(batch));
                 }
                 if batch.num_rows() > self.batch_size / 2 {
-                    gather.finish_buffered_batch().map_err(request)?;
+                    gather.finish_buffered_batch()?;
                 }
-                gather.push_batch(batch).map_err(request)?;
+                gather.push_batch(batch)?;
                 continue;
             };
             let keep = BooleanArray::new(keep, None);
             if self.taken.is_none() {
-                gather
-                    .push_batch_with_filter(batch, &keep)
-                    .map_err(request)?;
+                gather.push_batch_with_filter(batch, &keep)?;
                 continue;
             }
             // The taken fields hold only the rows kept: the others go first.
-            let batch = filter_record_batch(&batch, &keep).map_err(request)?;
+            let batch = filter_record_batch(&batch, &keep)?;
             let batch = with_dense_views(self.with_taken_fields(batch)?)?;
-            gather.push_batch(batch).map_err(request)?;
+            gather.push_batch(batch)?;
         }
     }
 
@@ -143,8 +140,7 @@ impl RowGroupReader {
         }
         self.given += rows;
         let options = RecordBatchOptions::new().with_row_count(Some(rows));
-        RecordBatch::try_new_with_options(schema.clone(), columns, &options)
-            .map_err(|e| Error::Request(e.to_string()))
+        RecordBatch::try_new_with_options(schema.clone(), columns, &options).map_err(Error::Arrow)
     }
 
     /// The next batch of the decoded fields, and which of its rows the mask keeps where it
@@ -221,7 +217,7 @@ impl RowGroupReader {
                 let options = RecordBatchOptions::new().with_row_count(Some(rows));
                 RecordBatch::try_new_with_options(self.schema.clone(), vec![], &options)
                     .map(Some)
-                    .map_err(|e| Error::Request(e.to_string()))
+                    .map_err(Error::Arrow)
             }
         }
     }
@@ -237,8 +233,6 @@ pub(crate) fn gather(schema: SchemaRef, batch_size: usize) -> BatchCoalescer {
 
 /// The rows `gather` holds still, at the end of the row groups read: a batch each call.
 pub(crate) fn last_gathered(gather: &mut BatchCoalescer) -> Result<Option<RecordBatch>> {
-    gather
-        .finish_buffered_batch()
-        .map_err(|e| Error::Request(e.to_string()))?;
+    gather.finish_buffered_batch()?;
     Ok(gather.next_completed_batch())
 }

@@ -20,10 +20,6 @@ use arrow_schema::DataType;
 
 use crate::error::{Error, Result};
 
-fn request(e: arrow_schema::ArrowError) -> Error {
-    Error::Request(e.to_string())
-}
-
 /// `arrays`, of one type, joined into one array; view arrays list each buffer they share
 /// once.
 pub(crate) fn concat(arrays: &[ArrayRef]) -> Result<ArrayRef> {
@@ -32,7 +28,7 @@ pub(crate) fn concat(arrays: &[ArrayRef]) -> Result<ArrayRef> {
         Some(DataType::BinaryView) => concat_views::<BinaryViewType>(arrays),
         _ => {
             let parts: Vec<&dyn Array> = arrays.iter().map(|a| a.as_ref()).collect();
-            arrow_select::concat::concat(&parts).map_err(request)
+            Ok(arrow_select::concat::concat(&parts)?)
         }
     }
 }
@@ -115,8 +111,7 @@ pub(crate) fn with_dense_views(batch: RecordBatch) -> Result<RecordBatch> {
     };
     let columns = batch.columns().iter().map(dense).collect();
     let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-    RecordBatch::try_new_with_options(batch.schema(), columns, &options)
-        .map_err(|e| Error::Request(e.to_string()))
+    RecordBatch::try_new_with_options(batch.schema(), columns, &options).map_err(Error::Arrow)
 }
 
 #[cfg(test)]

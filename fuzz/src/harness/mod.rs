@@ -45,6 +45,7 @@ use pqcodec_encodings::plain::decode_plain_page;
 use pqcodec_encodings::rle::{RleDecoder, RleEncoder, split_length_prefix};
 use pqcodec_file::ParquetFile;
 use pqcodec_file::{Projection, ReaderBuilder, ReaderOptions, RowSelection, RowSelector};
+use pqcodec_testkit::Rng;
 
 mod arrow;
 mod decode;
@@ -189,7 +190,7 @@ fn one_of(types: &[PhysicalType], b: u8) -> PhysicalType {
 
 /// A deterministic sequence of batch sizes and read-or-skip choices from a 16-bit seed.
 struct Schedule {
-    state: u32,
+    rng: Rng,
 }
 
 /// What a schedule asks of a decoder next.
@@ -201,18 +202,12 @@ enum Op {
 impl Schedule {
     fn new(seed: u16) -> Self {
         Schedule {
-            state: u32::from(seed).wrapping_mul(0x9e37_79b9) | 1,
+            rng: Rng::new(u64::from(seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
         }
     }
 
     fn next_u32(&mut self) -> u32 {
-        // xorshift32
-        let mut x = self.state;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.state = x;
-        x
+        (self.rng.next_u64() >> 32) as u32
     }
 
     /// The next operation on a decoder with `remaining` values left.

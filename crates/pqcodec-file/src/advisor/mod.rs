@@ -453,7 +453,10 @@ fn field_descr(root: &TypePtr) -> Result<SchemaDescPtr> {
     let group = Type::group_type_builder("schema")
         .with_fields(vec![Arc::clone(root)])
         .build()
-        .map_err(|e| Error::Request(format!("the Parquet schema of {}: {e}", root.name())))?;
+        .map_err(|e| Error::Format {
+            context: format!("the Parquet schema of {}", root.name()),
+            source: Box::new(e),
+        })?;
     Ok(Arc::new(SchemaDescriptor::new(Arc::new(group))))
 }
 

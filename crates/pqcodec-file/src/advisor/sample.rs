@@ -59,7 +59,7 @@ impl FieldSample {
         if pieces.is_empty() {
             return Ok(arrow_array::new_empty_array(self.field.data_type()));
         }
-        arrow_select::concat::concat(&pieces).map_err(|e| Error::Request(format!("{e}")))
+        Ok(arrow_select::concat::concat(&pieces)?)
     }
 
     fn count(&mut self, column: &ArrayRef) {

@@ -11,7 +11,7 @@ use pqcodec_arrow::ColumnDesc;
 use pqcodec_core::Encoding;
 
 use super::Choice;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::writer::{ColumnSettings, Compression, FileWriter, WriterOptions};
 use crate::{FileMetadata, ReaderBuilder};
 
@@ -77,8 +77,7 @@ impl<'a> Bench<'a> {
         reads: usize,
     ) -> Result<Self> {
         let schema = Arc::new(Schema::new(vec![Arc::clone(&sample.field)]));
-        let batch = RecordBatch::try_new(Arc::clone(&schema), vec![rows])
-            .map_err(|e| Error::Request(format!("the sample of {}: {e}", sample.field.name())))?;
+        let batch = RecordBatch::try_new(Arc::clone(&schema), vec![rows])?;
         // The sample is one row group, whatever the file's.
         let mut base = base.clone().with_max_row_group_row_count(usize::MAX);
         base.columns.clear();

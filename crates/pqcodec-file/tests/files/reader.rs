@@ -704,6 +704,15 @@ fn bad_requests_are_errors_naming_what_was_asked() {
     );
     let e = build(&|b| b.with_field(Arc::new(Field::new("id", DataType::Boolean, false))));
     assert!(e.contains("cannot be read"), "{e}");
+    // Typed, the decoder's error kept as its source.
+    let boolean = Arc::new(Field::new("id", DataType::Boolean, false));
+    let err = ReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .with_field(boolean)
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, pqcodec_file::Error::Schema(_)), "{err:?}");
+    assert!(std::error::Error::source(&err).is_some(), "{err:?}");
     let e = build(&|b| b.with_field(Arc::new(Field::new("zz", DataType::Int64, false))));
     assert!(e.contains("no top-level field \"zz\""), "{e}");
 }

@@ -6,9 +6,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// The `pqcodec` binary cargo built for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_pqcodec");
+
+/// The binary as a command, for tests that spawn it with pipes or signals of their own.
+pub fn command() -> Command {
+    Command::new(BIN)
+}
+
 /// Runs `pqcodec args`, its standard input empty.
 pub fn pqcodec<S: AsRef<OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+    command()
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -17,7 +25,7 @@ pub fn pqcodec<S: AsRef<OsStr>>(args: &[S]) -> Output {
 
 /// Runs `pqcodec args` with `stdin` on its standard input.
 pub fn pqcodec_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+    let mut child = command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -8,7 +8,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::builder::{Int32Builder, ListBuilder};
@@ -21,7 +21,7 @@ use parquet::arrow::{ArrowWriter, ProjectionMask};
 use parquet::file::metadata::PageIndexPolicy;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 
-use crate::common::{corpus_file, ok, pqcodec};
+use crate::common::{command, corpus_file, ok, pqcodec};
 
 /// `pqcodec args`, which must fail with exit status 1 and one line on stderr naming `what`;
 /// that line.
@@ -582,7 +582,7 @@ fn inspect_shows_an_offset_index_without_a_column_index() {
 /// Runs `pqcodec args`, reads `lines` lines of its output, then closes the pipe; the
 /// command must end with status 0 and print nothing on stderr.
 fn closed_pipe_ends_quietly(args: &[&str], lines: usize) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+    let mut child = command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

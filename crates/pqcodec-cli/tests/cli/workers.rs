@@ -14,7 +14,7 @@ use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 
-use crate::common::{ok, pqcodec};
+use crate::common::{command, ok, pqcodec};
 
 /// Before a query: its scans split into a task per megabyte, so that these small tables are
 /// read by both workers (the default is 16 MiB a partition).
@@ -39,7 +39,7 @@ pub struct Worker {
 
 impl Worker {
     pub fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+        let mut child = command()
             .args(["worker", "--listen", "127.0.0.1:0", "--threads", "1"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -193,7 +193,7 @@ fn a_worker_killed_mid_query_is_named_and_the_query_fails_in_bounded_time() {
         &sql,
     ];
     let mut query = Guard(
-        Command::new(env!("CARGO_BIN_EXE_pqcodec"))
+        command()
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

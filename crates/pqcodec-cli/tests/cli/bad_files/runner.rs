@@ -33,7 +33,7 @@ pub(super) fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {ADDRESS_SPACE_KIB}; exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_pqcodec"))
+        .arg(crate::common::BIN)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

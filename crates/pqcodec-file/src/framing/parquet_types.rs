@@ -1,9 +1,9 @@
 //! The one door between pqcodec's types and the parquet crate's (parquet 59), both ways:
-//! physical types, leaf columns, codecs, encodings, sort orders, statistics, Thrift ids and
-//! errors. What parquet 59 cannot say is named where it is lost: its `Encoding` lacks ALP, so
-//! the metadata the writer gives back does not list ALP (the footer pqcodec writes does:
-//! [`footer_out`](super::footer_out)), and the metadata read from a footer leaves out ALP and
-//! GROUP_VAR_INT (`footer_in`), pqcodec framing their pages itself.
+//! physical types, leaf columns, codecs, encodings, sort orders, statistics, a written chunk's
+//! metadata, Thrift ids and errors. What parquet 59 cannot say is named where it is lost: its
+//! `Encoding` lacks ALP, so the metadata the writer gives back does not list ALP (the footer
+//! pqcodec writes does: [`footer_out`](super::footer_out)), and the metadata read from a footer
+//! leaves out ALP and GROUP_VAR_INT (`footer_in`), pqcodec framing their pages itself.
 
 use parquet::basic::{
     BoundaryOrder, CompressionCodec, ConvertedType, Encoding as PqEncoding, PageType, Repetition,
@@ -11,13 +11,15 @@ use parquet::basic::{
 };
 use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::errors::ParquetError;
-use parquet::file::metadata::{ColumnIndexBuilder, OffsetIndexBuilder};
+use parquet::file::metadata::{
+    ColumnChunkMetaData, ColumnIndexBuilder, OffsetIndexBuilder, PageEncodingStats,
+};
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::statistics::{Statistics as PqStatistics, ValueStatistics};
-use parquet::schema::types::ColumnDescriptor;
+use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor};
 use pqcodec_arrow::ColumnDesc;
-use pqcodec_arrow::write::{Bound, SortOrder, Statistics};
+use pqcodec_arrow::write::{Bound, BoundaryOrder as PageOrder, SortOrder, Statistics};
 use pqcodec_core::{ColumnType, Encoding, PhysicalType};
 
 use super::FramingError;
@@ -220,6 +222,62 @@ pub(crate) fn sort_order(order: PqSortOrder) -> SortOrder {
         PqSortOrder::UNSIGNED => SortOrder::Unsigned,
         PqSortOrder::UNDEFINED => SortOrder::Undefined,
     }
+}
+
+/// What the writer knows of a column chunk it framed: the facts of its metadata.
+pub(crate) struct ChunkFacts<'a> {
+    pub codec: Compression,
+    /// Every encoding of its pages and levels, each once.
+    pub encodings: &'a [Encoding],
+    /// How many pages of each type (its Thrift id) and encoding.
+    pub pages: &'a [(i32, Encoding, i32)],
+    pub compressed_size: i64,
+    pub uncompressed_size: i64,
+    pub num_values: i64,
+    pub data_page_offset: i64,
+    pub dictionary_page_offset: Option<i64>,
+    pub statistics: Option<PqStatistics>,
+}
+
+/// A written column chunk's metadata in the parquet crate's type: ALP, which it cannot name,
+/// left out of the encodings and page counts.
+pub(crate) fn column_chunk_metadata(
+    descr: ColumnDescPtr,
+    facts: ChunkFacts<'_>,
+) -> Result<ColumnChunkMetaData, ParquetError> {
+    let encodings = facts.encodings.iter().filter_map(|&e| footer_encoding(e));
+    let page_stats = (facts.pages.iter())
+        .filter_map(|&(page_type, e, count)| {
+            Some(PageEncodingStats {
+                page_type: parquet_page_type(page_type),
+                encoding: footer_encoding(e)?,
+                count,
+            })
+        })
+        .collect();
+    let mut builder = ColumnChunkMetaData::builder(descr)
+        .set_compression(facts.codec.into())
+        .set_encodings(encodings.collect())
+        .set_page_encoding_stats(page_stats)
+        .set_total_compressed_size(facts.compressed_size)
+        .set_total_uncompressed_size(facts.uncompressed_size)
+        .set_num_values(facts.num_values)
+        .set_data_page_offset(facts.data_page_offset)
+        .set_dictionary_page_offset(facts.dictionary_page_offset);
+    if let Some(statistics) = facts.statistics {
+        builder = builder.set_statistics(statistics);
+    }
+    builder.build()
+}
+
+/// A column index's boundary order, as its Thrift id.
+pub(crate) fn boundary_order_id(order: PageOrder) -> i32 {
+    let order = match order {
+        PageOrder::Unordered => BoundaryOrder::UNORDERED,
+        PageOrder::Ascending => BoundaryOrder::ASCENDING,
+        PageOrder::Descending => BoundaryOrder::DESCENDING,
+    };
+    order as i32
 }
 
 /// A column chunk's statistics as the parquet crate holds them, a byte bound replaced by what

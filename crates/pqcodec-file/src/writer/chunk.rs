@@ -2,11 +2,10 @@
 //! metadata, column index and offset index.
 
 use bytes::Bytes;
-use parquet::basic::BoundaryOrder;
-use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
+use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::schema::types::ColumnDescPtr;
 use pqcodec_arrow::Page;
-use pqcodec_arrow::write::{BoundaryOrder as PageOrder, EncodedChunk, EncodedPage};
+use pqcodec_arrow::write::{EncodedChunk, EncodedPage};
 use pqcodec_core::Encoding;
 
 use super::compress::Compressor;
@@ -18,7 +17,7 @@ use crate::framing::page_header_in::{DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE};
 use crate::framing::page_header_out::{PageKind, write_page_header};
 use crate::framing::page_index_out::{ColumnIndex, PageLocation};
 use crate::framing::parquet_types::{
-    footer_encoding, parquet_page_type, parquet_statistics, written_to_files,
+    ChunkFacts, boundary_order_id, column_chunk_metadata, parquet_statistics, written_to_files,
 };
 
 /// A framed column chunk: its pages' bytes (each page its own buffer: the chunk is never
@@ -206,43 +205,30 @@ impl ChunkWriter {
         }
         self.rows = 0;
         let encodings = std::mem::replace(&mut self.encodings, levels_listed());
-        // The parquet crate's view: ALP, which it cannot name, left out.
-        let named = |e: &Encoding| footer_encoding(*e);
-        let listed: Vec<_> = encodings.listed.iter().filter_map(named).collect();
-        let page_stats = (encodings.pages.iter())
-            .filter_map(|(page_type, e, count)| {
-                Some(PageEncodingStats {
-                    page_type: parquet_page_type(*page_type),
-                    encoding: named(e)?,
-                    count: *count,
-                })
-            })
-            .collect();
-        let mut builder = ColumnChunkMetaData::builder(self.descr.clone())
-            .set_compression(self.codec.into())
-            .set_encodings(listed)
-            .set_page_encoding_stats(page_stats)
-            .set_total_compressed_size(len as i64)
-            .set_total_uncompressed_size(std::mem::take(&mut self.uncompressed))
-            .set_num_values(std::mem::take(&mut self.num_values))
-            .set_data_page_offset(locations.first().map_or(shift, |l| l.offset))
-            .set_dictionary_page_offset(dictionary_offset);
-        if let Some(stats) = statistics {
+        let statistics = statistics.map(|stats| {
             let truncate = self.truncate.as_ref();
-            builder = builder.set_statistics(parquet_statistics(
+            parquet_statistics(
                 self.descr.physical_type(),
                 stats,
                 |v| truncate.and_then(|t| t.min(v)),
                 |v| truncate.and_then(|t| t.max(v)),
-            ));
-        }
-        let metadata = builder.build().map_err(|e| frame_error(&self.path, e))?;
+            )
+        });
+        let facts = ChunkFacts {
+            codec: self.codec,
+            encodings: &encodings.listed,
+            pages: &encodings.pages,
+            compressed_size: len as i64,
+            uncompressed_size: std::mem::take(&mut self.uncompressed),
+            num_values: std::mem::take(&mut self.num_values),
+            data_page_offset: locations.first().map_or(shift, |l| l.offset),
+            dictionary_page_offset: dictionary_offset,
+            statistics,
+        };
+        let metadata = column_chunk_metadata(self.descr.clone(), facts)
+            .map_err(|e| frame_error(&self.path, e))?;
         let column_index = self.index.take().flatten().map(|mut index| {
-            index.boundary_order = match chunk.boundary_order {
-                PageOrder::Unordered => BoundaryOrder::UNORDERED,
-                PageOrder::Ascending => BoundaryOrder::ASCENDING,
-                PageOrder::Descending => BoundaryOrder::DESCENDING,
-            } as i32;
+            index.boundary_order = boundary_order_id(chunk.boundary_order);
             index
         });
         Ok(Framed {

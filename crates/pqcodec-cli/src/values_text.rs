@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use pqcodec_core::{ByteArrays, ColumnType, Int96, NativeType, PhysicalType, Sink};
-use pqcodec_encodings::dynamic::Values;
+use pqcodec_core::{ColumnType, Encoding, NativeType, PhysicalType};
+use pqcodec_encodings::dynamic::{self, Values};
 
 /// An error in the text of the values, naming the line.
 #[derive(Debug, thiserror::Error)]
@@ -29,67 +29,46 @@ fn lines(text: &str) -> Result<Vec<Vec<u8>>, TextError> {
         .collect()
 }
 
-fn fixed<N: NativeType>(rows: &[Vec<u8>], physical: PhysicalType) -> Result<Vec<N>, TextError> {
-    rows.iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if b.len() == N::SIZE {
-                Ok(N::from_le_slice(b))
-            } else {
-                Err(err(
-                    i,
-                    format!("a {physical} value is {} bytes, found {}", N::SIZE, b.len()),
-                ))
-            }
-        })
-        .collect()
-}
-
-/// Parses values of type `column_type` (its width in bytes each for FIXED_LEN_BYTE_ARRAY).
+/// Parses values of type `column_type` (its width in bytes each for FIXED_LEN_BYTE_ARRAY):
+/// the lines made into a PLAIN page (BOOLEAN's bytes packed to bits, BYTE_ARRAY's given their
+/// length prefixes) and decoded.
 pub fn parse(text: &str, column_type: ColumnType) -> Result<Values, TextError> {
     let rows = lines(text)?;
     let physical = column_type.physical();
-    Ok(match column_type {
-        ColumnType::Boolean => Values::Boolean(
-            rows.iter()
-                .enumerate()
-                .map(|(i, b)| match b.as_slice() {
-                    [0] => Ok(false),
-                    [1] => Ok(true),
-                    _ => Err(err(i, "a BOOLEAN value is 00 or 01")),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        ColumnType::Int32 => Values::Int32(fixed(&rows, physical)?),
-        ColumnType::Int64 => Values::Int64(fixed(&rows, physical)?),
-        ColumnType::Int96 => Values::Int96(fixed::<Int96>(&rows, physical)?),
-        ColumnType::Float => Values::Float(fixed(&rows, physical)?),
-        ColumnType::Double => Values::Double(fixed(&rows, physical)?),
-        ColumnType::ByteArray => Values::ByteArray(rows.iter().map(Vec::as_slice).collect()),
-        ColumnType::FixedLenByteArray(ty) => {
-            let type_length = ty.width();
-            let mut out = ByteArrays::new();
-            for (i, b) in rows.iter().enumerate() {
-                if b.len() != type_length {
-                    return Err(err(
-                        i,
-                        format!(
-                            "a FIXED_LEN_BYTE_ARRAY({type_length}) value is {type_length} bytes, found {}",
-                            b.len()
-                        ),
-                    ));
+    let mut plain = Vec::new();
+    for (i, b) in rows.iter().enumerate() {
+        match (physical, column_type.value_width()) {
+            (PhysicalType::Boolean, _) => match b.as_slice() {
+                [bit @ (0 | 1)] => {
+                    if i % 8 == 0 {
+                        plain.push(0);
+                    }
+                    *plain.last_mut().expect("a byte per 8 values") |= bit << (i % 8);
                 }
-                out.push(b);
+                _ => return Err(err(i, "a BOOLEAN value is 00 or 01")),
+            },
+            (_, Some(width)) if b.len() != width => {
+                let found = b.len();
+                let what = format!("a {column_type} value is {width} bytes, found {found}");
+                return Err(err(i, what));
             }
-            Values::FixedLenByteArray(out)
+            (_, Some(_)) => plain.extend_from_slice(b),
+            (_, None) => {
+                let len = u32::try_from(b.len()).map_err(|_| err(i, "a value over 4 GiB"))?;
+                plain.extend_from_slice(&len.to_le_bytes());
+                plain.extend_from_slice(b);
+            }
         }
-    })
+    }
+    dynamic::decode(Encoding::Plain, column_type, plain.into(), rows.len(), None)
+        .map_err(|e| err(rows.len().saturating_sub(1), e.to_string()))
 }
 
 /// Parses levels or indices: INT32 values below `2^bit_width`.
 pub fn parse_levels(text: &str, bit_width: u32) -> Result<Vec<u32>, TextError> {
-    let rows = lines(text)?;
-    let values = fixed::<i32>(&rows, PhysicalType::Int32)?;
+    let Values::Int32(values) = parse(text, ColumnType::Int32)? else {
+        unreachable!("INT32 text parses as INT32 values")
+    };
     values
         .into_iter()
         .enumerate()
@@ -158,13 +137,18 @@ mod tests {
                 .starts_with("line 1:")
         );
         assert!(parse("02\n", ColumnType::Boolean).is_err());
+        let bits = "01\n00\n01\n01\n00\n00\n00\n00\n01\n";
+        let expected = [true, false, true, true, false, false, false, false, true];
+        assert_eq!(
+            parse(bits, ColumnType::Boolean).unwrap(),
+            Values::Boolean(expected.to_vec())
+        );
         assert!(parse("zz\n", ColumnType::ByteArray).is_err());
-        assert!(
-            parse(
-                "0102\n",
-                ColumnType::new(PhysicalType::FixedLenByteArray, 3).unwrap()
-            )
-            .is_err()
+        let flba = ColumnType::new(PhysicalType::FixedLenByteArray, 3).unwrap();
+        let e = parse("010203\n0102\n", flba).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "line 2: a FIXED_LEN_BYTE_ARRAY(3) value is 3 bytes, found 2"
         );
         assert_eq!(parse("", ColumnType::Int64).unwrap().len(), 0);
     }

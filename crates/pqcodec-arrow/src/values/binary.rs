@@ -145,14 +145,18 @@ impl<O: OffsetSizeTrait> OffsetBytes<O> {
     }
 
     /// Makes `data` long enough to write the values up to `bytes` bytes and a wide copy past
-    /// them, the values holding `end` bytes so far: grows it ([`OffsetBytes::grow_data`]) and
-    /// zero-fills it up to its capacity, which appends then write into.
+    /// them, the values holding `end` bytes so far and about `more` values to come after:
+    /// grows it ([`OffsetBytes::grow_data`]) and zero-fills, for appends to write into, room
+    /// for those values at the bytes per value so far (at least [`MIN_ROOM`], at most the
+    /// capacity). Filling to the capacity instead would zero it again on every call.
     #[cold]
-    fn make_room(&mut self, end: usize, bytes: usize) {
+    fn make_room(&mut self, end: usize, bytes: usize, more: usize) {
         self.data.truncate(end);
         self.grow_data(bytes, 1);
-        self.data
-            .resize(self.data.capacity().max(bytes + WIDEST_COPY), 0);
+        let per_value = bytes / (self.values() + 1);
+        let ahead = more.saturating_mul(per_value + per_value / 8).max(MIN_ROOM);
+        let room = bytes.saturating_add(ahead).min(self.data.capacity());
+        self.data.resize(room.max(bytes + WIDEST_COPY), 0);
     }
 
     /// Validates the UTF-8 of the values from `checked` on.
@@ -216,7 +220,7 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         // than the values meanwhile) and its offset pushed. An offset past `O` sends the rest
         // one by one, the overflow recorded.
         let mut end_of = self.data.len();
-        for (start, end) in spans.by_ref() {
+        while let Some((start, end)) = spans.next() {
             let Some(len) = end.checked_sub(start).filter(|_| end <= data.len()) else {
                 self.data.truncate(end_of);
                 return;
@@ -234,7 +238,8 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
                 return;
             };
             if next + WIDEST_COPY > self.data.len() {
-                self.make_room(end_of, next);
+                let (least, most) = spans.size_hint();
+                self.make_room(end_of, next, most.unwrap_or(least));
             }
             copy_value(&mut self.data, end_of, data, start, len);
             end_of = next;
@@ -308,6 +313,10 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
 /// The widest copy [`copy_value`] makes, and the room past the values that
 /// [`OffsetBytes::grow_data`] leaves for it (or for [`Sink::extend_in_place`]'s writer).
 const WIDEST_COPY: usize = 64;
+
+/// The fewest bytes past a value that [`OffsetBytes::make_room`] zero-fills, so that a few
+/// values do not each make room.
+const MIN_ROOM: usize = 4096;
 const _: () = assert!(GROWN_SLACK <= WIDEST_COPY);
 
 /// Copies `src[start..start + len]` to `dst[at..]`: a value of at most [`WIDEST_COPY`] bytes

@@ -111,6 +111,21 @@ pub trait Sink<V: ?Sized> {
         }
     }
 
+    /// Appends the fixed-width values `values` yields, in order: values made as the sink takes
+    /// them (looked up, converted). A sink holding a `Vec` writes each once, where
+    /// [`Sink::grow_slots`] would zero its slots first.
+    fn extend_from_iter<I>(&mut self, values: I)
+    where
+        V: NativeType,
+        I: IntoIterator<Item = V>,
+    {
+        let values = values.into_iter();
+        self.reserve(values.size_hint().0);
+        for v in values {
+            self.push(&v);
+        }
+    }
+
     /// Appends the fixed-width values whose little-endian bytes are `bytes` (a whole number
     /// of values; a trailing partial value is ignored). A sink may keep the buffer `bytes`
     /// lies in ([`Data::buffer`]) rather than copy them.
@@ -327,6 +342,14 @@ impl<V: Copy> Sink<V> for Vec<V> {
         Vec::extend_from_slice(self, values);
     }
     #[inline]
+    fn extend_from_iter<I>(&mut self, values: I)
+    where
+        V: NativeType,
+        I: IntoIterator<Item = V>,
+    {
+        Vec::extend(self, values);
+    }
+    #[inline]
     fn extend_from_le_bytes(&mut self, bytes: Data<'_>)
     where
         V: NativeType,
@@ -378,6 +401,13 @@ impl<V: ?Sized, S: Sink<V> + ?Sized> Sink<V> for &mut S {
         V: Sized,
     {
         (**self).extend_from_slice(values);
+    }
+    fn extend_from_iter<I>(&mut self, values: I)
+    where
+        V: NativeType,
+        I: IntoIterator<Item = V>,
+    {
+        (**self).extend_from_iter(values);
     }
     fn extend_from_le_bytes(&mut self, bytes: Data<'_>)
     where

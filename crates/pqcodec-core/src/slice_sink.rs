@@ -89,6 +89,23 @@ impl<V: Copy> Sink<V> for SliceSink<'_, V> {
         }
     }
 
+    fn extend_from_iter<I>(&mut self, values: I)
+    where
+        V: NativeType,
+        I: IntoIterator<Item = V>,
+    {
+        let mut values = values.into_iter();
+        let free = &mut self.slots[self.len..];
+        let room = free.len();
+        let mut filled = 0;
+        for (slot, value) in free.iter_mut().zip(values.by_ref()) {
+            *slot = value;
+            filled += 1;
+        }
+        self.len += filled;
+        self.overflowed |= filled == room && values.next().is_some();
+    }
+
     #[inline]
     fn grow_le_bytes(&mut self, count: usize) -> Option<&mut [u8]>
     where
@@ -142,6 +159,20 @@ mod tests {
         sink.grow_le_bytes(2).unwrap()[8] = 9;
         assert_eq!(sink.len(), 2);
         assert_eq!(slots, [0, 9, 0]);
+    }
+
+    #[test]
+    fn takes_an_iterator_up_to_its_end_or_the_slice_s() {
+        let mut slots = [0i32; 4];
+        let mut sink = SliceSink::new(&mut slots);
+        sink.extend_from_iter([1, 2]);
+        sink.extend_from_iter([3, 4]);
+        assert_eq!((sink.len(), sink.overflowed()), (4, false));
+        sink.extend_from_iter(std::iter::empty());
+        assert!(!sink.overflowed());
+        sink.extend_from_iter([5]);
+        assert_eq!((sink.len(), sink.overflowed()), (4, true));
+        assert_eq!(slots, [1, 2, 3, 4]);
     }
 
     #[test]

@@ -307,8 +307,9 @@ impl DictionaryValue for BooleanType {
     }
 }
 
-/// Looks fixed-width indices up a chunk at a time: straight into the sink where it lends its
-/// slots ([`Sink::grow_slots`]), else into a [`Staging`] block.
+/// Looks fixed-width indices up a chunk at a time: straight into the sink where it holds its
+/// values as a slice ([`Sink::grow_slots`] tells), through [`Sink::extend_from_iter`], else
+/// into a [`Staging`] block.
 struct GatherFixed<'s, N, S: ?Sized> {
     out: &'s mut S,
     stage: Staging<N>,
@@ -338,21 +339,20 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
     #[inline]
     fn values(&mut self, indices: &[u32]) -> Result<()> {
         let dictionary = self.dictionary;
-        let past = if dictionary.is_empty() {
-            !indices.is_empty()
-        } else if let Some(slots) = self
-            .lends
-            .then(|| self.out.grow_slots(indices.len()))
-            .flatten()
-        {
-            look_up(dictionary, indices, slots)
+        let mut past = false;
+        if dictionary.is_empty() {
+            past = !indices.is_empty();
+        } else if self.lends {
+            self.out
+                .extend_from_iter(look_up(dictionary, indices, &mut past));
         } else {
-            let mut past = false;
             for chunk in indices.chunks(STAGE) {
-                past |= look_up(dictionary, chunk, self.stage.slots(self.out, chunk.len()));
+                let slots = self.stage.slots(self.out, chunk.len());
+                for (slot, value) in slots.iter_mut().zip(look_up(dictionary, chunk, &mut past)) {
+                    *slot = value;
+                }
             }
-            past
-        };
+        }
         match past.then(|| first_bad(indices, dictionary.len())).flatten() {
             Some(bad) => Err(out_of_range(self.encoding, bad, dictionary.len())),
             None => Ok(()),
@@ -360,18 +360,19 @@ impl<N: NativeType, S: Sink<N> + ?Sized> RunVisitor for GatherFixed<'_, N, S> {
     }
 }
 
-/// Writes `dictionary[i]` for each `i` of `indices` to `slots`, an index past the end of
-/// `dictionary` (not empty) looking up its last value: one pass, no branch per index. Returns
-/// whether any index was past the end.
+/// `dictionary[i]` for each `i` of `indices`, an index past the end of `dictionary` (not
+/// empty) looking up its last value and setting `past`: no branch per index.
 #[inline]
-fn look_up<V: Copy>(dictionary: &[V], indices: &[u32], slots: &mut [V]) -> bool {
+fn look_up<'a, V: Copy>(
+    dictionary: &'a [V],
+    indices: &'a [u32],
+    past: &'a mut bool,
+) -> impl Iterator<Item = V> + 'a {
     let last = dictionary.len() - 1;
-    let mut past = false;
-    for (slot, &index) in slots.iter_mut().zip(indices) {
-        past |= index as usize > last;
-        *slot = dictionary[(index as usize).min(last)];
-    }
-    past
+    indices.iter().map(move |&index| {
+        *past |= index as usize > last;
+        dictionary[(index as usize).min(last)]
+    })
 }
 
 /// Fixed-width gathering, shared by the [`DictionaryValue`] impls and

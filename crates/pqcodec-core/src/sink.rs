@@ -69,8 +69,9 @@ pub const GROWN_SLACK: usize = 64;
 /// pages and hand over values as they lie in memory.
 /// - One value, or a run of one ([`Sink::push`], [`Sink::push_repeated`]).
 /// - Fixed-width values: a slice of them ([`Sink::extend_from_slice`]) or of their
-///   little-endian bytes ([`Sink::extend_from_le_bytes`]), or slots lent for the caller to
-///   write in place ([`Sink::grow_slots`], [`Sink::grow_le_bytes`]).
+///   little-endian bytes ([`Sink::extend_from_le_bytes`]), an iterator of them
+///   ([`Sink::extend_from_iter`]), or slots lent for the caller to write in place
+///   ([`Sink::grow_slots`], [`Sink::grow_le_bytes`]).
 /// - Byte arrays: at spans of one buffer ([`Sink::extend_from_spans`]), each after its
 ///   4-byte length ([`Sink::extend_from_prefixed`]), back to back
 ///   ([`Sink::extend_back_to_back`]), or written in place ([`Sink::extend_in_place`]).

@@ -96,14 +96,28 @@ impl<V: Copy> Sink<V> for SliceSink<'_, V> {
     {
         let mut values = values.into_iter();
         let free = &mut self.slots[self.len..];
-        let room = free.len();
+        if let (count, Some(most)) = values.size_hint()
+            && count == most
+            && count <= free.len()
+        {
+            // An exact count that fits: zipped by value, a slice's iterator and the values'
+            // make one counted loop.
+            for (slot, value) in free[..count].iter_mut().zip(values) {
+                *slot = value;
+            }
+            self.len += count;
+            return;
+        }
         let mut filled = 0;
-        for (slot, value) in free.iter_mut().zip(values.by_ref()) {
+        for slot in free.iter_mut() {
+            let Some(value) = values.next() else {
+                break;
+            };
             *slot = value;
             filled += 1;
         }
         self.len += filled;
-        self.overflowed |= filled == room && values.next().is_some();
+        self.overflowed |= values.next().is_some();
     }
 
     #[inline]

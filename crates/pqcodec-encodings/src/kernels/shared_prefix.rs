@@ -105,6 +105,28 @@ mod tests {
         }
     }
 
+    /// Repeats and shortened values (no suffix) among a few values with one, their suffixes
+    /// less than a register from the end of the data or all of it shorter than one.
+    #[test]
+    fn values_without_suffixes_near_the_end_of_the_data() {
+        let mut rng = pqcodec_testkit::Rng::new(12);
+        for _ in 0..100 {
+            let previous: Vec<u8> = (0..rng.below(20) as u8).collect();
+            let (mut prefixes, mut lengths) = (vec![], vec![]);
+            let mut len = previous.len();
+            for _ in 0..rng.below(60) {
+                let prefix = rng.below(len + 1);
+                let suffix = if rng.below(4) == 0 { rng.below(10) } else { 0 };
+                prefixes.push(prefix as u32);
+                lengths.push(suffix as u32);
+                len = prefix + suffix;
+            }
+            let bytes: usize = lengths.iter().map(|&l| l as usize).sum();
+            let data: Vec<u8> = (0..bytes + rng.below(3)).map(|i| 100 + i as u8).collect();
+            check(&previous, &prefixes, &lengths, &data, 0);
+        }
+    }
+
     /// Prefixes longer than the value before and suffixes past the data write something
     /// within `out`, without a panic.
     #[test]

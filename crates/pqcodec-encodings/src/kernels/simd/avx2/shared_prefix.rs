@@ -44,22 +44,25 @@ pub(in crate::kernels::simd) unsafe fn join(
         for (&prefix, &len) in pairs.by_ref() {
             let (prefix, len) = (prefix as usize, len as usize);
             let src = from.wrapping_sub(prefix);
+            // A value with no suffix (a repeat, or a shorter prefix of the one before) is the
+            // registers as they are: its suffix window need not lie within `data`.
             let fits = prefix + len <= SLACK
-                && prefix <= from
-                && src.saturating_add(SLACK) <= data.len()
-                && at.saturating_add(SLACK) <= out_len;
+                && at.saturating_add(SLACK) <= out_len
+                && (len == 0 || (prefix <= from && src.saturating_add(SLACK) <= data.len()));
             if !fits {
                 copy = Some((prefix, len));
                 break;
             }
-            // SAFETY: `src + 64` is within `data` and `at + 64` within `out` (`fits`);
-            // `prefix` is at most 64, so the mask's 64 bytes from `64 - prefix` are
-            // within `MASK`.
+            // SAFETY: `at + 64` is within `out` (`fits`); with a suffix, `src + 64` is within
+            // `data` (`fits`) and `prefix` is at most 64, so the mask's 64 bytes from
+            // `64 - prefix` are within `MASK`.
             unsafe {
-                let (suffix_lo, suffix_hi) = load(data.as_ptr().add(src));
-                let (keep_lo, keep_hi) = load(MASK.as_ptr().add(SLACK - prefix));
-                lo = _mm256_blendv_epi8(suffix_lo, lo, keep_lo);
-                hi = _mm256_blendv_epi8(suffix_hi, hi, keep_hi);
+                if len > 0 {
+                    let (suffix_lo, suffix_hi) = load(data.as_ptr().add(src));
+                    let (keep_lo, keep_hi) = load(MASK.as_ptr().add(SLACK - prefix));
+                    lo = _mm256_blendv_epi8(suffix_lo, lo, keep_lo);
+                    hi = _mm256_blendv_epi8(suffix_hi, hi, keep_hi);
+                }
                 _mm256_storeu_si256(out.add(at).cast(), lo);
                 _mm256_storeu_si256(out.add(at + 32).cast(), hi);
             }

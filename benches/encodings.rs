@@ -415,9 +415,8 @@ macro_rules! alp {
                 let mut out = vec![<$native>::default(); N];
                 g.bench_function("pqcodec", |b| {
                     b.iter(|| {
-                        let mut d =
-                            AlpDecoder::<$ours>::new(Bytes::copy_from_slice(black_box(&page)), N)
-                                .expect("pqcodec takes the page");
+                        let mut d = AlpDecoder::<$ours>::new(black_box(page_bytes.clone()), N)
+                            .expect("pqcodec takes the page");
                         assert_eq!(d.read_into(&mut out).expect("pqcodec decodes"), N);
                         black_box(out.len())
                     })
@@ -647,8 +646,8 @@ fn hybrid(c: &mut Criterion) {
         g.bench_function("pqcodec", |b| {
             b.iter(|| {
                 out.clear();
-                let mut d = RleDecoder::new(Bytes::copy_from_slice(black_box(&rle_page)), N, width)
-                    .expect("valid page");
+                let mut d =
+                    RleDecoder::new(black_box(rle_bytes.clone()), N, width).expect("valid page");
                 assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
                 black_box(out.len())
             })
@@ -695,17 +694,14 @@ fn hybrid(c: &mut Criterion) {
         }
         let mut packed_page = Vec::new();
         e.flush_into(&mut packed_page);
+        let packed_page = Bytes::from(packed_page);
         let mut g = c.benchmark_group(format!("decode/BIT_PACKED/u32 width {width}"));
         g.throughput(Throughput::Elements(N as u64));
         g.bench_function("pqcodec", |b| {
             b.iter(|| {
                 out.clear();
-                let mut d = BitPackedDecoder::new(
-                    Bytes::copy_from_slice(black_box(&packed_page)),
-                    N,
-                    width,
-                )
-                .expect("valid page");
+                let mut d = BitPackedDecoder::new(black_box(packed_page.clone()), N, width)
+                    .expect("valid page");
                 assert_eq!(d.read(&mut out, N).expect("pqcodec decodes"), N);
                 black_box(out.len())
             })

@@ -1,4 +1,4 @@
-use crate::sink::{GROWN_SLACK, Lengths, lengths_within};
+use crate::sink::{GROWN_SLACK, Lengths, lengths_within, prefixed_value};
 use crate::{Data, Sink, ValueBuffer};
 
 /// Variable-length byte strings stored back to back, with their offsets: the buffer of the
@@ -89,6 +89,18 @@ impl Sink<[u8]> for ByteArrays {
             self.data.extend_from_slice(value);
             self.offsets.push(self.data.len());
         }
+    }
+    fn extend_from_prefixed(&mut self, data: Data<'_>, n: usize) -> Option<usize> {
+        // Each length read and its value copied in one pass, the offsets reserved once.
+        let data = data.bytes();
+        self.offsets.reserve(n.min(data.len() / 4));
+        let mut at = 0;
+        for _ in 0..n {
+            let (start, end) = prefixed_value(data, at)?;
+            self.push(&data[start..end]);
+            at = end;
+        }
+        Some(at)
     }
     fn extend_back_to_back(&mut self, data: Data<'_>, lengths: Lengths<'_>) {
         let data = data.bytes();
@@ -181,6 +193,20 @@ mod tests {
         b.clear();
         assert!(b.is_empty());
         assert_eq!(b.last(), None);
+    }
+
+    #[test]
+    fn prefixed_values_match_pushes() {
+        let data = [
+            2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0, 1, 0, 0, 0, b'!', 9, 0, 0, 0,
+        ];
+        let mut bulk = ByteArrays::new();
+        assert_eq!(bulk.extend_from_prefixed(data[..].into(), 3), Some(15));
+        assert_eq!(bulk.iter().collect::<Vec<_>>(), [&b"hi"[..], b"", b"!"]);
+        // A value past the end: `None`, the ones before it kept.
+        let mut short = ByteArrays::new();
+        assert_eq!(short.extend_from_prefixed(data[..].into(), 4), None);
+        assert_eq!(short, bulk);
     }
 
     #[test]

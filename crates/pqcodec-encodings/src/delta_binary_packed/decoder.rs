@@ -75,6 +75,34 @@ impl<T: Integer> std::fmt::Debug for DeltaBinaryPackedDecoder<T> {
 /// kernels: a chunk of whole miniblocks of 32 values.
 const RUNS: usize = CHUNK / 32;
 
+/// Deltas of a miniblock that [`DeltaBinaryPackedDecoder::next_run`] took: `count` of `width`
+/// bits from byte `at` of the page, each plus `min_delta`. Where they are rather than a borrow
+/// of the page, so that the decoder moves on while its runs are gathered.
+#[derive(Debug, Default, Clone, Copy)]
+struct Run {
+    at: usize,
+    width: u32,
+    count: usize,
+    min_delta: u64,
+}
+
+impl Run {
+    /// Takes in `next` if its deltas follow this run's in the same bytes, with the same width
+    /// and min delta (the next miniblock of a block, most often), so that the kernels make one
+    /// pass over both. Returns whether it did.
+    #[inline]
+    fn absorb(&mut self, next: &Run) -> bool {
+        let joins = self.at + packed_len(self.count, self.width) == next.at
+            && self.count.is_multiple_of(8)
+            && self.width == next.width
+            && self.min_delta == next.min_delta;
+        if joins {
+            self.count += next.count;
+        }
+        joins
+    }
+}
+
 impl<T: Integer> DeltaBinaryPackedDecoder<T> {
     /// A decoder of the first `num_values` values of the page `data`.
     ///
@@ -296,10 +324,9 @@ impl<T: Integer> DeltaBinaryPackedDecoder<T> {
 
     /// Takes up to `want` deltas from the current miniblock (starting one if needed): a count
     /// that keeps the position byte aligned (a multiple of 8) unless it is the last delta to
-    /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`. `data` is
-    /// the decoder's data, which the run borrows.
+    /// decode. Zero if `want` is under 8 and more remain. Requires `undecoded > 0`.
     #[inline(always)]
-    fn next_run<'d>(&mut self, data: &'d [u8], want: usize) -> Result<DeltaRun<'d>> {
+    fn next_run(&mut self, want: usize) -> Result<Run> {
         if self.miniblock_left == 0 {
             self.start_miniblock()?;
         }
@@ -308,22 +335,22 @@ impl<T: Integer> DeltaBinaryPackedDecoder<T> {
             count &= !7;
         }
         if count == 0 {
-            return Ok(DeltaRun::default());
+            return Ok(Run::default());
         }
         // Only the bytes the values need: a last miniblock missing its padding is accepted.
         // The run is handed the rest of the page, not just those bytes, so that the unpacking
         // kernel can load whole words up to the run's end.
         let needed = packed_len(count, self.width);
-        let packed = data
-            .get(self.pos..)
-            .filter(|rest| rest.len() >= needed)
-            .ok_or_else(|| self.truncated("miniblock", self.pos, needed))?;
+        let at = self.pos;
+        if self.data.len().saturating_sub(at) < needed {
+            return Err(self.truncated("miniblock", at, needed));
+        }
         self.pos += needed;
         self.miniblock_left -= count;
         self.undecoded -= count;
         self.header_deltas_left = self.header_deltas_left.saturating_sub(count);
-        Ok(DeltaRun {
-            packed,
+        Ok(Run {
+            at,
             width: self.width,
             count,
             min_delta: self.min_delta,
@@ -343,9 +370,7 @@ impl<T: Integer> DeltaBinaryPackedDecoder<T> {
             self.first_pending = false;
             filled = 1;
         }
-        // The runs borrow the data while the decoder moves on: a handle of their own to it.
-        let data = self.data.clone();
-        let mut runs = [DeltaRun::default(); RUNS];
+        let mut runs = [Run::default(); RUNS];
         let mut gathered = 0usize;
         // Values up to `decoded` are in `chunk`, those up to `end` gathered as runs.
         let mut decoded = filled;
@@ -354,7 +379,7 @@ impl<T: Integer> DeltaBinaryPackedDecoder<T> {
         while end < max && self.undecoded > 0 {
             // An error after some values is left for the next call (the state is unchanged,
             // so it repeats), letting the caller have the values before it.
-            match self.next_run(&data, max - end) {
+            match self.next_run(max - end) {
                 Ok(run) if run.count > 0 => {
                     end += run.count;
                     let joined = match gathered.checked_sub(1) {
@@ -373,7 +398,7 @@ impl<T: Integer> DeltaBinaryPackedDecoder<T> {
                 }
             }
             if gathered == RUNS {
-                decode_runs(&runs, &mut self.last, chunk, decoded);
+                decode_runs(&self.data, &runs, &mut self.last, chunk, decoded);
                 decoded = end;
                 gathered = 0;
             }
@@ -381,7 +406,13 @@ impl<T: Integer> DeltaBinaryPackedDecoder<T> {
         if let (Some(e), 0) = (failure, end) {
             return Err(e);
         }
-        decode_runs(&runs[..gathered], &mut self.last, chunk, decoded);
+        decode_runs(
+            &self.data,
+            &runs[..gathered],
+            &mut self.last,
+            chunk,
+            decoded,
+        );
         Ok(end)
     }
 
@@ -535,11 +566,25 @@ impl<I: Copy> Piece<'_, I> {
 /// SIMD delta kernels (32-bit arithmetic for INT32, 64-bit for INT64).
 #[inline]
 fn decode_runs<I: IntegerNative>(
-    runs: &[DeltaRun],
+    data: &[u8],
+    runs: &[Run],
     last: &mut u64,
     buf: &mut [I; CHUNK],
     from: usize,
 ) {
+    // The kernels' runs, borrowing the page.
+    let n = runs.len().min(RUNS);
+    let mut views = [DeltaRun::default(); RUNS];
+    for i in 0..n {
+        let run = runs[i];
+        views[i] = DeltaRun {
+            packed: data.get(run.at..).unwrap_or_default(),
+            width: run.width,
+            count: run.count,
+            min_delta: run.min_delta,
+        };
+    }
+    let runs = &views[..n];
     let isa = Isa::best();
     let Some(out) = buf.get_mut(from..) else {
         return;
@@ -620,9 +665,8 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<T> {
             self.first_pending = false;
             left -= 1;
         }
-        let data = self.data.clone();
         while left > 0 {
-            let run = self.next_run(&data, left)?;
+            let run = self.next_run(left)?;
             if run.count == 0 {
                 // Fewer than 8 to skip, mid-miniblock: unpack their group into the tail.
                 self.fill_tail(&mut [T::Int::default(); CHUNK])?;
@@ -635,7 +679,7 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<T> {
                 continue;
             }
             sum_run(
-                run.packed,
+                self.data.get(run.at..).unwrap_or_default(),
                 run.width,
                 run.count,
                 self.min_delta,
@@ -652,4 +696,36 @@ impl<T: Integer> Decoder<T> for DeltaBinaryPackedDecoder<T> {
 /// values really arrive).
 pub(crate) fn reserve_bound(bytes: usize) -> usize {
     bytes.saturating_mul(8).saturating_add(CHUNK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Run;
+
+    /// A run takes in the next only if its deltas follow in the same bytes, at the same width
+    /// and min delta, after a whole number of groups of 8.
+    #[test]
+    fn runs_join_only_where_their_deltas_follow() {
+        let run = |at: usize, width: u32, count: usize, min_delta: u64| Run {
+            at,
+            width,
+            count,
+            min_delta,
+        };
+        let mut first = run(0, 5, 16, 3);
+        assert!(first.absorb(&run(10, 5, 8, 3)));
+        assert_eq!(first.count, 24);
+        for next in [
+            run(16, 5, 8, 3), // not where the run ends (15 bytes in)
+            run(15, 6, 8, 3),
+            run(15, 5, 8, 4),
+        ] {
+            assert!(!first.clone().absorb(&next));
+        }
+        assert!(first.absorb(&run(15, 5, 8, 3)));
+        // A last run of fewer than 8 takes nothing after it.
+        let mut short = run(0, 5, 3, 3);
+        assert!(!short.absorb(&run(2, 5, 8, 3)));
+        assert_eq!(short.count, 3);
+    }
 }

@@ -401,27 +401,6 @@ pub(crate) struct DeltaRun<'a> {
     pub(crate) min_delta: u64,
 }
 
-impl DeltaRun<'_> {
-    /// Takes in `next` if its deltas follow this run's in the same bytes, with the same width
-    /// and min delta (the next miniblock of a block, most often), so that the kernels make one
-    /// pass over both. Returns whether it did.
-    #[inline]
-    pub(crate) fn absorb(&mut self, next: &DeltaRun) -> bool {
-        let follows = self
-            .packed
-            .get(packed_len(self.count, self.width)..)
-            .is_some_and(|rest| rest.as_ptr() == next.packed.as_ptr());
-        let joins = follows
-            && self.count.is_multiple_of(8)
-            && self.width == next.width
-            && self.min_delta == next.min_delta;
-        if joins {
-            self.count += next.count;
-        }
-        joins
-    }
-}
-
 /// Checks what the delta kernels rely on: the runs' values fit in `out`, each width is at
 /// most `max_width` and each run's bytes hold its deltas.
 fn check_runs(runs: &[DeltaRun], max_width: u32, out: usize) {

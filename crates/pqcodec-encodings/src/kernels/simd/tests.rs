@@ -248,34 +248,6 @@ fn delta_variants_chain_runs_of_mixed_widths() {
     }
 }
 
-/// A run takes in the next only if its deltas follow in the same bytes, at the same width and
-/// min delta, after a whole number of groups of 8.
-#[test]
-fn runs_join_only_where_their_deltas_follow() {
-    let bytes = random_bytes(7, 64);
-    let run = |at: usize, width: u32, count: usize, min_delta: u64| DeltaRun {
-        packed: &bytes[at..],
-        width,
-        count,
-        min_delta,
-    };
-    let mut first = run(0, 5, 16, 3);
-    assert!(first.absorb(&run(10, 5, 8, 3)));
-    assert_eq!(first.count, 24);
-    for next in [
-        run(16, 5, 8, 3), // not where the run ends (15 bytes in)
-        run(15, 6, 8, 3),
-        run(15, 5, 8, 4),
-    ] {
-        assert!(!first.clone().absorb(&next));
-    }
-    assert!(first.absorb(&run(15, 5, 8, 3)));
-    // A last run of fewer than 8 takes nothing after it.
-    let mut short = run(0, 5, 3, 3);
-    assert!(!short.absorb(&run(2, 5, 8, 3)));
-    assert_eq!(short.count, 3);
-}
-
 /// Values of `width` bits packed from `deltas` (bits above `width` dropped).
 fn pack(deltas: &[u64], width: u32) -> Vec<u8> {
     let mut out = Vec::new();

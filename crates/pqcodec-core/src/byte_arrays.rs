@@ -1,4 +1,4 @@
-use crate::sink::{GROWN_SLACK, Lengths, lengths_within, prefixed_value};
+use crate::sink::{GROWN_SLACK, Lengths, prefixed_value};
 use crate::{Data, Sink, ValueBuffer};
 
 /// Variable-length byte strings stored back to back, with their offsets: the buffer of the
@@ -108,14 +108,18 @@ impl Sink<[u8]> for ByteArrays {
         let base = self.data.len();
         let end = match lengths {
             Lengths::Each(lengths) => {
-                let (lengths, bytes) = lengths_within(data, lengths);
+                // One pass: each offset pushed while the values stay within `data`.
                 self.offsets.reserve(lengths.len());
-                let mut end = base;
-                self.offsets.extend(lengths.iter().map(|&len| {
-                    end += len as usize;
-                    end
-                }));
-                bytes
+                let mut end = 0usize;
+                for &len in lengths {
+                    let next = end + len as usize;
+                    if next > data.len() {
+                        break;
+                    }
+                    end = next;
+                    self.offsets.push(base + end);
+                }
+                end
             }
             Lengths::All(0) => 0,
             Lengths::All(width) => {

@@ -311,20 +311,6 @@ impl Iterator for LengthPrefixed<'_> {
     }
 }
 
-/// The lengths of `lengths` whose values fit in `data` back to back (as
-/// [`Sink::extend_back_to_back`] appends them), and the bytes they take.
-pub(crate) fn lengths_within<'l>(data: &[u8], lengths: &'l [u32]) -> (&'l [u32], usize) {
-    let mut end = 0usize;
-    for (count, &len) in lengths.iter().enumerate() {
-        let next = end + len as usize;
-        if next > data.len() {
-            return (&lengths[..count], end);
-        }
-        end = next;
-    }
-    (lengths, end)
-}
-
 impl<V: Copy> Sink<V> for Vec<V> {
     #[inline]
     fn reserve(&mut self, additional: usize) {
@@ -557,7 +543,6 @@ mod tests {
         let mut each = Pushed::default();
         each.extend_back_to_back(data.into(), Lengths::Each(&[2, 0, 4, 2]));
         assert_eq!(each.0, [&b"ab"[..], b"", b"cdef"]);
-        assert_eq!(lengths_within(data, &[2, 0, 4, 2]), (&[2, 0, 4][..], 6));
 
         let mut all = Pushed::default();
         all.extend_back_to_back(data.into(), Lengths::All(3));

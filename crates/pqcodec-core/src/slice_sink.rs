@@ -176,7 +176,7 @@ mod tests {
     }
 
     #[test]
-    fn takes_an_iterator_up_to_its_end_or_the_slice_s() {
+    fn takes_an_iterator_up_to_the_end_of_either() {
         let mut slots = [0i32; 4];
         let mut sink = SliceSink::new(&mut slots);
         sink.extend_from_iter([1, 2]);

@@ -108,18 +108,10 @@ impl Sink<[u8]> for ByteArrays {
         let base = self.data.len();
         let end = match lengths {
             Lengths::Each(lengths) => {
-                // One pass: each offset pushed while the values stay within `data`.
                 self.offsets.reserve(lengths.len());
-                let mut end = 0usize;
-                for &len in lengths {
-                    let next = end + len as usize;
-                    if next > data.len() {
-                        break;
-                    }
-                    end = next;
-                    self.offsets.push(base + end);
-                }
-                end
+                self.offsets
+                    .extend(Lengths::ends_within(lengths, data.len()).map(|end| base + end));
+                self.offsets.last().map_or(0, |&end| end - base)
             }
             Lengths::All(0) => 0,
             Lengths::All(width) => {

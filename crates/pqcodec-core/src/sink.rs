@@ -56,6 +56,25 @@ impl Lengths<'_> {
             Some(value)
         })
     }
+
+    /// Where each of `lengths`' values ends, counted from the first's start, for the values
+    /// that lie back to back within `data_len` bytes: the offsets
+    /// [`Sink::extend_back_to_back`] appends, found in one pass.
+    ///
+    /// ```
+    /// use pqcodec_core::Lengths;
+    ///
+    /// assert_eq!(Lengths::ends_within(&[2, 0, 3, 9], 6).collect::<Vec<_>>(), [2, 2, 5]);
+    /// ```
+    pub fn ends_within(lengths: &[u32], data_len: usize) -> impl Iterator<Item = usize> + '_ {
+        lengths.iter().scan(0usize, move |end, &len| {
+            let next = *end + len as usize;
+            (next <= data_len).then(|| {
+                *end = next;
+                next
+            })
+        })
+    }
 }
 
 /// Bytes past the values of [`Sink::extend_in_place`] that its writer may overwrite (and the

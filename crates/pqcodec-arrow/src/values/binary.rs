@@ -265,15 +265,9 @@ impl<O: OffsetSizeTrait> Sink<[u8]> for OffsetBytes<O> {
         };
         // Every offset is at most `base + data.len()`, which fits `O`.
         self.offsets.reserve(lengths.len());
-        let mut end = 0usize;
-        for &len in lengths {
-            let next = end + len as usize;
-            if next > data.len() {
-                break;
-            }
-            end = next;
-            self.offsets.push(O::usize_as(base + end));
-        }
+        self.offsets
+            .extend(Lengths::ends_within(lengths, data.len()).map(|end| O::usize_as(base + end)));
+        let end = self.offsets.last().map_or(0, |end| end.as_usize() - base);
         let bytes = data.slice(0..end);
         if !self.borrower.borrow(bytes, 1, self.data.is_empty()) {
             self.own();

@@ -11,7 +11,8 @@
 # run.
 #
 # Usage: [PUSHDOWN=1|0|compare] [BIN=path/to/pqcodec] [LOG=file] [SHORT_RUNS=6] [SHORT_SECONDS=2]
-#        benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+#        [QUERIES="13 22"] benches/tpch_sql.sh [DIR] [SF] [RUNS] [PARTITIONS...]
+# QUERIES: the query numbers run (all 22 by default).
 # A query whose first run takes under SHORT_SECONDS (wall, on both sides) runs SHORT_RUNS times
 # instead of RUNS; the queries where the first side takes more CPU are listed with their ratio.
 # PARTITIONS: 1 2 16 by default. Each reader as it is by default (pqcodec's evaluates the
@@ -74,7 +75,8 @@ scratch=$(mktemp -d)
 log=${LOG:-$scratch/log}
 : >"$log"
 trap 'rm -rf "$scratch"' EXIT
-for q in $(seq -w 1 22); do
+for q in ${QUERIES:-$(seq 1 22)}; do
+    q=$(printf '%02d' $((10#$q)))
     for partitions in "${partition_counts[@]}"; do
         # A query that runs in under SHORT_SECONDS (its first run, both sides) runs
         # SHORT_RUNS times: the noise of a second-long run is as large as the readers'

@@ -26,6 +26,7 @@ mod adjacent_joins;
 pub mod distributed;
 mod error;
 mod format;
+mod like_chain;
 mod metadata;
 mod metrics;
 mod opener;

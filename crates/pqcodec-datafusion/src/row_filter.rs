@@ -22,7 +22,7 @@ use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::Count;
 use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, ReadCost, RowFilter, Selectivity};
 
-use crate::routed_case;
+use crate::{like_chain, routed_case};
 
 /// A conjunct of the predicate over the top-level fields it names.
 struct Conjunct {
@@ -45,12 +45,15 @@ impl ArrowPredicate for Conjunct {
     fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
         let rows = batch.num_rows();
         let external = |e| ArrowError::ExternalError(Box::new(e));
-        // A join's filter over hash partitions is evaluated a branch at a time.
+        // A join's filter over hash partitions is evaluated a branch at a time, and a LIKE of
+        // several pieces by searching for them.
         let current = match self.expr.downcast_ref::<DynamicFilterPhysicalExpr>() {
             Some(dynamic) => dynamic.current().map_err(external)?,
             None => Arc::clone(&self.expr),
         };
-        let kept = match routed_case::kept_rows(&current, &batch) {
+        let special = routed_case::kept_rows(&current, &batch)
+            .or_else(|| like_chain::kept_rows(&current, &batch));
+        let kept = match special {
             Some(kept) => kept,
             None => (current.evaluate(&batch))
                 .and_then(|value| value.into_array(rows))

@@ -39,30 +39,24 @@ pub(crate) fn kept_rows(
         _ => return None,
     };
     let chain = Chain::new(pattern)?;
-    let schema = batch.schema();
-    match like.expr().data_type(&schema).ok()? {
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {}
-        _ => return None,
-    }
-    Some(evaluate(like, &chain, batch))
-}
-
-fn evaluate(like: &LikeExpr, chain: &Chain, batch: &RecordBatch) -> Result<BooleanArray> {
     let rows = batch.num_rows();
-    let values = like.expr().evaluate(batch)?.into_array(rows)?;
+    let values = match like.expr().evaluate(batch).and_then(|v| v.into_array(rows)) {
+        Ok(values) => values,
+        Err(e) => return Some(Err(e)),
+    };
+    let negated = like.negated();
     let kept = match values.data_type() {
-        DataType::Utf8View => kept(values.as_string_view(), chain, like.negated()),
-        DataType::Utf8 => kept(values.as_string::<i32>(), chain, like.negated()),
-        DataType::LargeUtf8 => kept(values.as_string::<i64>(), chain, like.negated()),
-        other => {
-            return datafusion::common::internal_err!("LIKE over {other}, not strings");
-        }
+        DataType::Utf8View => kept(values.as_string_view(), &chain, negated),
+        DataType::Utf8 => kept(values.as_string::<i32>(), &chain, negated),
+        DataType::LargeUtf8 => kept(values.as_string::<i64>(), &chain, negated),
+        // Other values (binary, dictionaries): DataFusion's.
+        _ => return None,
     };
     // A null value is neither LIKE nor NOT LIKE the pattern: the row is not kept.
-    Ok(match values.logical_nulls() {
+    Some(Ok(match values.logical_nulls() {
         Some(nulls) => BooleanArray::new(&kept & nulls.inner(), None),
         None => BooleanArray::new(kept, None),
-    })
+    }))
 }
 
 /// Whether each value matches (`negated`: does not match) the pattern, nulls aside.
@@ -138,7 +132,7 @@ impl Chain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::{StringArray, StringViewArray};
+    use arrow_array::{BinaryArray, StringArray, StringViewArray};
     use arrow_schema::{Field, Schema};
     use datafusion::arrow::compute::kernels::comparison::like;
     use datafusion::physical_expr::expressions::{col, lit};
@@ -254,5 +248,18 @@ mod tests {
             lit("a%b"),
         ));
         assert!(kept_rows(&ilike, &batches[0]).is_none());
+        // So are binary values.
+        let binary = RecordBatch::try_new(
+            field(DataType::Binary),
+            vec![Arc::new(BinaryArray::from_vec(vec![b"ab", b"b"]))],
+        )
+        .unwrap();
+        let like: Arc<dyn PhysicalExpr> = Arc::new(LikeExpr::new(
+            false,
+            false,
+            col("s", &binary.schema()).unwrap(),
+            lit("a%b"),
+        ));
+        assert!(kept_rows(&like, &binary).is_none());
     }
 }

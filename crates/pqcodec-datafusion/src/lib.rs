@@ -31,6 +31,7 @@ mod metadata;
 mod metrics;
 mod opener;
 mod options;
+mod prefix_in;
 #[cfg(feature = "proto")]
 mod proto;
 mod routed_case;

@@ -22,7 +22,7 @@ use datafusion::physical_plan::PhysicalExpr;
 use datafusion::physical_plan::metrics::Count;
 use pqcodec_file::{ArrowPredicate, FileMetadata, Projection, ReadCost, RowFilter, Selectivity};
 
-use crate::{like_chain, routed_case};
+use crate::{like_chain, prefix_in, routed_case};
 
 /// A conjunct of the predicate over the top-level fields it names.
 struct Conjunct {
@@ -45,14 +45,16 @@ impl ArrowPredicate for Conjunct {
     fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
         let rows = batch.num_rows();
         let external = |e| ArrowError::ExternalError(Box::new(e));
-        // A join's filter over hash partitions is evaluated a branch at a time, and a LIKE of
-        // several pieces by searching for them.
+        // A join's filter over hash partitions is evaluated a branch at a time, a LIKE of
+        // several pieces by searching for them, and a string's first characters compared with
+        // literals without making the substrings.
         let current = match self.expr.downcast_ref::<DynamicFilterPhysicalExpr>() {
             Some(dynamic) => dynamic.current().map_err(external)?,
             None => Arc::clone(&self.expr),
         };
         let special = routed_case::kept_rows(&current, &batch)
-            .or_else(|| like_chain::kept_rows(&current, &batch));
+            .or_else(|| like_chain::kept_rows(&current, &batch))
+            .or_else(|| prefix_in::kept_rows(&current, &batch));
         let kept = match special {
             Some(kept) => kept,
             None => (current.evaluate(&batch))

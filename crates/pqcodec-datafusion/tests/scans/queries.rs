@@ -197,6 +197,9 @@ async fn filters_pushed_down_are_evaluated_while_reading() {
         // LIKEs the scan matches piece by piece (nulls among the names).
         "SELECT id FROM t WHERE name LIKE 'name%1%2' AND id > 10",
         "SELECT count(*) FROM t WHERE name NOT LIKE '%e-%3%'",
+        // A string's first characters compared with literals (q22's `substring ... in`).
+        "SELECT id FROM t WHERE substring(name from 1 for 6) IN ('name-1', 'name-', 'x') AND id > 10",
+        "SELECT count(*) FROM t WHERE left(name, 6) <> 'name-3'",
         "SELECT count(*) FROM t WHERE name = 'name-3' OR score < 10",
         "SELECT id FROM t WHERE get_field(point, 'x') = 7 AND get_field(point, 'label') IS NOT NULL",
         "SELECT id FROM t WHERE id > 100 ORDER BY id LIMIT 7",

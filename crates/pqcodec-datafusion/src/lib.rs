@@ -37,6 +37,7 @@ mod proto;
 mod routed_case;
 mod row_filter;
 mod source;
+mod string_values;
 
 use std::sync::Arc;
 

@@ -12,15 +12,13 @@
 
 use std::sync::Arc;
 
-use arrow_array::cast::AsArray;
-use arrow_array::{Array, BooleanArray, RecordBatch, StringArrayType};
-use arrow_schema::DataType;
-use datafusion::arrow::buffer::BooleanBuffer;
-use datafusion::common::ScalarValue;
+use arrow_array::{BooleanArray, RecordBatch};
 use datafusion::error::Result;
-use datafusion::physical_expr::expressions::{LikeExpr, Literal};
+use datafusion::physical_expr::expressions::LikeExpr;
 use datafusion::physical_plan::PhysicalExpr;
 use memchr::memmem::Finder;
+
+use crate::string_values::{kept_where_valid, matched, string_literal};
 
 /// Which rows of `batch` the predicate `expr` keeps (true, not null), when `expr` is a
 /// case-sensitive `LIKE` or `NOT LIKE` of a string column against a pattern that [`Chain`]
@@ -33,37 +31,14 @@ pub(crate) fn kept_rows(
     if like.case_insensitive() {
         return None;
     }
-    let pattern = match like.pattern().downcast_ref::<Literal>()?.value() {
-        ScalarValue::Utf8(Some(p)) | ScalarValue::Utf8View(Some(p)) => p,
-        ScalarValue::LargeUtf8(Some(p)) => p,
-        _ => return None,
-    };
-    let chain = Chain::new(pattern)?;
+    let chain = Chain::new(string_literal(like.pattern())?)?;
     let rows = batch.num_rows();
     let values = match like.expr().evaluate(batch).and_then(|v| v.into_array(rows)) {
         Ok(values) => values,
         Err(e) => return Some(Err(e)),
     };
-    let negated = like.negated();
-    let kept = match values.data_type() {
-        DataType::Utf8View => kept(values.as_string_view(), &chain, negated),
-        DataType::Utf8 => kept(values.as_string::<i32>(), &chain, negated),
-        DataType::LargeUtf8 => kept(values.as_string::<i64>(), &chain, negated),
-        // Other values (binary, dictionaries): DataFusion's.
-        _ => return None,
-    };
-    // A null value is neither LIKE nor NOT LIKE the pattern: the row is not kept.
-    Some(Ok(match values.logical_nulls() {
-        Some(nulls) => BooleanArray::new(&kept & nulls.inner(), None),
-        None => BooleanArray::new(kept, None),
-    }))
-}
-
-/// Whether each value matches (`negated`: does not match) the pattern, nulls aside.
-fn kept<'a>(array: impl StringArrayType<'a>, chain: &Chain, negated: bool) -> BooleanBuffer {
-    BooleanBuffer::collect_bool(array.len(), |i| {
-        chain.matches(array.value(i).as_bytes()) != negated
-    })
+    let kept = matched(&values, like.negated(), |v| chain.matches(v))?;
+    Some(Ok(kept_where_valid(kept, values.as_ref())))
 }
 
 /// A LIKE pattern whose only wildcard is `%`, split at it: `first%middle[0]%...%last`.
@@ -132,9 +107,12 @@ impl Chain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_array::Array;
     use arrow_array::{BinaryArray, StringArray, StringViewArray};
+    use arrow_schema::DataType;
     use arrow_schema::{Field, Schema};
     use datafusion::arrow::compute::kernels::comparison::like;
+    use datafusion::common::ScalarValue;
     use datafusion::physical_expr::expressions::{col, lit};
 
     /// Strings of `a`, `b` and `é`, 0 to 15 characters, from a seeded generator.

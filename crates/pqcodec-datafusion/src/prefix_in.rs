@@ -14,8 +14,7 @@
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, BooleanArray, RecordBatch, StringArrayType, StringViewArray};
-use arrow_schema::DataType;
+use arrow_array::{BooleanArray, RecordBatch, StringViewArray};
 use datafusion::arrow::buffer::BooleanBuffer;
 use datafusion::common::ScalarValue;
 use datafusion::error::Result;
@@ -23,6 +22,8 @@ use datafusion::logical_expr::Operator;
 use datafusion::physical_expr::ScalarFunctionExpr;
 use datafusion::physical_expr::expressions::{BinaryExpr, InListExpr, Literal};
 use datafusion::physical_plan::PhysicalExpr;
+
+use crate::string_values::{kept_where_valid, matched, string_literal};
 
 /// Which rows of `batch` the predicate `expr` keeps (true, not null), when `expr` compares a
 /// string's first characters with literals as [`Prefixes`] can; `None` for any other
@@ -45,7 +46,7 @@ pub(crate) fn kept_rows(
     let (string, chars) = leading_chars(prefix)?;
     let literals = literals
         .iter()
-        .map(|l| string_literal(l))
+        .map(string_literal)
         .collect::<Option<Vec<&str>>>()?;
     let prefixes = Prefixes::new(chars, &literals);
     let rows = batch.num_rows();
@@ -53,17 +54,11 @@ pub(crate) fn kept_rows(
         Ok(values) => values,
         Err(e) => return Some(Err(e)),
     };
-    let kept = match values.data_type() {
-        DataType::Utf8View => kept_views(values.as_string_view(), &prefixes, negated),
-        DataType::Utf8 => kept(values.as_string::<i32>(), &prefixes, negated),
-        DataType::LargeUtf8 => kept(values.as_string::<i64>(), &prefixes, negated),
-        _ => return None,
+    let kept = match values.as_string_view_opt() {
+        Some(views) if prefixes.fits_views() => kept_views(views, &prefixes, negated),
+        _ => matched(&values, negated, |v| prefixes.matches(v))?,
     };
-    // A null value is neither IN nor NOT IN the list: the row is not kept.
-    Some(Ok(match values.logical_nulls() {
-        Some(nulls) => BooleanArray::new(&kept & nulls.inner(), None),
-        None => BooleanArray::new(kept, None),
-    }))
+    Some(Ok(kept_where_valid(kept, values.as_ref())))
 }
 
 /// The string and the count of characters of `substr(string, 1, n)` or `left(string, n)`, `n`
@@ -84,29 +79,10 @@ fn leading_chars(expr: &Arc<dyn PhysicalExpr>) -> Option<(&Arc<dyn PhysicalExpr>
     Some((string, usize::try_from(count).ok()?))
 }
 
-/// A literal string's value; `None` for a null or anything else.
-fn string_literal(expr: &Arc<dyn PhysicalExpr>) -> Option<&str> {
-    match expr.downcast_ref::<Literal>()?.value() {
-        ScalarValue::Utf8(Some(s))
-        | ScalarValue::Utf8View(Some(s))
-        | ScalarValue::LargeUtf8(Some(s)) => Some(s),
-        _ => None,
-    }
-}
-
-/// Whether each value's first characters are in the list (`negated`: are not), nulls aside.
-fn kept<'a>(array: impl StringArrayType<'a>, prefixes: &Prefixes, negated: bool) -> BooleanBuffer {
-    BooleanBuffer::collect_bool(array.len(), |i| {
-        prefixes.matches(array.value(i).as_bytes()) != negated
-    })
-}
-
-/// As [`kept`], from the views alone (their length and first four bytes) when every literal
-/// compared is at most 4 bytes long: the strings' buffers are not read.
+/// Whether each value's first characters are in the list (`negated`: are not), nulls aside,
+/// from the views alone (their length and first four bytes): every literal compared is at
+/// most 4 bytes long ([`Prefixes::fits_views`]), and the strings' buffers are not read.
 fn kept_views(array: &StringViewArray, prefixes: &Prefixes, negated: bool) -> BooleanBuffer {
-    if !prefixes.fits_views() {
-        return kept(array, prefixes, negated);
-    }
     let views = array.views();
     BooleanBuffer::collect_bool(views.len(), |i| {
         let view = views[i];
@@ -227,7 +203,9 @@ impl Prefixes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_array::Array;
     use arrow_array::StringArray;
+    use arrow_schema::DataType;
     use arrow_schema::{Field, Schema};
     use datafusion::config::ConfigOptions;
     use datafusion::physical_expr::expressions::{col, in_list, lit};

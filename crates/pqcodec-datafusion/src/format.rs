@@ -130,7 +130,7 @@ impl PqcodecFormat {
         let page_index = self.options.page_index;
         Ok(self
             .loads
-            .load(&source, object, Some(&cache), page_index)
+            .load(&source, object, Some(&cache), page_index, None)
             .await?)
     }
 }

@@ -12,7 +12,7 @@ use datafusion::common::HashMap;
 use datafusion::execution::cache::cache_manager::{
     CachedFileMetadataEntry, FileMetadata as CacheEntry, FileMetadataCache,
 };
-use datafusion::physical_plan::metrics::Count;
+use datafusion::physical_plan::metrics::{Count, Time};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use object_store::path::Path;
@@ -94,20 +94,25 @@ type Slot = Arc<futures::lock::Mutex<Option<Arc<FileMetadata>>>>;
 impl Loads {
     /// The metadata of `object`, with its page index if `page_index`: from `cache` if it holds
     /// it, else read from `source` (a footer cached without the page index is completed, not
-    /// read again) and cached.
+    /// read again) and cached. `time` (`metadata_load_time`) gets the time spent looking up,
+    /// reading and parsing, not the time spent waiting for another partition's load.
     pub(crate) async fn load(
         &self,
         source: &dyn AsyncRangeRead,
         object: &ObjectMeta,
         cache: Option<&Arc<FileMetadataCache>>,
         page_index: bool,
+        time: Option<&Time>,
     ) -> Result<Arc<FileMetadata>> {
+        let timer = time.map(Time::timer);
         let hit = cache.and_then(|c| cached(c, object));
         if let Some(meta) = hit.as_ref().filter(|m| enough(m, page_index)) {
             return Ok(Arc::clone(meta));
         }
         let slot = SlotGuard::take(self, &object.location);
+        drop(timer);
         let mut held = slot.slot.lock().await;
+        let _timer = time.map(Time::timer);
         // What another partition loaded while this one waited, or what the cache has now.
         let known = held
             .clone()
@@ -197,6 +202,7 @@ impl Drop for SlotGuard<'_> {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
 
     use datafusion::execution::cache::default_cache::DefaultCache;
 
@@ -208,6 +214,8 @@ mod tests {
     struct Slow {
         data: Bytes,
         reads: AtomicUsize,
+        /// How long each read blocks its thread.
+        delay: Duration,
     }
 
     impl AsyncRangeRead for Slow {
@@ -219,6 +227,7 @@ mod tests {
             self.reads.fetch_add(1, Ordering::SeqCst);
             async move {
                 tokio::task::yield_now().await;
+                std::thread::sleep(self.delay);
                 let slice = |r: Range<u64>| self.data.slice(r.start as usize..r.end as usize);
                 Ok(ranges.into_iter().map(slice).collect())
             }
@@ -241,7 +250,7 @@ mod tests {
         };
         let source = Slow {
             data,
-            reads: AtomicUsize::new(0),
+            ..Slow::default()
         };
         (source, object)
     }
@@ -256,11 +265,28 @@ mod tests {
         assert!(one >= 1);
 
         let loads = Loads::default();
-        let all = (0..16).map(|_| loads.load(&source, &object, None, true));
+        let all = (0..16).map(|_| loads.load(&source, &object, None, true, None));
         let metas = futures::future::try_join_all(all).await.unwrap();
         assert_eq!(source.reads.load(Ordering::SeqCst), one);
         assert!(metas.iter().all(|m| Arc::ptr_eq(m, &metas[0])));
         assert!(loads.slots.lock().unwrap().is_empty(), "slots are let go");
+    }
+
+    /// `metadata_load_time` is the load's own time: a partition that waits for another's load
+    /// counts none of the wait.
+    #[tokio::test]
+    async fn a_wait_for_another_partition_s_load_is_not_load_time() {
+        let (mut source, object) = sample();
+        source.delay = Duration::from_millis(40);
+        let loads = Loads::default();
+        let (first, second) = (Time::new(), Time::new());
+        let (a, b) = futures::join!(
+            loads.load(&source, &object, None, true, Some(&first)),
+            loads.load(&source, &object, None, true, Some(&second)),
+        );
+        assert!(Arc::ptr_eq(&a.unwrap(), &b.unwrap()));
+        assert!(first.value() >= 40_000_000, "{} ns", first.value());
+        assert!(second.value() < 20_000_000, "{} ns", second.value());
     }
 
     /// A cached footer is completed with the page index (the footer not read again), and what
@@ -270,16 +296,20 @@ mod tests {
         let (source, object) = sample();
         let cache: Arc<FileMetadataCache> = Arc::new(DefaultCache::new(1 << 20));
         let loads = Loads::default();
-        let footer = loads.load(&source, &object, Some(&cache), false).await;
+        let footer = loads
+            .load(&source, &object, Some(&cache), false, None)
+            .await;
         assert!(!footer.unwrap().page_index_read());
         let footer_reads = source.reads.swap(0, Ordering::SeqCst);
-        let full = loads.load(&source, &object, Some(&cache), true).await;
+        let full = loads.load(&source, &object, Some(&cache), true, None).await;
         assert!(full.unwrap().page_index_read());
         // The file is small: its page index lies in the tail the footer's read took, but that
         // is not kept, so the index takes one read of its own, and no tail read.
         assert!(source.reads.swap(0, Ordering::SeqCst) <= footer_reads);
         for page_index in [false, true] {
-            let meta = loads.load(&source, &object, Some(&cache), page_index).await;
+            let meta = loads
+                .load(&source, &object, Some(&cache), page_index, None)
+                .await;
             assert!(meta.unwrap().page_index_read());
         }
         assert_eq!(source.reads.load(Ordering::SeqCst), 0);

@@ -126,11 +126,13 @@ impl OpenFile {
         let object = &self.file.object_meta;
         let page_index = self.options.page_index && self.predicate.is_some();
         let meta = {
-            let _timer = self.file_metrics.metadata_load_time.timer();
             // Metadata is not counted in `bytes_scanned`, as DataFusion's reader counts.
             let source = Source::new(Arc::clone(&self.store), object, None);
             let cache = self.metadata_cache.as_ref();
-            self.loads.load(&source, object, cache, page_index).await?
+            let time = Some(&self.file_metrics.metadata_load_time);
+            self.loads
+                .load(&source, object, cache, page_index, time)
+                .await?
         };
         let bytes: Count = self.file_metrics.bytes_scanned.clone();
         let source = Source::new(Arc::clone(&self.store), object, Some(bytes));

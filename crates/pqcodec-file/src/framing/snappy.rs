@@ -197,10 +197,11 @@ unsafe fn decompress_raw(
     let end = src.len();
     let srcp = src.as_ptr();
     // The fast loop: while 21 input bytes remain (a tag, up to four length or offset bytes and
-    // a 16-byte literal word), no element reads past the input unchecked.
+    // a 16-byte literal word), no element reads past the input unchecked. `tag` is `src[s]`:
+    // a copy takes it from the bytes it loaded with its own tag, so that the next element need
+    // not wait for a load from the position the copy's length gives.
+    let mut tag = src.get(s).copied().unwrap_or(0);
     while s + 21 <= end {
-        // SAFETY: `s < end`.
-        let tag = unsafe { *srcp.add(s) };
         if tag & 3 == 0 {
             let code = (tag >> 2) as usize;
             if code < 16 {
@@ -213,6 +214,8 @@ unsafe fn decompress_raw(
                 unsafe { std::ptr::copy_nonoverlapping(srcp.add(s + 1), dst.add(d), 16) };
                 s += 1 + l;
                 d += l;
+                // SAFETY: `s` moved 17 bytes at most, so it is below `end`.
+                tag = unsafe { *srcp.add(s) };
                 continue;
             }
             if code < 60 && s + 65 <= end {
@@ -230,6 +233,8 @@ unsafe fn decompress_raw(
                 }
                 s += 1 + l;
                 d += l;
+                // SAFETY: `s` moved 61 bytes at most, so it is below `end`.
+                tag = unsafe { *srcp.add(s) };
                 continue;
             }
             let (l, skip) = if code < 60 {
@@ -257,15 +262,19 @@ unsafe fn decompress_raw(
             unsafe { std::ptr::copy_nonoverlapping(srcp.add(s), dst.add(d), l) };
             s += l;
             d += l;
+            tag = src.get(s).copied().unwrap_or(0);
         } else {
-            // SAFETY: 4 bytes from `s + 1` are in `src` (loop condition).
-            let word = u32::from_le(unsafe { (srcp.add(s + 1) as *const u32).read_unaligned() });
+            // SAFETY: 8 bytes from `s` are in `src` (loop condition): the tag, its offset's
+            // bytes and the next element's tag.
+            let bytes = u64::from_le(unsafe { (srcp.add(s) as *const u64).read_unaligned() });
+            let word = (bytes >> 8) as u32;
             // The three kinds of copy from one table, without branching on the kind.
             let entry = COPIES[tag as usize];
             let l = (entry & 0xff) as usize;
             // The bytes it takes, 2, 3 or 5 for kinds 1 to 3, by shifts rather than from the
-            // table: the next tag's position waits on this, and a shift is quicker than a load.
+            // table, and the next tag from `bytes`: the next element waits on these alone.
             let skip = ((SKIPS >> ((tag & 3) * 8)) & 0xff) as usize;
+            let next = (bytes >> (skip * 8)) as u8;
             let offset = ((word & OFFSET_MASKS[(tag & 3) as usize]) + (entry >> 16)) as usize;
             if offset.wrapping_sub(1) >= d {
                 return Err(SnappyError::Offset {
@@ -281,6 +290,7 @@ unsafe fn decompress_raw(
             unsafe { copy_back(dst, d, offset, l) };
             s += skip;
             d += l;
+            tag = next;
         }
     }
     // The last elements, each checked byte by byte.

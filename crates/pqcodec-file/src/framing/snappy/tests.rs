@@ -62,8 +62,8 @@ proptest! {
 
 #[test]
 fn every_element_kind_and_overlap() {
-    // Hand-made: a literal with a 1-byte length, copies with 1-, 2- and 4-byte offsets, and
-    // overlapping copies of every period up to 17.
+    // Hand-made: a literal with a 1-byte length, copies with 1-, 2- and 4-byte offsets, each
+    // kind followed by the others, and overlapping copies of every period up to 17.
     let mut src: Vec<u8> = vec![];
     let mut want: Vec<u8> = vec![];
     let literal: Vec<u8> = (0..70u8).collect();
@@ -79,6 +79,11 @@ fn every_element_kind_and_overlap() {
         // A copy of 11 from `period` back (1-byte offset).
         src.extend([(7 << 2) | 1, period as u8]);
         for _ in 0..11 {
+            want.push(want[want.len() - period]);
+        }
+        // A copy of 10 from `period` back (4-byte offset), followed by more elements.
+        src.extend([(9 << 2) | 3, period as u8, 0, 0, 0]);
+        for _ in 0..10 {
             want.push(want[want.len() - period]);
         }
     }
